@@ -1,0 +1,23 @@
+/** Fixed error texts of the interface (spec §7, decisions §2). Clients match on them; never reword. */
+export const MESSAGES = {
+  invalidKey: 'Invalid or missing access key.',
+  accessDenied: 'Access denied.',
+  notFound: 'Resource object does not exist.',
+  unknownTenant: 'Unknown tenant.',
+  methodNotAllowed: 'Method not allowed.',
+  tooManyRequests: 'Too many requests.',
+  payloadTooLarge: 'Payload too large.',
+  unexpected: 'An unexpected error the service.',
+  conferenceStarted: 'Cannot modify an online conference that has started.',
+  maxAttendees: 'Cannot exceed maximum attendee count.',
+  recordingNotFinished: 'Online Conference Recording is not Finished.',
+  invalidSignature: 'Invalid signature.',
+  invalidJson: 'The request body must be valid JSON.',
+} as const;
+
+/** Success `message` of the envelope, per response kind. */
+export const SUCCESS_MESSAGES = {
+  single: 'Success.',
+  list: 'Success.',
+  created: 'Success.',
+} as const;
