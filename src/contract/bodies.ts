@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { ADDRESS_FIELDS, type AddressField, DAYS, type Day } from './resources.js';
+
+const BETWEEN = (a: number, b: number) => `The :attribute field must be between ${a} and ${b}.`;
+const FORMAT_INVALID = 'The :attribute field format is invalid.';
+const REQUIRED = 'The :attribute field is required.';
+
+/** A required text field of at most `max` characters (an empty string counts as missing). */
+const text = (max = 255) => z.string().min(1, { error: REQUIRED }).max(max);
+const optionalText = (max = 255) => z.string().max(max);
+const email = () => z.string().min(1, { error: REQUIRED }).max(255).pipe(z.email());
+const intBetween = (a: number, b: number) =>
+  z.number().int().min(a, { error: BETWEEN(a, b) }).max(b, { error: BETWEEN(a, b) });
+
+/** E.164: a plus sign and 8 to 15 digits (decisions §7). */
+export const E164 = /^\+[1-9][0-9]{7,14}$/;
+/** The conference public id pattern of spec §2. */
+export const PUBLIC_ID = /^[a-zA-Z0-9-_]+$/;
+
+let zoneCache: Set<string> | undefined;
+/** True for an IANA time zone name known to this Node runtime (plus `UTC`). */
+export function isTimezone(name: string): boolean {
+  zoneCache ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC']);
+  return zoneCache.has(name);
+}
+const timezone = () => z.string().refine(isTimezone, { error: 'The :attribute field must be a valid timezone.' });
+
+const seconds = (t: { hour: number; minute: number; second: number }) => t.hour * 3600 + t.minute * 60 + t.second;
+const TimeInput = (maxHour: number) =>
+  z.object({ hour: intBetween(0, maxHour), minute: intBetween(0, 59), second: intBetween(0, 59) });
+const IntervalInput = z.object({ start: TimeInput(23), end: TimeInput(24) });
+
+/**
+ * Work hours input (decisions §7): all seven days; each interval has start < end, `end` at most
+ * 24:00:00, and intervals of a day do not overlap. A bad interval reports `work_hours.DAY.N`.
+ */
+export const WorkHoursInput = z
+  .object(Object.fromEntries(DAYS.map((d) => [d, z.array(IntervalInput)])) as Record<Day, z.ZodArray<typeof IntervalInput>>)
+  .superRefine((hours, ctx) => {
+    for (const day of DAYS) {
+      const intervals = hours[day];
+      intervals.forEach((interval, i) => {
+        const start = seconds(interval.start);
+        const end = seconds(interval.end);
+        const overlaps = intervals.slice(0, i).some((o) => start < seconds(o.end) && seconds(o.start) < end);
+        if (start >= end || end > 24 * 3600 || overlaps) {
+          ctx.addIssue({ code: 'custom', path: [day, i], message: FORMAT_INVALID });
+        }
+      });
+    }
+  });
+
+export const AddressInput = z.object(
+  Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, optionalText().nullable().optional()])) as Record<
+    AddressField,
+    z.ZodOptional<z.ZodNullable<z.ZodString>>
+  >,
+);
+
+/** PATCH /users/{id}: every field optional; `null` clears nullable fields (decisions §7). */
+export const UserUpdateBody = z.object({
+  department_id: z.number().int().nullable().optional(),
+  first_name: text().optional(),
+  last_name: text().optional(),
+  email: email().optional(),
+  timezone: timezone().nullable().optional(),
+  work_hours: WorkHoursInput.nullable().optional(),
+  role: text().optional(),
+});
+export type UserUpdateBody = z.infer<typeof UserUpdateBody>;
+
+/** POST /customers: first_name, last_name and email are required (decisions §7). */
+export const CustomerCreateBody = z.object({
+  first_name: text(),
+  middle_name: optionalText().nullable().optional(),
+  last_name: text(),
+  email: email(),
+  contact_number: z.string().regex(E164, { error: FORMAT_INVALID }).nullable().optional(),
+  address: AddressInput.nullable().optional(),
+});
+export type CustomerCreateBody = z.infer<typeof CustomerCreateBody>;
+
+/** PATCH /customers/{id}: the create fields, each optional. */
+export const CustomerUpdateBody = CustomerCreateBody.partial();
+export type CustomerUpdateBody = z.infer<typeof CustomerUpdateBody>;
+
+export const AttendeeInput = z.object({ email: email(), name: text() });
+export type AttendeeInput = z.infer<typeof AttendeeInput>;
+
+/** Attendees accepted in the body of a conference create. */
+export const MAX_CREATE_ATTENDEES = 5;
+
+/** POST /online_conferences (required fields per decisions §10). */
+export const ConferenceCreateBody = z.object({
+  online_conference_account_id: z.number().int(),
+  public_id: text().regex(PUBLIC_ID, { error: FORMAT_INVALID }),
+  title: text(),
+  is_public: z.boolean(),
+  backer_event_id: z.number().int().nullable().optional(),
+  online_conference_attendees: z.array(AttendeeInput).max(MAX_CREATE_ATTENDEES).optional(),
+});
+export type ConferenceCreateBody = z.infer<typeof ConferenceCreateBody>;
+
+export const ConferenceUpdateBody = z.object({ title: text().optional(), is_public: z.boolean().optional() });
+export type ConferenceUpdateBody = z.infer<typeof ConferenceUpdateBody>;
+
+/** POST /online_conferences/{id}/attendees: a JSON array with no item limit of its own. */
+export const AttendeesAddBody = z.array(AttendeeInput);
+export type AttendeesAddBody = z.infer<typeof AttendeesAddBody>;
+
+/** Bounds of the recording URL `expiry` in seconds (decisions §7). */
+export const EXPIRY_MIN = 1;
+export const EXPIRY_MAX = 604800;
+/** Seconds added to a recording's length for the default expiry. */
+export const EXPIRY_GRACE = 600;
+
+/** Query of the recording URL operation; an empty `expiry` means the default. */
+export const RecordingUrlQuery = z.object({
+  expiry: z
+    .string()
+    .regex(/^[0-9]*$/, { error: 'The :attribute field must be an integer.' })
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? undefined : Number(v)))
+    .pipe(intBetween(EXPIRY_MIN, EXPIRY_MAX).optional()),
+});
+export type RecordingUrlQuery = z.infer<typeof RecordingUrlQuery>;

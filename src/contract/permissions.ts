@@ -1,0 +1,23 @@
+/**
+ * Permission grants (decisions §3): a grant matches a required permission segment by segment;
+ * `*` matches any one segment, and a trailing `*` matches the rest. So `*` grants everything,
+ * `users.*` every `users.…` permission, and `users.read.*` exactly `users.read.*`.
+ */
+export function grantMatches(grant: string, required: string): boolean {
+  const g = grant.split('.');
+  const r = required.split('.');
+  for (let i = 0; i < g.length; i++) {
+    if (g[i] === '*' && i === g.length - 1) return true;
+    if (i >= r.length) return false;
+    if (g[i] !== '*' && g[i] !== r[i]) return false;
+  }
+  return g.length === r.length;
+}
+
+/** True when the grants cover every one of the required permissions. */
+export function hasPermissions(grants: readonly string[], required: readonly string[]): boolean {
+  return required.every((p) => grants.some((g) => grantMatches(g, p)));
+}
+
+/** A permission name or grant: dot-separated segments of letters, digits, `_` or a lone `*`. */
+export const PERMISSION_PATTERN = /^(\*|[a-z0-9_]+)(\.(\*|[a-z0-9_]+))*$/;

@@ -1,0 +1,301 @@
+import type {
+  CalendarEvent,
+  ConnectedAccount,
+  Customer,
+  EventAttendee,
+  ListQuery,
+  OnlineConference,
+  OnlineConferenceAccount,
+  OnlineConferenceAttendee,
+  OnlineConferenceRecording,
+  PageQuery,
+  TypeName,
+  User,
+  WorkHours,
+  Address,
+} from '../contract/index.js';
+
+/**
+ * The store's contract: everything the server, the admin commands and the seeders need from
+ * persistence. Nothing outside src/store knows the backend is SQLite; a PostgreSQL store would
+ * implement this same interface and pass the same contract suite (test/store/contract.test.ts).
+ *
+ * Conventions: every method taking `tenantId` scopes to that tenant (rows of other tenants do not
+ * exist); `get` returns undefined for absent or soft-deleted rows; timestamps are ISO strings
+ * with milliseconds and `Z`; writes stamp `updated_at`.
+ */
+export interface Store {
+  /** The database file (or `:memory:`). */
+  readonly location: string;
+  close(): void;
+  /** Runs `fn` in one write transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T;
+  /** Runs the planner's maintenance (`ANALYZE`/`PRAGMA optimize`), e.g. after bulk seeding. */
+  optimize(): void;
+
+  tenants: TenantRepo;
+  keys: AccessKeyRepo;
+  roles: RoleRepo;
+  departments: DepartmentRepo;
+  users: UserRepo;
+  customers: CustomerRepo;
+  providers: ProviderRepo;
+  connectedAccounts: ConnectedAccountRepo;
+  conferenceAccounts: ConferenceAccountRepo;
+  calendars: CalendarRepo;
+  events: EventRepo;
+  conferences: ConferenceRepo;
+  attendees: AttendeeRepo;
+  recordings: RecordingRepo;
+}
+
+export interface ListResult<T> {
+  rows: T[];
+  total: number;
+}
+
+export interface TenantRecord {
+  id: number;
+  primary_domain: string;
+  aliases: string[];
+  created_at: string;
+}
+
+export interface TenantRepo {
+  /** Creates a tenant; domains are stored lower-case and must be unique across tenants. */
+  create(primaryDomain: string, aliases?: readonly string[]): TenantRecord;
+  addAlias(tenantId: number, domain: string): void;
+  /** Resolves a Host name (already stripped of its port) to its tenant, case-insensitively. */
+  byDomain(domain: string): TenantRecord | undefined;
+  get(id: number): TenantRecord | undefined;
+  list(): TenantRecord[];
+}
+
+export interface AccessKeyRecord {
+  id: string;
+  tenant_id: number;
+  name: string;
+  /** Hex SHA-256 digest of the secret; the secret itself is never stored. */
+  secret_hash: string;
+  permissions: string[];
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface AccessKeyRepo {
+  /** Creates a key with a fresh id (`ak_` + 24 base62) and secret (48 base62); the secret is returned only here. */
+  create(input: { tenant_id: number; name: string; permissions: readonly string[]; expires_at?: string | null }): {
+    record: AccessKeyRecord;
+    secret: string;
+  };
+  get(id: string): AccessKeyRecord | undefined;
+  list(tenantId?: number): AccessKeyRecord[];
+  /** Marks the key revoked; false when there is no such key. */
+  revoke(id: string): boolean;
+}
+
+export interface RoleRepo {
+  create(tenantId: number, name: string): void;
+  list(tenantId: number): string[];
+  /** Case-sensitive match of a role name in the tenant. */
+  exists(tenantId: number, name: string): boolean;
+}
+
+export interface DepartmentRecord {
+  id: number;
+  tenant_id: number;
+  name: string;
+}
+
+export interface DepartmentRepo {
+  create(tenantId: number, name: string): DepartmentRecord;
+  get(tenantId: number, id: number): DepartmentRecord | undefined;
+  list(tenantId: number): DepartmentRecord[];
+}
+
+/** Fields for inserting a user (seeding and import; the API cannot create users). */
+export interface UserInsert {
+  department_id?: number | null;
+  first_name: string;
+  last_name: string;
+  email: string;
+  timezone?: string | null;
+  work_hours?: WorkHours | null;
+  role?: string | null;
+  status?: number;
+  avatar_url?: string | null;
+  created_at?: string;
+  updated_at?: string;
+  deleted_at?: string | null;
+}
+
+export type UserPatch = Partial<Pick<UserInsert, 'department_id' | 'first_name' | 'last_name' | 'email' | 'timezone' | 'work_hours' | 'role'>>;
+
+export interface UserRepo {
+  /** One page of the tenant's users per a validated list query, with the exact total. */
+  list(tenantId: number, query: ListQuery): ListResult<User>;
+  get(tenantId: number, id: number): User | undefined;
+  insert(tenantId: number, input: UserInsert): User;
+  /** Applies only the fields present in `patch` (`null` clears). Returns the updated user. */
+  update(tenantId: number, id: number, patch: UserPatch): User;
+  /** True when another non-deleted user of the tenant has this email (case-insensitive). */
+  emailTaken(tenantId: number, email: string, exceptId?: number): boolean;
+  /** The non-deleted user with this email (case-insensitive), for attendee matching. */
+  findByEmail(tenantId: number, email: string): User | undefined;
+}
+
+export interface CustomerInsert {
+  first_name: string;
+  middle_name?: string | null;
+  last_name: string;
+  email: string;
+  contact_number?: string | null;
+  /** Stored as its eight fields; missing parts are null. */
+  address?: Partial<Address> | null;
+  created_at?: string;
+  updated_at?: string;
+  deleted_at?: string | null;
+}
+
+export type CustomerPatch = Partial<Pick<CustomerInsert, 'first_name' | 'middle_name' | 'last_name' | 'email' | 'contact_number' | 'address'>>;
+
+export interface CustomerRepo {
+  list(tenantId: number, query: ListQuery): ListResult<Customer>;
+  get(tenantId: number, id: number): Customer | undefined;
+  insert(tenantId: number, input: CustomerInsert): Customer;
+  /** A sent `address` replaces the whole address (missing parts become null). */
+  update(tenantId: number, id: number, patch: CustomerPatch): Customer;
+  emailTaken(tenantId: number, email: string, exceptId?: number): boolean;
+  findByEmail(tenantId: number, email: string): Customer | undefined;
+}
+
+export interface ProviderRecord {
+  id: number;
+  name: string;
+}
+
+export interface ProviderRepo {
+  /** Providers are global (e.g. `zoom`, `google`); returns the existing one for a known name. */
+  ensure(name: string): ProviderRecord;
+  list(): ProviderRecord[];
+}
+
+export interface ConnectedAccountInsert {
+  owner_type: TypeName;
+  owner_id: number;
+  provider_id: number;
+  provider_uid: string;
+  provider_email?: string | null;
+}
+
+export interface ConnectedAccountRepo {
+  insert(tenantId: number, input: ConnectedAccountInsert): ConnectedAccount;
+  get(tenantId: number, id: number): ConnectedAccount | undefined;
+  listByOwner(tenantId: number, ownerType: TypeName, ownerId: number, page: PageQuery): ListResult<ConnectedAccount>;
+}
+
+export interface ConferenceAccountInsert {
+  owner_type: TypeName;
+  owner_id: number;
+  connected_account_id?: number | null;
+  name: string;
+}
+
+export interface ConferenceAccountRepo {
+  insert(tenantId: number, input: ConferenceAccountInsert): OnlineConferenceAccount;
+  get(tenantId: number, id: number): OnlineConferenceAccount | undefined;
+  listByOwner(tenantId: number, ownerType: TypeName, ownerId: number, page: PageQuery): ListResult<OnlineConferenceAccount>;
+}
+
+export interface CalendarRecord {
+  id: number;
+  tenant_id: number;
+  owner_type: TypeName;
+  owner_id: number;
+  name: string;
+}
+
+export interface CalendarRepo {
+  insert(tenantId: number, input: { owner_type: TypeName; owner_id: number; name: string }): CalendarRecord;
+  get(tenantId: number, id: number): CalendarRecord | undefined;
+}
+
+export interface EventInsert {
+  calendar_id: number;
+  title: string;
+  start: string;
+  end: string;
+  attendees?: EventAttendee[];
+  body?: string | null;
+  location?: string | null;
+  cancel_note?: string | null;
+  canceled_by_id?: number | null;
+  canceled_by_type?: TypeName | null;
+  public_id?: string | null;
+  provider_event_id?: string | null;
+  customer_id?: number | null;
+  meeting_link_id?: number | null;
+}
+
+export interface EventRepo {
+  insert(tenantId: number, input: EventInsert): CalendarEvent;
+  /** The event with its attendees and backed conference; undefined unless it belongs to `calendarId`. */
+  get(tenantId: number, calendarId: number, eventId: number): CalendarEvent | undefined;
+  /** True for a non-deleted event of the tenant (any calendar). */
+  exists(tenantId: number, eventId: number): boolean;
+}
+
+export interface ConferenceInsert {
+  online_conference_account_id: number;
+  public_id: string;
+  title: string;
+  is_public: boolean;
+  backer_event_id?: number | null;
+  started_at?: string | null;
+  ended_at?: string | null;
+}
+
+export interface ConferenceRepo {
+  insert(tenantId: number, input: ConferenceInsert): OnlineConference;
+  get(tenantId: number, id: number): OnlineConference | undefined;
+  update(tenantId: number, id: number, patch: Partial<Pick<ConferenceInsert, 'title' | 'is_public' | 'started_at' | 'ended_at'>>): OnlineConference;
+  /** Unique checks among the tenant's non-deleted conferences (public_id case-sensitive). */
+  publicIdTaken(tenantId: number, publicId: string): boolean;
+  backerEventTaken(tenantId: number, eventId: number): boolean;
+}
+
+export interface AttendeeInsert {
+  email: string;
+  name: string;
+  attendee_type: TypeName | null;
+  attendee_id: number | null;
+  joined_at?: string | null;
+}
+
+export interface AttendeeRepo {
+  listByConference(conferenceId: number, page: PageQuery): ListResult<OnlineConferenceAttendee>;
+  /** Non-deleted attendees of the conference. */
+  count(conferenceId: number): number;
+  /** The non-deleted attendee with this email (case-insensitive). */
+  findByEmail(conferenceId: number, email: string): OnlineConferenceAttendee | undefined;
+  insert(conferenceId: number, input: AttendeeInsert): OnlineConferenceAttendee;
+}
+
+export interface RecordingInsert {
+  status: number;
+  file_name?: string | null;
+  path?: string | null;
+  started_at?: string | null;
+  stopped_at?: string | null;
+}
+
+export interface RecordingRepo {
+  listByConference(conferenceId: number, page: PageQuery): ListResult<OnlineConferenceRecording>;
+  /** A recording of the tenant (through its conference), by id. */
+  get(tenantId: number, id: number): OnlineConferenceRecording | undefined;
+  insert(conferenceId: number, input: RecordingInsert): OnlineConferenceRecording;
+  update(id: number, patch: Partial<RecordingInsert>): OnlineConferenceRecording;
+  /** Recordings of the conference in the given status. */
+  byStatus(conferenceId: number, status: number): OnlineConferenceRecording[];
+}
