@@ -1,0 +1,52 @@
+import { openDatabase } from './db.js';
+import { attendeeRepo } from './repos/attendees.js';
+import { conferenceAccountRepo, connectedAccountRepo, providerRepo } from './repos/accounts.js';
+import { calendarRepo, eventRepo } from './repos/calendars.js';
+import { conferenceRepo } from './repos/conferences.js';
+import { customerRepo } from './repos/customers.js';
+import { keyRepo } from './repos/keys.js';
+import { recordingRepo } from './repos/recordings.js';
+import { departmentRepo, roleRepo } from './repos/roles.js';
+import { tenantRepo } from './repos/tenants.js';
+import { userRepo } from './repos/users.js';
+import type { Store } from './types.js';
+
+export type * from './types.js';
+export { NotFoundError } from './util.js';
+export { SCHEMA_VERSION } from './migrations.js';
+export { ensureDefaultRoles, DEFAULT_ROLES } from './seed/roles.js';
+export { seedDemo, type DemoSummary } from './seed/demo.js';
+export { seedBulk } from './seed/bulk.js';
+
+/**
+ * Opens the SQLite store at `location` (a file path, created if needed, or `:memory:`), applies
+ * pending migrations and prepares every statement once for this instance. See `openDatabase`
+ * for the pragmas (WAL, foreign keys, busy timeout, synchronous=NORMAL) and why.
+ */
+export function openStore(location: string): Store {
+  const db = openDatabase(location);
+  return {
+    location,
+    close: () => db.close(),
+    // better-sqlite3 nests transactions with savepoints: an inner failure rolls back only itself.
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    optimize() {
+      db.exec('ANALYZE');
+      db.pragma('optimize');
+    },
+    tenants: tenantRepo(db),
+    keys: keyRepo(db),
+    roles: roleRepo(db),
+    departments: departmentRepo(db),
+    users: userRepo(db),
+    customers: customerRepo(db),
+    providers: providerRepo(db),
+    connectedAccounts: connectedAccountRepo(db),
+    conferenceAccounts: conferenceAccountRepo(db),
+    calendars: calendarRepo(db),
+    events: eventRepo(db),
+    conferences: conferenceRepo(db),
+    attendees: attendeeRepo(db),
+    recordings: recordingRepo(db),
+  };
+}

@@ -1,0 +1,266 @@
+import type { Db } from './db.js';
+
+/**
+ * Numbered schema migrations, tracked with `PRAGMA user_version`. Append new ones; never edit a
+ * released one. Each runs in its own transaction together with the version bump.
+ *
+ * Conventions: timestamps are ISO strings (`YYYY-MM-DDTHH:MM:SS.sssZ`, so text order = time
+ * order); soft deletes via `deleted_at`; text attributes that lists filter or order by are
+ * indexed `COLLATE NOCASE`, matching the list compiler's case-insensitive comparisons.
+ * Indexes never lead with `tenant_id`: with one dominant tenant such an index hijacked the
+ * planner (ARCHITECTURE.md, "Index trap"); tenant scoping is checked on the row instead.
+ */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+CREATE TABLE tenants (
+  id INTEGER PRIMARY KEY,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE tenant_domains (
+  domain TEXT PRIMARY KEY CHECK (domain = lower(domain)),
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  is_primary INTEGER NOT NULL CHECK (is_primary IN (0, 1)),
+  created_at TEXT NOT NULL
+);
+CREATE INDEX tenant_domains_tenant ON tenant_domains(tenant_id);
+CREATE UNIQUE INDEX tenant_domains_one_primary ON tenant_domains(tenant_id) WHERE is_primary = 1;
+
+CREATE TABLE access_keys (
+  id TEXT PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  name TEXT NOT NULL,
+  secret_hash TEXT NOT NULL,
+  permissions TEXT NOT NULL,
+  expires_at TEXT,
+  revoked_at TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX access_keys_tenant ON access_keys(tenant_id);
+
+CREATE TABLE roles (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (tenant_id, name)
+);
+
+CREATE TABLE departments (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE INDEX departments_tenant ON departments(tenant_id);
+
+CREATE TABLE users (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  department_id INTEGER REFERENCES departments(id),
+  first_name TEXT NOT NULL,
+  last_name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  timezone TEXT,
+  work_hours TEXT,
+  role TEXT,
+  status INTEGER NOT NULL DEFAULT 1,
+  avatar_url TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  deleted_at TEXT,
+  FOREIGN KEY (tenant_id, role) REFERENCES roles(tenant_id, name)
+);
+CREATE UNIQUE INDEX users_email_live ON users(email COLLATE NOCASE, tenant_id) WHERE deleted_at IS NULL;
+CREATE INDEX users_email ON users(email COLLATE NOCASE);
+CREATE INDEX users_first_name ON users(first_name COLLATE NOCASE);
+CREATE INDEX users_last_name ON users(last_name COLLATE NOCASE);
+CREATE INDEX users_timezone ON users(timezone COLLATE NOCASE);
+CREATE INDEX users_role ON users(role COLLATE NOCASE);
+CREATE INDEX users_status ON users(status);
+CREATE INDEX users_department ON users(department_id);
+CREATE INDEX users_created ON users(created_at);
+CREATE INDEX users_updated ON users(updated_at);
+CREATE INDEX users_deleted ON users(deleted_at);
+
+CREATE TABLE customers (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  first_name TEXT NOT NULL,
+  middle_name TEXT,
+  last_name TEXT NOT NULL,
+  email TEXT NOT NULL,
+  contact_number TEXT,
+  line_1 TEXT,
+  line_2 TEXT,
+  city TEXT,
+  region TEXT,
+  region_code TEXT,
+  country TEXT,
+  country_code TEXT,
+  postal_code TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE UNIQUE INDEX customers_email_live ON customers(email COLLATE NOCASE, tenant_id) WHERE deleted_at IS NULL;
+CREATE INDEX customers_email ON customers(email COLLATE NOCASE);
+CREATE INDEX customers_first_name ON customers(first_name COLLATE NOCASE);
+CREATE INDEX customers_middle_name ON customers(middle_name COLLATE NOCASE);
+CREATE INDEX customers_last_name ON customers(last_name COLLATE NOCASE);
+CREATE INDEX customers_contact_number ON customers(contact_number COLLATE NOCASE);
+CREATE INDEX customers_created ON customers(created_at);
+CREATE INDEX customers_updated ON customers(updated_at);
+CREATE INDEX customers_deleted ON customers(deleted_at);
+
+CREATE TABLE providers (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE connected_accounts (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  owner_type TEXT NOT NULL CHECK (owner_type IN ('User', 'Customer')),
+  owner_id INTEGER NOT NULL,
+  provider_id INTEGER NOT NULL REFERENCES providers(id),
+  provider_uid TEXT NOT NULL,
+  provider_email TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE INDEX connected_accounts_owner ON connected_accounts(owner_id, owner_type);
+
+CREATE TABLE conference_accounts (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  owner_type TEXT NOT NULL CHECK (owner_type IN ('User', 'Customer')),
+  owner_id INTEGER NOT NULL,
+  connected_account_id INTEGER REFERENCES connected_accounts(id),
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE INDEX conference_accounts_owner ON conference_accounts(owner_id, owner_type);
+
+CREATE TABLE calendars (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  owner_type TEXT NOT NULL CHECK (owner_type IN ('User', 'Customer')),
+  owner_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  calendar_id INTEGER NOT NULL REFERENCES calendars(id),
+  title TEXT NOT NULL,
+  start TEXT NOT NULL,
+  "end" TEXT NOT NULL,
+  body TEXT,
+  location TEXT,
+  cancel_note TEXT,
+  canceled_by_id INTEGER,
+  canceled_by_type TEXT CHECK (canceled_by_type IN ('User', 'Customer')),
+  public_id TEXT,
+  provider_event_id TEXT,
+  customer_id INTEGER REFERENCES customers(id),
+  meeting_link_id INTEGER,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE INDEX events_calendar ON events(calendar_id);
+
+CREATE TABLE event_attendees (
+  id INTEGER PRIMARY KEY,
+  event_id INTEGER NOT NULL REFERENCES events(id),
+  email TEXT NOT NULL,
+  name TEXT,
+  status INTEGER NOT NULL DEFAULT 0 CHECK (status IN (0, 1, 2, 3)),
+  is_organizer INTEGER NOT NULL DEFAULT 0 CHECK (is_organizer IN (0, 1)),
+  customer_id INTEGER REFERENCES customers(id),
+  calendar_id INTEGER REFERENCES calendars(id)
+);
+CREATE INDEX event_attendees_event ON event_attendees(event_id);
+
+CREATE TABLE conferences (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  online_conference_account_id INTEGER NOT NULL REFERENCES conference_accounts(id),
+  public_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  is_public INTEGER NOT NULL CHECK (is_public IN (0, 1)),
+  backer_event_id INTEGER REFERENCES events(id),
+  started_at TEXT,
+  ended_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE UNIQUE INDEX conferences_public_id_live ON conferences(public_id, tenant_id) WHERE deleted_at IS NULL;
+CREATE UNIQUE INDEX conferences_backer_live ON conferences(backer_event_id) WHERE deleted_at IS NULL AND backer_event_id IS NOT NULL;
+
+CREATE TABLE conference_attendees (
+  id INTEGER PRIMARY KEY,
+  online_conference_id INTEGER NOT NULL REFERENCES conferences(id),
+  email TEXT NOT NULL,
+  name TEXT NOT NULL,
+  attendee_type TEXT CHECK (attendee_type IN ('User', 'Customer')),
+  attendee_id INTEGER,
+  joined_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE INDEX conference_attendees_conference ON conference_attendees(online_conference_id);
+CREATE UNIQUE INDEX conference_attendees_email_live
+  ON conference_attendees(online_conference_id, email COLLATE NOCASE) WHERE deleted_at IS NULL;
+
+CREATE TABLE recordings (
+  id INTEGER PRIMARY KEY,
+  online_conference_id INTEGER NOT NULL REFERENCES conferences(id),
+  status INTEGER NOT NULL CHECK (status IN (1, 2, 3, 4)),
+  file_name TEXT,
+  path TEXT,
+  started_at TEXT,
+  stopped_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  deleted_at TEXT
+);
+CREATE INDEX recordings_conference ON recordings(online_conference_id);
+`,
+  },
+];
+
+/** Applies every migration newer than the database's `user_version`; a no-op when current. */
+export function migrate(db: Db): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
+  if (current > latest) throw new Error(`Database schema version ${current} is newer than this confctl (${latest}).`);
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      // Re-read under the write lock: another process may have migrated meanwhile.
+      if ((db.pragma('user_version', { simple: true }) as number) >= m.version) return;
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+  return latest;
+}
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

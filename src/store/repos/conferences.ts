@@ -1,0 +1,67 @@
+import type { OnlineConference } from '../../contract/index.js';
+import type { Db } from '../db.js';
+import type { ConferenceInsert, ConferenceRepo } from '../types.js';
+import { bool, NotFoundError, nowIso } from '../util.js';
+
+type ConferenceRow = Omit<OnlineConference, 'is_public' | 'is_occurred'> & { is_public: number };
+
+export const CONFERENCE_COLUMNS = `id, online_conference_account_id, public_id, title, is_public, backer_event_id,
+  started_at, ended_at, created_at, updated_at, deleted_at`;
+
+/** `is_occurred` is derived: a conference has occurred (started) once `started_at` is set. */
+export function toConference(r: ConferenceRow): OnlineConference {
+  return {
+    id: r.id,
+    online_conference_account_id: r.online_conference_account_id,
+    public_id: r.public_id,
+    title: r.title,
+    is_public: bool(r.is_public),
+    backer_event_id: r.backer_event_id,
+    is_occurred: r.started_at !== null,
+    started_at: r.started_at,
+    ended_at: r.ended_at,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    deleted_at: r.deleted_at,
+  };
+}
+
+const PATCHABLE = ['title', 'is_public', 'started_at', 'ended_at'] as const;
+
+export function conferenceRepo(db: Db): ConferenceRepo {
+  const insert = db.prepare(`INSERT INTO conferences (tenant_id, online_conference_account_id, public_id, title, is_public,
+    backer_event_id, started_at, ended_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const get = db.prepare(`SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`);
+  const publicIdTaken = db.prepare('SELECT 1 FROM conferences WHERE public_id = ? AND tenant_id = ? AND deleted_at IS NULL');
+  const backerTaken = db.prepare('SELECT 1 FROM conferences WHERE backer_event_id = ? AND tenant_id = ? AND deleted_at IS NULL');
+  const update = db.prepare(`UPDATE conferences SET ${PATCHABLE.map((f) => `${f} = CASE WHEN @has_${f} THEN @${f} ELSE ${f} END`).join(', ')},
+    updated_at = @updated_at WHERE tenant_id = @tenant_id AND id = @id AND deleted_at IS NULL`);
+  const iso = (t: string | null | undefined) => (t ? new Date(t).toISOString() : null);
+
+  const read = (tenantId: number, id: number) => {
+    const r = get.get(tenantId, id) as ConferenceRow | undefined;
+    return r && toConference(r);
+  };
+
+  return {
+    insert(tenantId, i: ConferenceInsert) {
+      const now = nowIso();
+      const r = insert.run(tenantId, i.online_conference_account_id, i.public_id, i.title, i.is_public ? 1 : 0,
+        i.backer_event_id ?? null, iso(i.started_at), iso(i.ended_at), now, now);
+      return read(tenantId, Number(r.lastInsertRowid))!;
+    },
+    get: read,
+    update(tenantId, id, patch) {
+      const params: Record<string, unknown> = { tenant_id: tenantId, id, updated_at: nowIso() };
+      for (const f of PATCHABLE) {
+        const v = patch[f];
+        params[`has_${f}`] = v === undefined ? 0 : 1;
+        params[f] = v === undefined || v === null ? null : f === 'is_public' ? (v ? 1 : 0) : f === 'title' ? v : iso(v as string);
+      }
+      if (update.run(params).changes === 0) throw new NotFoundError('Online conference', id);
+      return read(tenantId, id)!;
+    },
+    publicIdTaken: (tenantId, publicId) => publicIdTaken.get(publicId, tenantId) !== undefined,
+    backerEventTaken: (tenantId, eventId) => backerTaken.get(eventId, tenantId) !== undefined,
+  };
+}

@@ -1,0 +1,47 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** The current time as stored: ISO 8601 UTC with milliseconds (string order = time order). */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * `length` base62 characters from crypto.randomBytes. Bytes >= 248 (= 4 * 62) are rejected, so
+ * every character is equally likely (no modulo bias).
+ */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b >= 248) continue;
+      out += BASE62[b % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** Hex SHA-256 digest, as stored for access key secrets. */
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Offset of a 1-based page. */
+export function pageOffset(page: { page_size: number; page_number: number }): number {
+  return (page.page_number - 1) * page.page_size;
+}
+
+/** Maps a 0/1 SQLite integer to a boolean; null stays null. */
+export function bool(v: unknown): boolean {
+  return v === 1 || v === 1n || v === true;
+}
+
+/** Thrown when an update targets a row that does not exist in the tenant. */
+export class NotFoundError extends Error {
+  constructor(what: string, id: number | string) {
+    super(`${what} ${id} does not exist`);
+    this.name = 'NotFoundError';
+  }
+}
