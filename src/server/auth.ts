@@ -1,0 +1,40 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { hasPermissions, MESSAGES } from '../contract/index.js';
+import type { AccessKeyRecord, Store } from '../store/types.js';
+import { HttpError } from './errors.js';
+
+/** Compared against when the key id is unknown, so both paths cost one hash and one compare. */
+const DUMMY_DIGEST = Buffer.alloc(32);
+const HEX_DIGEST = /^[0-9a-f]{64}$/i;
+
+/**
+ * Authenticates the key pair sent (decisions §3): the key must exist, belong to `tenantId`, be
+ * neither revoked nor expired, and the SHA-256 of the sent secret must equal the stored digest
+ * (constant-time). Every failure is the same 401 `Invalid or missing access key.`
+ */
+export function authenticate(
+  store: Store,
+  tenantId: number,
+  keyId: string | undefined,
+  secret: string | undefined,
+  now: number,
+): AccessKeyRecord {
+  if (!keyId || !secret) throw new HttpError(401, MESSAGES.invalidKey);
+  const key = store.keys.get(keyId);
+  const stored = key && HEX_DIGEST.test(key.secret_hash) ? Buffer.from(key.secret_hash, 'hex') : DUMMY_DIGEST;
+  const sent = createHash('sha256').update(secret, 'utf8').digest();
+  const matches = timingSafeEqual(sent, stored) && stored !== DUMMY_DIGEST;
+  if (!key || !matches || key.tenant_id !== tenantId || key.revoked_at !== null || isExpired(key, now)) {
+    throw new HttpError(401, MESSAGES.invalidKey);
+  }
+  return key;
+}
+
+function isExpired(key: AccessKeyRecord, now: number): boolean {
+  return key.expires_at !== null && Date.parse(key.expires_at) <= now;
+}
+
+/** 401 `Access denied.` unless the key's grants cover every permission of the operation. */
+export function authorize(key: AccessKeyRecord, required: readonly string[]): void {
+  if (!hasPermissions(key.permissions, required)) throw new HttpError(401, MESSAGES.accessDenied);
+}

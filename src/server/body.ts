@@ -1,0 +1,58 @@
+import type { IncomingMessage } from 'node:http';
+import { MESSAGES } from '../contract/index.js';
+import { HttpError, ValidationError } from './errors.js';
+
+/** 413 `Payload too large.`; the connection is closed since the rest of the body is not read. */
+export const payloadTooLarge = (): HttpError => new HttpError(413, MESSAGES.payloadTooLarge, { Connection: 'close' });
+
+/**
+ * Reads a request body of at most `limit` bytes. A declared `Content-Length` above the limit is
+ * refused before reading; otherwise reading stops as soon as the limit is passed.
+ */
+export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) return Promise.reject(payloadTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.pause();
+        reject(payloadTooLarge());
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
+}
+
+/**
+ * Parses a body as JSON whatever its Content-Type (decisions §10): empty (or only whitespace)
+ * is `{}`; malformed JSON is a validation failure on `body`.
+ */
+export function parseJsonBody(raw: Buffer): unknown {
+  let text = raw.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError({ body: [MESSAGES.invalidJson] });
+  }
+}

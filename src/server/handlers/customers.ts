@@ -1,0 +1,46 @@
+import {
+  addError,
+  type CustomerCreateBody,
+  type CustomerUpdateBody,
+  type FieldErrors,
+  type ListQuery,
+} from '../../contract/index.js';
+import { notFound } from '../errors.js';
+import type { Handler, HandlerContext, HandlerMap } from './types.js';
+
+/** Email uniqueness among the tenant's non-deleted customers, ignoring case (decisions §7, §10). */
+function checkEmail({ store, tenant, params, body }: HandlerContext<Partial<CustomerUpdateBody>>, errors: FieldErrors): void {
+  if (typeof body.email === 'string' && store.customers.emailTaken(tenant.id, body.email, params.customer_id)) {
+    addError(errors, 'email', 'The :attribute has already been taken.');
+  }
+}
+
+const listCustomers: Handler<undefined, ListQuery> = {
+  run: ({ store, tenant, query }) => store.customers.list(tenant.id, query),
+};
+
+const createCustomer: Handler<CustomerCreateBody> = {
+  validate: checkEmail,
+  run: ({ store, tenant, body }) => store.customers.insert(tenant.id, body),
+};
+
+const getCustomer: Handler = {
+  run: ({ store, tenant, params }) => {
+    const customer = store.customers.get(tenant.id, params.customer_id);
+    if (!customer) throw notFound();
+    return customer;
+  },
+};
+
+const updateCustomer: Handler<CustomerUpdateBody> = {
+  validate: checkEmail,
+  run: ({ store, tenant, params, body }) => {
+    const customer = store.customers.get(tenant.id, params.customer_id);
+    if (!customer) throw notFound();
+    // An empty body is a no-op; a sent `address` replaces the whole address (decisions §7, §10).
+    return Object.keys(body).length === 0 ? customer : store.customers.update(tenant.id, customer.id, body);
+  },
+};
+
+/** Customers: list, create, get, update (spec §4). */
+export const customerHandlers: HandlerMap = { listCustomers, createCustomer, getCustomer, updateCustomer };

@@ -1,0 +1,96 @@
+import http from 'node:http';
+import { payloadTooLarge, readNodeBody } from './body.js';
+import { HANDLERS } from './handlers/index.js';
+import type { HandlerMap } from './handlers/types.js';
+import { type ServerOptions, resolveOptions } from './options.js';
+import { createPipeline, type PipelineRequest } from './pipeline.js';
+import type { Reply } from './reply.js';
+import { isClosing } from './shutdown.js';
+
+export { closeGracefully } from './shutdown.js';
+export { HttpError, ValidationError, notFound } from './errors.js';
+export type { Handler, HandlerContext, HandlerMap } from './handlers/types.js';
+export { HANDLERS } from './handlers/index.js';
+export { DEFAULT_MAX_ATTENDEES, DEFAULT_RATE_LIMIT, MAX_BODY_BYTES } from './options.js';
+export type { LogFormat, RateLimitOptions, ResolvedOptions, ServerOptions } from './options.js';
+export type { Reply } from './reply.js';
+export { OPENAPI_PATH } from './pipeline.js';
+
+/** A request for the in-process runner; `body` objects are sent as JSON, strings and buffers as is. */
+export interface RequestInit {
+  method?: string;
+  /** Path and query, e.g. `/api/public/v2.0/users?page_size=5`. */
+  path: string;
+  /** Header names in any case; `host` defaults to `localhost`. */
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Default `127.0.0.1`. */
+  remoteAddress?: string;
+}
+
+/** A response of the in-process runner; header names are lower case. */
+export interface InjectedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The body parsed as JSON. */
+  json<T = any>(): T;
+}
+
+export interface ConfServer {
+  /** The node:http server, not yet listening. */
+  server: http.Server;
+  /** Runs one request through the pipeline in process, without a socket (like Hono's `app.request()`). */
+  request(init: RequestInit): Promise<InjectedResponse>;
+}
+
+/**
+ * Builds the API server without listening. `handlers` replaces the registry (tests only).
+ * The server ends responses with `Connection: close` once `closeGracefully` has begun.
+ */
+export function createServer(options: ServerOptions, handlers: HandlerMap = HANDLERS): ConfServer {
+  const handle = createPipeline(resolveOptions(options), handlers);
+  const server = http.createServer((req, res) => {
+    const request: PipelineRequest = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      remoteAddress: req.socket.remoteAddress ?? '',
+      readBody: (limit) => readNodeBody(req, limit),
+    };
+    handle(request)
+      .then((reply) => write(res, reply, isClosing(server)))
+      .catch(() => res.destroy());
+  });
+  return { server, request: (init) => inject(handle, init) };
+}
+
+function write(res: http.ServerResponse, reply: Reply, closing: boolean): void {
+  if (res.destroyed) return;
+  const body = Buffer.from(reply.body, 'utf8');
+  const headers: Record<string, string> = { ...reply.headers, 'Content-Length': String(body.length) };
+  if (closing) headers.Connection = 'close';
+  res.writeHead(reply.status, headers);
+  res.end(body);
+}
+
+async function inject(handle: (req: PipelineRequest) => Promise<Reply>, init: RequestInit): Promise<InjectedResponse> {
+  const headers: Record<string, string> = { host: 'localhost' };
+  for (const [k, v] of Object.entries(init.headers ?? {})) headers[k.toLowerCase()] = v;
+  const raw =
+    init.body === undefined ? Buffer.alloc(0)
+    : Buffer.isBuffer(init.body) ? init.body
+    : Buffer.from(typeof init.body === 'string' ? init.body : JSON.stringify(init.body), 'utf8');
+  const reply = await handle({
+    method: (init.method ?? 'GET').toUpperCase(),
+    url: init.path,
+    headers,
+    remoteAddress: init.remoteAddress ?? '127.0.0.1',
+    readBody: async (limit) => {
+      if (raw.length > limit) throw payloadTooLarge();
+      return raw;
+    },
+  });
+  const lower = Object.fromEntries(Object.entries(reply.headers).map(([k, v]) => [k.toLowerCase(), v]));
+  return { status: reply.status, headers: lower, body: reply.body, json: () => JSON.parse(reply.body) };
+}

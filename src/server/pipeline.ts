@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { API_PREFIX, MESSAGES, OPERATIONS, type Operation, SUCCESS_MESSAGES } from '../contract/index.js';
+import type { ListResult } from '../store/types.js';
+import { createLogger } from './access-log.js';
+import { authenticate, authorize } from './auth.js';
+import { HttpError, notFound } from './errors.js';
+import type { Handler, HandlerMap } from './handlers/types.js';
+import { fieldOrder, validateInput } from './input.js';
+import { openApiJson } from './openapi.js';
+import type { ResolvedOptions } from './options.js';
+import { paginate } from './pagination.js';
+import { RateLimiter } from './rate-limit.js';
+import { errorReply, jsonReply, rawJsonReply, type Reply } from './reply.js';
+import { clientAddress, header, hostName, requestHost, requestScheme, validRequestId } from './request-info.js';
+import { Router } from './router.js';
+
+/** A request as the pipeline needs it, whether it came from a socket or from `request()`. */
+export interface PipelineRequest {
+  method: string;
+  /** Path and query string as sent. */
+  url: string;
+  /** Lower-case header names, as node:http gives them. */
+  headers: IncomingHttpHeaders;
+  remoteAddress: string;
+  /** Reads the body, rejecting with 413 beyond `limit` bytes. Called only for operations with a body. */
+  readBody(limit: number): Promise<Buffer>;
+}
+
+type Target = { kind: 'openapi' } | { kind: 'operation'; op: Operation; handler: Handler; order: string[] };
+
+/** `GET {API_PREFIX}/openapi.json`: public, on any Host, outside tenancy and rate limits. */
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
+const KEY_ID = /^ak_[A-Za-z0-9]{24}$/;
+
+/**
+ * Builds the request pipeline (decisions §2 order): route (404/405), tenant by Host (404), rate
+ * limit (429), key (401), permissions (401), input validation (400), then the handler, which
+ * checks existence (404) and business rules (409). Every reply gets `X-Process-ID` and
+ * `X-Request-ID`, and on tenant routes the `RateLimit-*` headers; each request is access-logged.
+ */
+export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): (req: PipelineRequest) => Promise<Reply> {
+  const routes = OPERATIONS.flatMap((op) => {
+    const handler = handlers[op.id];
+    const target: Target = { kind: 'operation', op, handler: handler!, order: fieldOrder(op) };
+    return handler ? [{ method: op.method, path: API_PREFIX + op.path, target }] : [];
+  });
+  const router = new Router<Target>([...routes, { method: 'GET', path: OPENAPI_PATH, target: { kind: 'openapi' } }]);
+  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, options.now) : null;
+  const logger = createLogger(options.log, options.logStream);
+  const { store, trustProxy } = options;
+
+  async function dispatch(req: PipelineRequest, headers: Record<string, string>): Promise<Reply> {
+    const q = req.url.indexOf('?');
+    const pathname = q === -1 ? req.url : req.url.slice(0, q);
+    const search = q === -1 ? '' : req.url.slice(q + 1);
+    const match = router.match(req.method, pathname);
+    if (!match.found) {
+      if (match.allow) throw new HttpError(405, MESSAGES.methodNotAllowed, { Allow: match.allow.join(', ') });
+      throw notFound();
+    }
+    const target = match.target;
+    if (target.kind === 'openapi') return rawJsonReply(openApiJson());
+
+    const host = requestHost(req.headers, trustProxy);
+    const tenant = store.tenants.byDomain(hostName(host));
+    if (!tenant) throw new HttpError(404, MESSAGES.unknownTenant);
+
+    const keyId = header(req.headers, 'x-access-key-id');
+    if (limiter) {
+      const d = limiter.hit(tenant.id, keyId || clientAddress(req.headers, req.remoteAddress, trustProxy));
+      headers['RateLimit-Limit'] = String(d.limit);
+      headers['RateLimit-Remaining'] = String(d.remaining);
+      headers['RateLimit-Reset'] = String(d.reset);
+      if (!d.allowed) throw new HttpError(429, MESSAGES.tooManyRequests, { 'Retry-After': String(d.reset) });
+    }
+
+    const now = options.now();
+    const key = authenticate(store, tenant.id, keyId, header(req.headers, 'x-access-key-secret'), now);
+    const { op, handler } = target;
+    authorize(key, op.permissions);
+
+    const origin = `${requestScheme(req.headers, trustProxy)}://${host}`;
+    const base = { store, tenant, key, op, params: match.params, body: undefined, query: undefined, origin, now, options };
+    const ctx = await validateInput(base, handler, target.order, search, (limit) => req.readBody(limit));
+    const data = await handler.run(ctx);
+    if (op.response === 'list') {
+      const page = ctx.query as { page_number: number; page_size: number };
+      return jsonReply(200, paginate(data as ListResult<unknown>, page, { origin, pathname, params: new URLSearchParams(search) }));
+    }
+    return jsonReply(200, { message: SUCCESS_MESSAGES.single, data });
+  }
+
+  return async function handle(req: PipelineRequest): Promise<Reply> {
+    const started = performance.now();
+    const requestId = validRequestId(req.headers) ?? randomUUID();
+    const headers: Record<string, string> = {};
+    let reply: Reply;
+    try {
+      reply = await dispatch(req, headers);
+    } catch (err) {
+      reply = errorReply(err);
+      if (reply.status === 500) logger.error(err, requestId);
+    }
+    Object.assign(reply.headers, headers, { 'X-Process-ID': randomUUID(), 'X-Request-ID': requestId });
+    const keyId = header(req.headers, 'x-access-key-id');
+    logger.access({
+      time: new Date(options.now()).toISOString(),
+      method: req.method,
+      path: req.url,
+      status: reply.status,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      key_id: keyId !== undefined && KEY_ID.test(keyId) ? keyId : null,
+      request_id: requestId,
+    });
+    return reply;
+  };
+}

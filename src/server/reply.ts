@@ -1,0 +1,35 @@
+import { MESSAGES, validationBody } from '../contract/index.js';
+import { HttpError, ValidationError } from './errors.js';
+
+/** A finished response, independent of node:http (the in-process runner returns it as is). */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const TEXT_TYPE = 'text/plain; charset=utf-8';
+
+export function jsonReply(status: number, value: unknown): Reply {
+  return { status, headers: { 'Content-Type': JSON_TYPE }, body: JSON.stringify(value) };
+}
+
+/** A pre-serialized JSON body (the cached OpenAPI document). */
+export function rawJsonReply(body: string): Reply {
+  return { status: 200, headers: { 'Content-Type': JSON_TYPE }, body };
+}
+
+export function textReply(status: number, message: string, headers: Readonly<Record<string, string>> = {}): Reply {
+  return { status, headers: { 'Content-Type': TEXT_TYPE, ...headers }, body: message };
+}
+
+/**
+ * Renders any thrown value: `HttpError` as plain text, `ValidationError` as the 400 JSON body,
+ * anything else as the bare 500 text (the caller logs the cause; nothing internal leaks).
+ */
+export function errorReply(err: unknown): Reply {
+  if (err instanceof HttpError) return textReply(err.status, err.message, err.headers);
+  if (err instanceof ValidationError) return jsonReply(400, validationBody(err.errors));
+  return textReply(500, MESSAGES.unexpected);
+}
