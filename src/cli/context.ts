@@ -1,0 +1,160 @@
+/**
+ * What every command gets: the streams, environment, clock, config, API client factory and
+ * prompter (`CliContext`), plus the helpers to read global options, pick the output format and
+ * open an API client for the active profile. Cheap to import: heavy modules load on use.
+ */
+import type { Command } from 'commander';
+import type { ApiClient, ClientOptions } from '../client/client.js';
+import type { Env, OutputFormat, ProfileStore } from '../config/profiles.js';
+import { OUTPUT_FORMATS } from '../config/profiles.js';
+import type { Settings } from '../config/settings.js';
+import { CliError, EXIT, UsageError } from './errors.js';
+
+export { CliError, EXIT, UsageError } from './errors.js';
+export type { OutputFormat } from '../config/profiles.js';
+
+interface Out {
+  write(chunk: string): unknown;
+}
+
+/** The one place that knows about the terminal. Commands never touch `process.*` directly. */
+export interface Streams {
+  stdout: Out;
+  stderr: Out;
+  stdin: NodeJS.ReadableStream;
+  stdoutIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Prompts are allowed only when stdin and stdout are both terminals. */
+  canPrompt: boolean;
+  /** Colour on stdout: `FORCE_COLOR` wins, then `NO_COLOR`, then whether stdout is a terminal. */
+  color: boolean;
+  /** Columns available on stdout (80 when unknown). */
+  width: number;
+}
+
+/** Decides the terminal facts once from the real streams (or fakes in tests). */
+export function createStreams(
+  io: { stdout: Out & { isTTY?: boolean; columns?: number }; stderr: Out; stdin: NodeJS.ReadableStream & { isTTY?: boolean } },
+  env: Env,
+): Streams {
+  const stdoutIsTTY = Boolean(io.stdout.isTTY);
+  const stdinIsTTY = Boolean(io.stdin.isTTY);
+  const force = env.FORCE_COLOR;
+  const color = force !== undefined && force !== '' ? force !== '0' && force !== 'false' : env.NO_COLOR ? false : stdoutIsTTY;
+  const columns = io.stdout.columns || Number(env.COLUMNS) || 80;
+  return { stdout: io.stdout, stderr: io.stderr, stdin: io.stdin, stdoutIsTTY, stdinIsTTY, canPrompt: stdoutIsTTY && stdinIsTTY, color, width: columns };
+}
+
+/** Interactive questions; only called when `streams.canPrompt`. */
+export interface Prompter {
+  input(question: { message: string; default?: string }): Promise<string>;
+  /** Masked input, for secrets. */
+  password(question: { message: string }): Promise<string>;
+}
+
+export interface CliContext {
+  streams: Streams;
+  env: Env;
+  now: () => Date;
+  /** Opens the profile store (honours `CONFCTL_CONFIG_DIR` in `env`). */
+  config: () => Promise<ProfileStore>;
+  /** Builds an API client; tests pass one with a mock dispatcher and an instant sleep. */
+  createClient: (options: ClientOptions) => Promise<ApiClient>;
+  prompter: Prompter;
+}
+
+/** The production context over the real process. */
+export function processContext(): CliContext {
+  const env = process.env;
+  const streams = createStreams({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, env);
+  return {
+    streams,
+    env,
+    now: () => new Date(),
+    config: async () => (await import('../config/profiles.js')).openProfiles({ env }),
+    createClient: async (options) => (await import('../client/client.js')).createClient(options),
+    prompter: {
+      input: async (q) => (await import('@inquirer/prompts')).input(q, { output: process.stderr }),
+      password: async (q) => (await import('@inquirer/prompts')).password({ ...q, mask: '*' }, { output: process.stderr }),
+    },
+  };
+}
+
+/** Options every command accepts (declared on the program). */
+export interface GlobalOptions {
+  profile?: string;
+  output?: OutputFormat;
+  fields?: string[];
+  raw: boolean;
+  timeoutMs: number;
+  baseUrl?: string;
+  verbose: boolean;
+}
+
+/** Reads and checks the global options as seen from `cmd`. */
+export function globalOptions(cmd: Command): GlobalOptions {
+  const o = cmd.optsWithGlobals<Record<string, string | boolean | undefined>>();
+  const timeout = o.timeout === undefined ? 30 : Number(o.timeout);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${o.timeout}'`);
+  const fields = typeof o.fields === 'string' ? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
+  return {
+    profile: o.profile as string | undefined,
+    output: o.output as OutputFormat | undefined,
+    fields: fields?.length ? fields : undefined,
+    raw: Boolean(o.raw),
+    timeoutMs: Math.round(timeout * 1000),
+    baseUrl: o.baseUrl as string | undefined,
+    verbose: Boolean(o.verbose),
+  };
+}
+
+/** `-o`, else `CONFCTL_OUTPUT`, else the profile's default, else table on a terminal and json in a pipe. */
+export function outputFormat(ctx: CliContext, globals: GlobalOptions, profileDefault?: OutputFormat): OutputFormat {
+  if (globals.output) return globals.output;
+  const env = ctx.env.CONFCTL_OUTPUT;
+  if (env) {
+    const f = OUTPUT_FORMATS.find((x) => x === env);
+    if (!f) throw new UsageError(`CONFCTL_OUTPUT must be one of ${OUTPUT_FORMATS.join(', ')}, not '${env}'`);
+    return f;
+  }
+  return profileDefault ?? (ctx.streams.stdoutIsTTY ? 'table' : 'json');
+}
+
+/** The merged profile/environment settings for this invocation. Unknown `--profile` is exit 2. */
+export async function settingsFor(ctx: CliContext, globals: GlobalOptions): Promise<Settings> {
+  const { resolveSettings, UnknownProfileError } = await import('../config/settings.js');
+  try {
+    return resolveSettings(await ctx.config(), ctx.env, globals);
+  } catch (err) {
+    if (err instanceof UnknownProfileError) throw new UsageError(err.message, "see 'confctl profile list'");
+    throw err;
+  }
+}
+
+/**
+ * An API client for the selected profile, with `--timeout` and `--verbose` applied, and the output
+ * format that profile implies. Missing URL or key is exit 2 with a hint.
+ */
+export async function apiClient(ctx: CliContext, globals: GlobalOptions): Promise<{ client: ApiClient; settings: Settings; format: OutputFormat }> {
+  const settings = await settingsFor(ctx, globals);
+  const missing = [
+    !settings.baseUrl && '--base-url (or a profile domain)',
+    !settings.keyId && 'a key id',
+    !settings.secret && 'a secret',
+  ].filter(Boolean);
+  if (missing.length) {
+    throw new CliError(
+      `no API access configured: missing ${missing.join(', ')}`,
+      EXIT.usage,
+      "run 'confctl login', or 'confctl profile add NAME --domain D --key-id ID --secret-stdin', or set CONFCTL_DOMAIN, CONFCTL_KEY_ID and CONFCTL_KEY_SECRET",
+    );
+  }
+  const client = await ctx.createClient({
+    baseUrl: settings.baseUrl!,
+    keyId: settings.keyId!,
+    secret: settings.secret!,
+    timeoutMs: globals.timeoutMs,
+    log: globals.verbose ? (line) => ctx.streams.stderr.write(`${line}\n`) : undefined,
+  });
+  return { client, settings, format: outputFormat(ctx, globals, settings.output) };
+}

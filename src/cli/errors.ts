@@ -1,0 +1,86 @@
+import { ApiError, NetworkError } from '../client/errors.js';
+
+/** Exit codes (decisions §9). */
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  conflict: 5,
+  validation: 6,
+  rateLimited: 7,
+  network: 8,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** An error a command throws on purpose: its message, an optional hint and the exit code. */
+export class CliError extends Error {
+  override name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = EXIT.unexpected,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Bad flags, arguments or input (exit 2). */
+export class UsageError extends CliError {
+  override name = 'UsageError';
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.usage, hint);
+  }
+}
+
+/** The exit code of an API answer's status. */
+export function exitCodeForStatus(status: number): ExitCode {
+  if (status === 400 || status === 422) return EXIT.validation;
+  if (status === 401 || status === 403) return EXIT.auth;
+  if (status === 404) return EXIT.notFound;
+  if (status === 409) return EXIT.conflict;
+  if (status === 429) return EXIT.rateLimited;
+  return EXIT.unexpected;
+}
+
+/** The exit code of anything thrown by a command: the one place errors become exit codes. */
+export function exitCodeFor(err: unknown): ExitCode {
+  if (err instanceof CliError) return err.exitCode;
+  if (err instanceof ApiError) return exitCodeForStatus(err.status);
+  if (err instanceof NetworkError) return EXIT.network;
+  return EXIT.unexpected;
+}
+
+function apiHint(err: ApiError): string | undefined {
+  switch (exitCodeForStatus(err.status)) {
+    case EXIT.auth:
+      return err.message === 'Access denied.' && err.permissions.length
+        ? `the access key lacks a permission this needs: ${err.permissions.join(', ')}`
+        : "check the key with 'confctl profile show', or run 'confctl login'";
+    case EXIT.notFound:
+      return 'check the id (and the profile: ids belong to one tenant)';
+    case EXIT.rateLimited:
+      return `still rate limited after ${err.tries} tries; wait a moment and run it again`;
+    case EXIT.validation:
+      return err.errors ? undefined : 'check the flags and values';
+    default:
+      return err.status >= 500 ? 'the service failed; try again later' : undefined;
+  }
+}
+
+/** Stderr lines for an error: one line saying what failed, a hint, one line per invalid field. */
+export function errorLines(err: unknown): string[] {
+  if (err instanceof CliError) return [`error: ${err.message}`, ...(err.hint ? [`hint: ${err.hint}`] : [])];
+  if (err instanceof ApiError) {
+    const hint = apiHint(err);
+    const fields = Object.entries(err.errors ?? {}).flatMap(([field, messages]) => messages.map((m) => `  ${field}: ${m}`));
+    return [`error: ${err.method} ${err.path} failed (${err.status}): ${err.message}`, ...fields, ...(hint ? [`hint: ${hint}`] : [])];
+  }
+  if (err instanceof NetworkError) {
+    const hint = err.timedOut ? 'raise --timeout, or check the service' : 'check --base-url / the profile and the network';
+    return [`error: ${err.method} ${err.url}: ${err.message}`, `hint: ${hint}`];
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return [`error: unexpected: ${message}`, 'hint: run again with --verbose; if it persists, report it'];
+}

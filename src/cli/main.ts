@@ -1,0 +1,98 @@
+/**
+ * The confctl program. Start-up stays fast: only commander and this file load up front; the one
+ * noun being run is imported (and registers its subcommands) on demand, the rest appear in help
+ * as cheap stubs. Errors become exit codes here and nowhere else.
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { OUTPUT_FORMATS } from '../config/profiles.js';
+import { type CliContext, processContext } from './context.js';
+import { EXIT, errorLines, exitCodeFor } from './errors.js';
+
+/** A command module: `register` adds its command(s) to the program. */
+export interface CommandModule {
+  register(program: Command, ctx: CliContext): void;
+}
+
+/** Top-level commands, each loaded only when it runs. */
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  users: { summary: 'List, show and update users', load: () => import('./commands/users.js') },
+  customers: { summary: 'List, show, create and update customers', load: () => import('./commands/customers.js') },
+  profile: { summary: 'Manage saved API profiles (base URL and access key)', load: () => import('./commands/profile.js') },
+  login: { summary: 'Save a profile interactively after checking the key', load: () => import('./commands/login.js') },
+  serve: { summary: 'Run a local instance of the API', load: () => import('./commands/serve.js') },
+  admin: { summary: 'Administer a local data directory', load: () => import('./commands/admin.js') },
+};
+
+const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--timeout', '--base-url']);
+
+/** The top-level command named in `args` (skipping global options and `help`), if any. */
+export function commandName(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return args[i + 1];
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-') && a !== 'help') return a;
+  }
+  return undefined;
+}
+
+function version(): string {
+  try {
+    return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The program with its global options, wired to `ctx`'s streams and never calling process.exit. */
+export function createProgram(ctx: CliContext): Command {
+  const { streams } = ctx;
+  return new Command('confctl')
+    .description('Manage users, customers and online conferences of a tenant through its HTTP API')
+    .version(version())
+    .option('--profile <name>', 'profile to use (default: CONFCTL_PROFILE, else the active profile)')
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(OUTPUT_FORMATS))
+    .option('--fields <list>', 'comma-separated fields to print, dotted paths allowed (e.g. id,email,address.city)')
+    .option('--raw', 'print the whole response envelope')
+    .option('--timeout <seconds>', 'request timeout in seconds (default: 30)')
+    .option('--base-url <url>', 'API base URL, overriding the profile')
+    .option('--verbose', 'print requests and responses to stderr (secret masked)')
+    .configureHelp({ showGlobalOptions: true, helpWidth: streams.width })
+    .configureOutput({
+      writeOut: (s) => streams.stdout.write(s),
+      writeErr: (s) => streams.stderr.write(s),
+      getOutHasColors: () => streams.color,
+      getErrHasColors: () => false,
+    })
+    .showHelpAfterError('(add --help for usage)')
+    .exitOverride();
+}
+
+/** Runs confctl with `args` (without node and script) and answers the exit code. */
+export async function runCli(args: readonly string[], ctx: CliContext = processContext()): Promise<number> {
+  const program = createProgram(ctx);
+  try {
+    const selected = commandName(args);
+    for (const [name, entry] of Object.entries(COMMANDS)) {
+      if (name === selected) (await entry.load()).register(program, ctx);
+      else program.command(name).description(entry.summary);
+    }
+    await program.parseAsync([...args], { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    for (const line of errorLines(err)) ctx.streams.stderr.write(`${line}\n`);
+    return exitCodeFor(err);
+  }
+}
+
+function isEntryPoint(): boolean {
+  try {
+    return /(bin[\\/]confctl(\.js)?|cli[\\/]main\.[jt]s)$/.test(realpathSync(process.argv[1] ?? ''));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,35 @@
+import { cell, type Row } from './values.js';
+
+const MIN_COLUMN = 6;
+
+/** Column widths (padding included) that fit `width`: the widest column shrinks first. */
+export function fitWidths(natural: number[], width: number): number[] {
+  const widths = [...natural];
+  const total = () => widths.reduce((a, b) => a + b, 0) + widths.length + 1;
+  while (total() > width) {
+    const widest = widths.indexOf(Math.max(...widths));
+    if (widths[widest] <= MIN_COLUMN) break;
+    widths[widest]--;
+  }
+  return widths;
+}
+
+/** A bordered table of `rows` over `columns`, cells truncated with `…` to fit `width`. */
+export async function renderTable(rows: readonly Row[], columns: readonly string[], opts: { width: number; color: boolean }): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const texts = rows.map((r) => columns.map((c) => cell(r[c]).replace(/\s+/g, ' ')));
+  const natural = columns.map((c, i) => Math.max(c.length, ...texts.map((t) => t[i].length)) + 2);
+  const table = new Table({
+    head: [...columns],
+    colWidths: fitWidths(natural, opts.width),
+    style: { head: opts.color ? ['cyan'] : [], border: [] },
+  });
+  table.push(...texts);
+  return `${table.toString()}\n`;
+}
+
+/** A single resource as a two-column key/value table. */
+export function renderRecord(row: Row, opts: { width: number; color: boolean }): Promise<string> {
+  const rows = Object.entries(row).map(([field, value]) => ({ field, value }));
+  return renderTable(rows, ['field', 'value'], opts);
+}

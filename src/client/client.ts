@@ -1,0 +1,183 @@
+/**
+ * The undici-based API client: one function per operation of the contract's table, auth headers,
+ * per-try timeouts, retries and a page iterator. All failures are `ApiError` or `NetworkError`.
+ */
+import { randomUUID } from 'node:crypto';
+import { type Dispatcher, request } from 'undici';
+import { fillPath, type OperationId, OPERATIONS, operation, pathParams } from '../contract/operations.js';
+import { ApiError, type FieldErrors, NetworkError } from './errors.js';
+import type { CallInput, ItemOf, ListOperationId, OperationFunctions, Page, Query, ResultOf } from './types.js';
+
+export interface ClientOptions {
+  /** e.g. `https://acme.example/api/public/v2.0` */
+  baseUrl: string;
+  keyId: string;
+  secret: string;
+  /** Per try, covering the whole answer (default 30 s). */
+  timeoutMs?: number;
+  /** Tries in all, the first included (default 5). */
+  maxTries?: number;
+  dispatcher?: Dispatcher;
+  /** Waits between tries (tests pass an instant one). */
+  sleep?: (ms: number) => Promise<void>;
+  onRetry?: (info: { tries: number; delayMs: number; reason: string }) => void;
+  /** Receives a trace of each request and response, the secret masked (`--verbose`). */
+  log?: (line: string) => void;
+}
+
+export interface ApiClient extends OperationFunctions {
+  readonly baseUrl: string;
+  call<K extends OperationId>(id: K, input?: CallInput): Promise<ResultOf<K>>;
+  /** Pages of a list operation, first to last: follows `next_page_url` (same origin) or counts up `page_number`. */
+  paginate<K extends ListOperationId>(id: K, input?: CallInput): AsyncGenerator<Page<ItemOf<K>>>;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+}
+
+/** Exponential backoff for GET retries: 250 ms, 500 ms, 1 s, … at most 8 s. */
+export const backoffMs = (tries: number) => Math.min(250 * 2 ** (tries - 1), 8000);
+
+/** `Retry-After` in milliseconds: whole seconds or an HTTP date; undefined when absent or bad. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+export function queryString(query: Query | undefined): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) params.append(k, String(v));
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+export function createClient(options: ClientOptions): ApiClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const { keyId, secret, dispatcher, log, onRetry } = options;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxTries = Math.max(1, options.maxTries ?? 5);
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const origin = new URL(baseUrl).origin;
+
+  async function exchange(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
+    log?.(`> ${method} ${url}`);
+    for (const [k, v] of Object.entries(headers)) log?.(`> ${k}: ${k === 'x-access-key-secret' ? '********' : v}`);
+    if (body !== undefined) log?.(`> ${body}`);
+    const started = Date.now();
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, dispatcher, signal });
+      const text = await res.body.text();
+      const flat = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]));
+      log?.(`< ${res.statusCode} (${Date.now() - started} ms)`);
+      for (const [k, v] of Object.entries(flat)) log?.(`< ${k}: ${v}`);
+      if (text) log?.(`< ${text}`);
+      return { status: res.statusCode, headers: flat, text };
+    } catch (err) {
+      const timedOut = signal.aborted;
+      const reason = timedOut ? `timed out after ${timeoutMs / 1000} s` : describe(err);
+      throw new NetworkError(reason, method, url, timedOut, 1, { cause: err });
+    }
+  }
+
+  async function send(method: string, url: string, body: unknown, permissions: readonly string[]): Promise<unknown> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': 'confctl',
+      'x-access-key-id': keyId,
+      'x-access-key-secret': secret,
+      'x-request-id': randomUUID(),
+    };
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const idempotent = method === 'GET';
+    for (let tries = 1; ; tries++) {
+      let answer: Answer;
+      try {
+        answer = await exchange(method, url, headers, payload);
+      } catch (err) {
+        const e = err as NetworkError;
+        if (!idempotent || tries >= maxTries) throw new NetworkError(e.message, method, url, e.timedOut, tries, { cause: e.cause });
+        await pause(tries, backoffMs(tries), e.message);
+        continue;
+      }
+      if (answer.status >= 200 && answer.status < 300) return answer.text ? JSON.parse(answer.text) : {};
+      const wait =
+        answer.status === 429
+          ? (retryAfterMs(answer.headers['retry-after']) ?? backoffMs(tries))
+          : answer.status >= 500 && idempotent
+            ? backoffMs(tries)
+            : undefined;
+      if (wait === undefined || tries >= maxTries) throw toApiError(answer, method, url.slice(baseUrl.length) || '/', permissions, tries);
+      await pause(tries, wait, `HTTP ${answer.status}`);
+    }
+  }
+
+  async function pause(tries: number, delayMs: number, reason: string) {
+    onRetry?.({ tries, delayMs, reason });
+    log?.(`* retrying in ${delayMs} ms (${reason})`);
+    await sleep(delayMs);
+  }
+
+  function call<K extends OperationId>(id: K, input: CallInput = {}): Promise<ResultOf<K>> {
+    const op = operation(id);
+    const url = baseUrl + fillPath(op.path, input.params ?? {}) + queryString(input.query);
+    return send(op.method, url, op.body ? (input.body ?? {}) : undefined, op.permissions) as Promise<ResultOf<K>>;
+  }
+
+  async function* paginate<K extends ListOperationId>(id: K, input: CallInput = {}): AsyncGenerator<Page<ItemOf<K>>> {
+    const op = operation(id);
+    let page = (await call(id, input)) as Page<ItemOf<K>>;
+    for (;;) {
+      yield page;
+      const next = page.next_page_url;
+      if (!page.data.length || next === null) return;
+      if (typeof next === 'string' && new URL(next, baseUrl).origin === origin) {
+        page = (await send('GET', new URL(next, baseUrl).href, undefined, op.permissions)) as Page<ItemOf<K>>;
+      } else if (page.current_page < page.last_page) {
+        page = (await call(id, { ...input, query: { ...input.query, page_number: page.current_page + 1 } })) as Page<ItemOf<K>>;
+      } else return;
+    }
+  }
+
+  const functions = Object.fromEntries(
+    OPERATIONS.map((op) => {
+      const names = pathParams(op.path);
+      const fn = (...args: unknown[]) => {
+        const params = Object.fromEntries(names.map((n, i) => [n, args[i] as string | number]));
+        const rest = args[names.length];
+        return call(op.id, op.body ? { params, body: rest } : { params, query: rest as Query | undefined });
+      };
+      return [op.id, fn];
+    }),
+  ) as unknown as OperationFunctions;
+
+  return { ...functions, baseUrl, call, paginate };
+}
+
+function describe(err: unknown): string {
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.code && e.code.startsWith('UND_ERR') ? e.cause?.code : (e.code ?? e.cause?.code);
+  const message = e.cause?.message ?? e.message ?? String(err);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+function toApiError(answer: Answer, method: string, path: string, permissions: readonly string[], tries: number): ApiError {
+  let message = answer.text.trim() || `HTTP ${answer.status}`;
+  let errors: FieldErrors | undefined;
+  if ((answer.headers['content-type'] ?? '').includes('json')) {
+    try {
+      const body = JSON.parse(answer.text) as { message?: unknown; errors?: unknown };
+      if (typeof body.message === 'string') message = body.message;
+      if (body.errors && typeof body.errors === 'object') errors = body.errors as FieldErrors;
+    } catch {
+      // not JSON after all: keep the text
+    }
+  }
+  return new ApiError(answer.status, message, method, path, answer.headers, errors, permissions, tries);
+}

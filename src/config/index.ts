@@ -1,0 +1,3 @@
+/** Client profiles (decisions §9). */
+export * from './profiles.js';
+export * from './settings.js';
