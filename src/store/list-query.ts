@@ -6,15 +6,20 @@ import type Database from 'better-sqlite3';
 export interface ColumnDef {
   sql: string;
   type: AttributeType;
+  /** The expression needs the definition's `joins` (the count query joins only when needed). */
+  join?: boolean;
 }
 
 /**
  * A resource's list definition. Only these fragments ever reach SQL; user input is bound.
- * `from` must alias the main table so that `idColumn`, `tenantColumn` and `deletedColumn` resolve.
+ * `from` must alias the main table so that `idColumn`, `tenantColumn` and `deletedColumn` resolve;
+ * `joins` (LEFT JOINs for selected or derived columns) is left out of the count unless the filter
+ * needs it: counting 100,000 rows through a join cost ~5x the plain count.
  */
 export interface ListDef {
   select: string;
   from: string;
+  joins?: string;
   tenantColumn: string;
   deletedColumn: string;
   idColumn: string;
@@ -86,19 +91,21 @@ export interface CompiledList {
 export function compileList(def: ListDef, query: ListQuery): CompiledList {
   const where = [`${def.tenantColumn} = ?`];
   const params: unknown[] = [];
+  let countJoins = false;
   if (!query.with_trashed) where.push(`${def.deletedColumn} IS NULL`);
   if (query.filter) {
     const col = def.columns[query.filter.attribute];
     if (!col) throw new Error(`Unknown filter attribute ${query.filter.attribute}`);
     const f = compileFilter(col, query.filter);
+    countJoins = col.join === true;
     where.push(f.sql);
     params.push(...f.params);
   }
   const whereSql = where.join(' AND ');
   const order = compileOrder(def, query.order_by, query.order_direction);
   return {
-    pageSql: `SELECT ${def.select} FROM ${def.from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    countSql: `SELECT COUNT(*) AS n FROM ${def.from} WHERE ${whereSql}`,
+    pageSql: `SELECT ${def.select} FROM ${def.from} ${def.joins ?? ''} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    countSql: `SELECT COUNT(*) AS n FROM ${def.from} ${countJoins ? (def.joins ?? '') : ''} WHERE ${whereSql}`,
     params,
     limit: query.page_size,
     offset: (query.page_number - 1) * query.page_size,

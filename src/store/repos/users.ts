@@ -14,7 +14,8 @@ const FROM = 'users u LEFT JOIN departments d ON d.id = u.department_id';
 /** Users' list attributes; `department` is the department's name (decisions §6). */
 export const USER_LIST_DEF: ListDef = {
   select: SELECT,
-  from: FROM,
+  from: 'users u',
+  joins: 'LEFT JOIN departments d ON d.id = u.department_id',
   tenantColumn: 'u.tenant_id',
   deletedColumn: 'u.deleted_at',
   idColumn: 'u.id',
@@ -26,7 +27,7 @@ export const USER_LIST_DEF: ListDef = {
     status: { sql: 'u.status', type: 'integer' },
     timezone: { sql: 'u.timezone', type: 'text' },
     role: { sql: 'u.role', type: 'text' },
-    department: { sql: 'd.name', type: 'text' },
+    department: { sql: 'd.name', type: 'text', join: true },
     department_id: { sql: 'u.department_id', type: 'integer' },
     created_at: { sql: 'u.created_at', type: 'date' },
     updated_at: { sql: 'u.updated_at', type: 'date' },

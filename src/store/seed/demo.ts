@@ -1,9 +1,105 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { User } from '../../contract/index.js';
+import { generateWav } from '../../media/wav.js';
 import type { Store } from '../types.js';
+import { at, DELETED_CUSTOMERS, DELETED_USERS, DEMO_CUSTOMERS, DEMO_DEPARTMENTS, DEMO_DOMAIN, DEMO_USERS, WORK_PATTERNS } from './demo-data.js';
+import { emailPart, PLACES, STREETS, TIMEZONES } from './names.js';
+import { ensureDefaultRoles } from './roles.js';
+import { seedDemoConferences } from './demo-conferences.js';
 
+/** What `seedDemo` created, with ids worth showing (all zero / empty when `skipped`). */
 export interface DemoSummary {
+  /** True when the tenant already had the demo data; nothing was changed. */
   skipped: boolean;
+  departments: number;
+  users: number;
+  customers: number;
+  connectedAccounts: number;
+  conferenceAccounts: number;
+  calendars: number;
+  events: number;
+  conferences: number;
+  attendees: number;
+  recordings: number;
+  /** Recording files written, relative to the media directory. */
+  files: string[];
+  ids: Record<string, number>;
 }
 
-export function seedDemo(_store: Store, _tenantId: number, _options: { mediaDir: string }): DemoSummary {
-  throw new Error('seedDemo: not implemented yet');
+export const demoEmail = (first: string, last: string) => `${emailPart(first)}.${emailPart(last)}@${DEMO_DOMAIN}`;
+
+/**
+ * Fills a tenant with the deterministic demo set (decisions §8): departments, users (mixed
+ * statuses, roles, timezones, work hours, some soft-deleted), customers in several countries
+ * (some soft-deleted), providers, connected and conference accounts, calendars and events with
+ * attendees, conferences not started / running / ended with attendees, and recordings in every
+ * status; Finished ones get a short WAV file in `mediaDir`. No randomness: the same input gives
+ * the same rows (ids depend only on what the database held before). Idempotent: when the demo's
+ * first user exists in the tenant, it returns `skipped: true` and changes nothing.
+ */
+export function seedDemo(store: Store, tenantId: number, options: { mediaDir: string }): DemoSummary {
+  const empty: DemoSummary = { skipped: true, departments: 0, users: 0, customers: 0, connectedAccounts: 0, conferenceAccounts: 0,
+    calendars: 0, events: 0, conferences: 0, attendees: 0, recordings: 0, files: [], ids: {} };
+  const [f0, l0] = DEMO_USERS[0];
+  if (store.users.findByEmail(tenantId, demoEmail(f0, l0))) return empty;
+  const files: { rel: string; seconds: number }[] = [];
+  const summary = store.transaction(() => {
+    ensureDefaultRoles(store, tenantId);
+    const departments = DEMO_DEPARTMENTS.map((name) => store.departments.create(tenantId, name));
+    const users: User[] = DEMO_USERS.map(([first, last], i) => {
+      const created = at(-60 * 24 * 30 + i * 90);
+      return store.users.insert(tenantId, {
+        first_name: first,
+        last_name: last,
+        email: demoEmail(first, last),
+        department_id: i % 6 === 5 ? null : departments[i % departments.length].id,
+        timezone: i % 8 === 7 ? null : TIMEZONES[i % TIMEZONES.length],
+        work_hours: WORK_PATTERNS[i % WORK_PATTERNS.length],
+        role: i === 0 ? 'Admin' : i % 4 === 1 ? 'Manager' : 'Member',
+        status: i % 5 === 4 ? 0 : 1,
+        avatar_url: i % 3 === 0 ? `https://avatars.example.com/${emailPart(first)}-${emailPart(last)}.png` : null,
+        created_at: created,
+        updated_at: at(-60 * 24 * 10 + i * 45),
+        deleted_at: DELETED_USERS.has(i) ? at(-60 * 24 * 5 + i) : null,
+      });
+    });
+    const customers = DEMO_CUSTOMERS.map(([first, middle, last], i) => {
+      const place = PLACES[i % PLACES.length];
+      const created = at(-60 * 24 * 20 + i * 60);
+      return store.customers.insert(tenantId, {
+        first_name: first,
+        middle_name: middle,
+        last_name: last,
+        // One address with `_` in it, to show that Contains treats `_` literally.
+        email: i === 1 ? 'liam_smith@customers.example.org' : `${emailPart(first)}.${emailPart(last)}@customers.example.org`,
+        contact_number: i % 4 === 3 ? null : `+4930${String(5550100 + i * 37)}`,
+        address:
+          i % 7 === 6
+            ? null
+            : {
+                line_1: `${10 + i * 3} ${STREETS[i % STREETS.length]}`,
+                line_2: i % 3 === 0 ? `Suite ${100 + i}` : null,
+                city: place.city,
+                region: i % 5 === 4 ? null : place.region,
+                region_code: i % 5 === 4 ? null : place.region_code,
+                country: place.country,
+                country_code: place.country_code,
+                postal_code: place.postal,
+              },
+        created_at: created,
+        updated_at: created,
+        deleted_at: DELETED_CUSTOMERS.has(i) ? at(-60 * 24 * 2 + i) : null,
+      });
+    });
+    const rest = seedDemoConferences(store, tenantId, users.filter((_, i) => !DELETED_USERS.has(i)),
+      customers.filter((_, i) => !DELETED_CUSTOMERS.has(i)), files);
+    return { ...rest, skipped: false, departments: departments.length, users: users.length, customers: customers.length };
+  });
+  for (const f of files) {
+    const target = path.join(options.mediaDir, f.rel);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, generateWav({ seconds: f.seconds }));
+  }
+  return { ...summary, files: files.map((f) => f.rel) };
 }

@@ -1,0 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openStore, seedDemo } from '../../../src/store/index.js';
+const dir = mkdtempSync(path.join(tmpdir(), 'demo-'));
+const s = openStore(':memory:');
+const t = s.tenants.create('localhost');
+console.log(JSON.stringify(seedDemo(s, t.id, { mediaDir: dir })));
+console.log(JSON.stringify(seedDemo(s, t.id, { mediaDir: dir }).skipped));
+console.log(JSON.stringify(s.events.get(t.id, 1, 1), null, 1).slice(0, 1500));
