@@ -82,9 +82,15 @@ export function generatedWavSeconds(startedAt: string | null, stoppedAt: string)
   return Math.max(1, Math.min(length, GENERATED_WAV_MAX_SECONDS));
 }
 
+/** The lower-cased extension of `file` when it is plain (`.` and 1–10 letters/digits), else none. */
+function mediaExtension(file: string): string {
+  const ext = path.extname(file).toLowerCase();
+  return /^\.[a-z0-9]{1,10}$/.test(ext) ? ext : '';
+}
+
 /**
  * Finishes a recording (status 3) with its media file. The file is stored in `mediaDir` as
- * `rec-<id><ext>` (`ext` of `file`, lower-cased; `.wav` when generated); `path` is that name
+ * `rec-<id><ext>` (`ext` of `file`, lower-cased, dropped unless plain; `.wav` when generated); `path` is that name
  * relative to `mediaDir` and `file_name` its base name (the same text while the directory is
  * flat). `stopped_at` is kept when set, else `now`. Without `file`, a playable WAV tone as long as
  * the recording (see `generatedWavSeconds`) is written. The file is written to a temporary name
@@ -108,7 +114,7 @@ export function finishRecording(
     if (!isFile) throw new AdminError('invalid', `The file ${file} does not exist or is not a regular file.`);
   }
   const stoppedAt = before.stopped_at ?? now.toISOString();
-  const storedName = `rec-${recordingId}${file !== undefined ? path.extname(file).toLowerCase() : '.wav'}`;
+  const storedName = `rec-${recordingId}${file !== undefined ? mediaExtension(file) : '.wav'}`;
   const finalPath = path.join(mediaDir, storedName);
   mkdirSync(mediaDir, { recursive: true });
   const tempPath = path.join(mediaDir, `.${storedName}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);

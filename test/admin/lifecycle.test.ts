@@ -150,3 +150,14 @@ describe('finishRecording / failRecording', () => {
     expectAdminError(() => failRecording(f.store, f.tenantId, 9999, { now: t2 }), 'not_found');
   });
 });
+
+describe('stored file names', () => {
+  it('keeps only a plain extension of the source file', () => {
+    const { recording } = startConference(f.store, f.tenantId, f.conference.id, t0);
+    const source = path.join(dir, 'odd.we ird');
+    writeFileSync(source, 'x');
+    const finished = finishRecording(f.store, f.tenantId, recording.id, { mediaDir, file: source, now: t2 });
+    expect(finished).toMatchObject({ path: `rec-${recording.id}`, file_name: `rec-${recording.id}` });
+    expect(readFileSync(path.join(mediaDir, finished.path!), 'utf8')).toBe('x');
+  });
+});
