@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../src/server/rate-limit.js';
+import { setup, type Fixture } from './fixtures.js';
+
+let f: Fixture;
+afterEach(() => f?.store.close());
+
+const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+
+describe('RateLimiter', () => {
+  it('counts per client in windows aligned to whole seconds', () => {
+    let now = T0 + 900;
+    const rl = new RateLimiter({ client: 2, tenant: 100 }, () => now);
+    expect(rl.hit(1, 'a')).toEqual({ allowed: true, limit: 2, remaining: 1, reset: 1 });
+    expect(rl.hit(1, 'a').remaining).toBe(0);
+    expect(rl.hit(1, 'a')).toEqual({ allowed: false, limit: 2, remaining: 0, reset: 1 });
+    expect(rl.hit(1, 'b').allowed).toBe(true);
+    now = T0 + 1000; // the next second starts a fresh window, though only 100 ms passed
+    expect(rl.hit(1, 'a')).toEqual({ allowed: true, limit: 2, remaining: 1, reset: 1 });
+  });
+
+  it('counts per tenant across clients and reports the limit closest to exhaustion', () => {
+    const rl = new RateLimiter({ client: 3, tenant: 4 }, () => T0);
+    expect(rl.hit(1, 'a')).toMatchObject({ limit: 3, remaining: 2 }); // client 2 left, tenant 3 left
+    expect(rl.hit(1, 'b')).toMatchObject({ limit: 3, remaining: 2 }); // tenant 2 left: tie goes to the client
+    expect(rl.hit(1, 'c')).toMatchObject({ allowed: true, limit: 4, remaining: 1 });
+    expect(rl.hit(1, 'd')).toMatchObject({ allowed: true, limit: 4, remaining: 0 });
+    expect(rl.hit(1, 'e')).toMatchObject({ allowed: false, limit: 4, remaining: 0 });
+    expect(rl.hit(2, 'f')).toMatchObject({ allowed: true, limit: 3, remaining: 2 }); // another tenant
+  });
+
+  it("does not charge the tenant for a request its client limit refused", () => {
+    const rl = new RateLimiter({ client: 1, tenant: 2 }, () => T0);
+    rl.hit(1, 'a');
+    for (let i = 0; i < 5; i++) expect(rl.hit(1, 'a').allowed).toBe(false);
+    expect(rl.hit(1, 'b').allowed).toBe(true);
+  });
+});
+
+describe('rate limits over HTTP', () => {
+  it('answers 429 with Retry-After and RateLimit-* headers; invalid requests count', async () => {
+    let now = T0 + 250;
+    f = setup({ rateLimit: { client: 5, tenant: 10 }, now: () => now });
+    const bad = { ...f.admin, 'x-access-key-secret': 'wrong' };
+    for (let i = 0; i < 4; i++) {
+      const res = await f.call('GET', '/users', { key: bad });
+      expect(res.status).toBe(401);
+      expect(res.headers['ratelimit-limit']).toBe('5');
+      expect(res.headers['ratelimit-remaining']).toBe(String(4 - i));
+      expect(res.headers['ratelimit-reset']).toBe('1');
+    }
+    const fifth = await f.call('GET', '/users');
+    expect([fifth.status, fifth.headers['ratelimit-remaining']]).toEqual([200, '0']);
+    const res = await f.call('GET', '/users');
+    expect([res.status, res.body]).toEqual([429, 'Too many requests.']);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.headers['ratelimit-remaining']).toBe('0');
+    // Another key of the same tenant still has room; the next second resets the first.
+    expect((await f.call('GET', '/users', { key: f.key() })).status).toBe(200);
+    now += 750;
+    expect((await f.call('GET', '/users')).status).toBe(200);
+  });
+
+  it('limits the tenant as a whole and counts keyless clients by address', async () => {
+    f = setup({ rateLimit: { client: 5, tenant: 10 }, now: () => T0 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await f.app.request({ path: '/api/public/v2.0/users', remoteAddress: `10.0.0.${i % 3}` });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    const other = f.key(['*'], f.other.id);
+    expect((await f.call('GET', '/users', { key: other, headers: { host: 'other.test' } })).status).toBe(200);
+  });
+
+  it('leaves routes outside a tenant and disabled limits without RateLimit headers', async () => {
+    f = setup({ rateLimit: null });
+    for (let i = 0; i < 30; i++) expect((await f.call('GET', '/users')).status).toBe(200);
+    expect((await f.call('GET', '/users')).headers['ratelimit-limit']).toBeUndefined();
+    f.store.close();
+    f = setup({ rateLimit: { client: 1, tenant: 1 } });
+    expect((await f.call('GET', '/openapi.json')).headers['ratelimit-limit']).toBeUndefined();
+    expect((await f.call('GET', '/nope')).headers['ratelimit-limit']).toBeUndefined();
+  });
+});
