@@ -79,7 +79,8 @@ export function errorLines(err: unknown): string[] {
   }
   if (err instanceof NetworkError) {
     const hint = err.timedOut ? 'raise --timeout, or check the service' : 'check --base-url / the profile and the network';
-    return [`error: ${err.method} ${err.url}: ${err.message}`, `hint: ${hint}`];
+    const tries = err.tries > 1 ? ` (after ${err.tries} tries)` : '';
+    return [`error: ${err.method} ${err.url}: ${err.message}${tries}`, `hint: ${hint}`];
   }
   const message = err instanceof Error ? err.message : String(err);
   return [`error: unexpected: ${message}`, 'hint: run again with --verbose; if it persists, report it'];

@@ -1,5 +1,122 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 
-/** Placeholder: the lead replaces this with the `admin` commands. */
-export function register(_program: Command, _ctx: CliContext): void {}
+type Actions = typeof import('./admin-run.js');
+/** Loads the heavy action module (store, better-sqlite3) only when an admin command runs. */
+const run = <A extends unknown[]>(ctx: CliContext, pick: (m: Actions) => (ctx: CliContext, cmd: Command, ...args: A) => Promise<void>) =>
+  async (...args: unknown[]) => {
+    const cmd = args[args.length - 1] as Command;
+    const positional = args.slice(0, -2) as A;
+    await pick(await import('./admin-run.js'))(ctx, cmd, ...positional);
+  };
+
+const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)'] as const;
+const TENANT = ['--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)'] as const;
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** `confctl admin …`: local administration of a data directory; no server needed. */
+export function register(program: Command, ctx: CliContext): void {
+  const admin = program
+    .command('admin')
+    .description("Administer a local data directory (tenants, keys, demo data, the provider's side)")
+    .addHelpText('after', '\nExamples:\n  confctl admin init --data ./data -o json\n  confctl admin keys create --tenant localhost --name ci --permissions "users.read.*,customers.*"');
+
+  admin
+    .command('init')
+    .description('Create the database, the first tenant (roles Admin, Manager, Member) and an all-permissions key')
+    .option(...DATA)
+    .option('--domain <domain>', 'primary domain of the first tenant', 'localhost')
+    .option('--no-profile', "do not save the key as the client profile 'local'")
+    .addHelpText('after', '\nExample:\n  confctl admin init --data ./data -o json   # {"tenant": "...", "key_id": "...", "secret": "..."}')
+    .action(run(ctx, (m) => m.init));
+
+  const tenants = admin.command('tenants').description('Manage tenants');
+  tenants
+    .command('add <domain>')
+    .description('Add a tenant with the default roles')
+    .option(...DATA)
+    .option('--alias <domain>', 'an alias domain (repeatable)', collect)
+    .addHelpText('after', '\nExample:\n  confctl admin tenants add acme.test --alias www.acme.test')
+    .action(run(ctx, (m) => m.tenantsAdd));
+  tenants
+    .command('list')
+    .description('List tenants with their domains')
+    .option(...DATA)
+    .addHelpText('after', '\nExample:\n  confctl admin tenants list -o json')
+    .action(run(ctx, (m) => m.tenantsList));
+
+  const keys = admin.command('keys').description('Manage access keys');
+  keys
+    .command('create')
+    .description('Create an access key; its secret is printed only now')
+    .option(...DATA)
+    .option(...TENANT)
+    .requiredOption('--name <name>', 'what the key is for')
+    .requiredOption('--permissions <list>', "comma-separated grants, e.g. '*' or 'users.read.*,customers.*'")
+    .option('--expires <date>', 'ISO 8601 date or date-time after which the key stops working')
+    .addHelpText('after', '\nExample:\n  confctl admin keys create --tenant localhost --name reporting --permissions "users.read.*" --expires 2027-01-01 -o json')
+    .action(run(ctx, (m) => m.keysCreate));
+  keys
+    .command('list')
+    .description('List access keys (never their secrets)')
+    .option(...DATA)
+    .option('--tenant <domain>', 'only the keys of this tenant')
+    .addHelpText('after', '\nExample:\n  confctl admin keys list --tenant localhost')
+    .action(run(ctx, (m) => m.keysList));
+  keys
+    .command('revoke <id>')
+    .description('Revoke an access key')
+    .option(...DATA)
+    .addHelpText('after', '\nExample:\n  confctl admin keys revoke ak_0123456789abcdefghijklmn')
+    .action(run(ctx, (m) => m.keysRevoke));
+
+  admin
+    .command('seed')
+    .description('Fill a tenant with the demo data set, or with N deterministic users and customers')
+    .option(...DATA)
+    .option(...TENANT)
+    .option('--demo', 'the demo data set (decisions §8)')
+    .option('--users <n>', 'number of generated users')
+    .option('--customers <n>', 'number of generated customers')
+    .addHelpText('after', '\nExamples:\n  confctl admin seed --demo\n  confctl admin seed --users 100000 --customers 100000')
+    .action(run(ctx, (m) => m.seed));
+
+  const conferences = admin.command('conferences').description("Drive a conference's life (the provider's side)");
+  for (const [name, summary] of [
+    ['start', 'Start a conference: sets started_at and begins a recording (status Recording)'],
+    ['end', 'End a started conference: sets ended_at; its running recordings become Processing'],
+  ] as const) {
+    conferences
+      .command(`${name} <id>`)
+      .description(summary)
+      .option(...DATA)
+      .option(...TENANT)
+      .addHelpText('after', `\nExample:\n  confctl admin conferences ${name} 3`)
+      .action(run(ctx, (m) => (name === 'start' ? m.conferenceStart : m.conferenceEnd)));
+  }
+
+  const recordings = admin.command('recordings').description("Finish or fail recordings (the provider's side)");
+  recordings
+    .command('finish <id>')
+    .description('Mark a recording Finished and store its media file (a generated WAV without --file)')
+    .option(...DATA)
+    .option(...TENANT)
+    .option('--file <path>', 'media file to copy into the data directory')
+    .addHelpText('after', '\nExample:\n  confctl admin recordings finish 5 --file ./talk.wav')
+    .action(run(ctx, (m) => m.recordingFinish));
+  recordings
+    .command('fail <id>')
+    .description('Mark a recording Failed')
+    .option(...DATA)
+    .option(...TENANT)
+    .addHelpText('after', '\nExample:\n  confctl admin recordings fail 5')
+    .action(run(ctx, (m) => m.recordingFail));
+
+  admin
+    .command('import <kind> <file>')
+    .description('Import users, departments, customers, conference-accounts, connected-accounts, calendars or events from a JSON array or NDJSON file, all or nothing')
+    .option(...DATA)
+    .option(...TENANT)
+    .addHelpText('after', '\nExamples:\n  confctl admin import users users.ndjson\n  confctl admin import customers customers.json --tenant acme.test')
+    .action(run(ctx, (m) => m.importFile));
+}

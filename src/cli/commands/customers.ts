@@ -1,5 +1,72 @@
+/** `confctl customers list|get|create|update`. */
 import type { Command } from 'commander';
-import type { CliContext } from '../context.js';
+import { CUSTOMER_LIST } from '../../contract/list-query.js';
+import { operation } from '../../contract/operations.js';
+import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
+import { type CliContext, globalOptions } from '../context.js';
+import {
+  addListOptions,
+  idArg,
+  type ItemOptions,
+  type ListOptions,
+  listOptions,
+  runGet,
+  runList,
+  runWrite,
+  withExample,
+  type WriteOptions,
+} from './resource.js';
 
-/** Work in progress. */
-export function register(_program: Command, _ctx: CliContext): void {}
+export const CUSTOMER_FIELDS: readonly FieldFlag[] = [
+  { key: 'first_name', kind: 'text', description: 'first name' },
+  { key: 'middle_name', kind: 'text', description: 'middle name' },
+  { key: 'last_name', kind: 'text', description: 'last name' },
+  { key: 'email', kind: 'text', description: 'e-mail address' },
+  { key: 'contact_number', kind: 'text', description: 'phone number in E.164, e.g. +441234567890' },
+  { key: 'address', kind: 'json', description: 'address JSON: {"line_1","line_2","city","region","region_code","country","country_code","postal_code"}' },
+];
+
+/** Table columns when no --fields is given. */
+export const CUSTOMER_COLUMNS = ['id', 'name', 'email', 'contact_number', 'created_at'];
+
+export interface CustomersRunners {
+  list(opts: ListOptions): Promise<void>;
+  get(opts: ItemOptions): Promise<void>;
+  create(opts: WriteOptions): Promise<void>;
+  update(opts: WriteOptions): Promise<void>;
+}
+
+/** Registers `customers`; `runF` replaces the runners in parse-only tests. */
+export function register(program: Command, ctx: CliContext, runF: Partial<CustomersRunners> = {}): void {
+  const run: CustomersRunners = {
+    list: (o) => runList('listCustomers', o, ctx, CUSTOMER_COLUMNS),
+    get: (o) => runGet('getCustomer', o, ctx),
+    create: (o) => runWrite('createCustomer', o, ctx),
+    update: (o) => runWrite('updateCustomer', o, ctx),
+    ...runF,
+  };
+  const customers = program.command('customers').description('List, show, create and update customers');
+
+  withExample(addListOptions(customers.command('list').description(operation('listCustomers').summary), CUSTOMER_LIST), 'listCustomers').action(
+    (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), CUSTOMER_LIST)),
+  );
+
+  withExample(customers.command('get').description(operation('getCustomer').summary).argument('<customer_id>'), 'getCustomer').action(
+    (id: string, _flags, cmd: Command) => run.get({ params: { customer_id: idArg(id, 'customer_id') }, globals: globalOptions(cmd) }),
+  );
+
+  const create = customers.command('create').description(`${operation('createCustomer').summary} (first name, last name and e-mail required)`);
+  withExample(addBodyOptions(create, CUSTOMER_FIELDS, { clear: false }), 'createCustomer').action((flags, cmd: Command) =>
+    run.create({ params: {}, body: bodyFromFlags(flags, CUSTOMER_FIELDS), data: flags.data, globals: globalOptions(cmd) }),
+  );
+
+  const update = customers.command('update').description(operation('updateCustomer').summary).argument('<customer_id>');
+  withExample(addBodyOptions(update, CUSTOMER_FIELDS, { clear: true }), 'updateCustomer').action((id: string, flags, cmd: Command) =>
+    run.update({
+      params: { customer_id: idArg(id, 'customer_id') },
+      body: bodyFromFlags(flags, CUSTOMER_FIELDS),
+      data: flags.data,
+      globals: globalOptions(cmd),
+    }),
+  );
+}

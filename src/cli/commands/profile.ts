@@ -1,5 +1,173 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../context.js';
+/** `confctl profile add|list|use|show|remove`: saved base URLs and access keys. Secrets are never printed. */
+import { type Command, Option } from 'commander';
+import { OUTPUT_FORMATS, type OutputFormat, type Profile } from '../../config/profiles.js';
+import { baseUrlOf } from '../../config/settings.js';
+import { type CliContext, type GlobalOptions, globalOptions, outputFormat, UsageError } from '../context.js';
+import { listWriter, renderItem } from '../output/index.js';
 
-/** Work in progress. */
-export function register(_program: Command, _ctx: CliContext): void {}
+export interface ProfileInput {
+  name?: string;
+  domain?: string;
+  baseUrl?: string;
+  keyId?: string;
+  secret?: string;
+  secretStdin: boolean;
+  defaultOutput?: OutputFormat;
+  globals: GlobalOptions;
+}
+
+export interface ProfileRunners {
+  add(opts: ProfileInput): Promise<void>;
+  list(opts: { globals: GlobalOptions }): Promise<void>;
+  use(opts: { name: string }): Promise<void>;
+  show(opts: { name?: string; globals: GlobalOptions }): Promise<void>;
+  remove(opts: { name: string }): Promise<void>;
+}
+
+/** Adds the flags shared by `profile add` and `login` (`--base-url` is the global option). */
+export function addProfileFlags(cmd: Command): Command {
+  return cmd
+    .option('--domain <domain>', "the tenant's primary domain (base URL https://DOMAIN/api/public/v2.0)")
+    .option('--key-id <id>', 'access key id')
+    .option('--secret <secret>', 'access key secret (visible to other local users: prefer --secret-stdin)')
+    .option('--secret-stdin', 'read the secret from the first line of stdin')
+    .addOption(new Option('--default-output <format>', 'default output format of this profile').choices(OUTPUT_FORMATS));
+}
+
+/** Flags → profile input; no I/O. */
+export function profileInput(name: string | undefined, flags: Record<string, unknown>, cmd: Command): ProfileInput {
+  const globals = globalOptions(cmd);
+  if (name !== undefined && !/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError(`profile name '${name}' may hold only letters, digits, '.', '_' and '-'`);
+  if (flags.domain && globals.baseUrl) throw new UsageError('give --domain or --base-url, not both');
+  if (flags.secret && flags.secretStdin) throw new UsageError('give --secret or --secret-stdin, not both');
+  return {
+    name,
+    domain: flags.domain as string | undefined,
+    baseUrl: globals.baseUrl,
+    keyId: flags.keyId as string | undefined,
+    secret: flags.secret as string | undefined,
+    secretStdin: Boolean(flags.secretStdin),
+    defaultOutput: flags.defaultOutput as OutputFormat | undefined,
+    globals,
+  };
+}
+
+async function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0].trim();
+}
+
+/**
+ * Completes the input: the secret from stdin, missing values by prompting on a terminal; in a
+ * pipe, anything missing is exit 2 naming the flags.
+ */
+export async function completeProfile(input: ProfileInput, ctx: CliContext, defaultName?: string): Promise<{ name: string; profile: Profile }> {
+  const p = { ...input };
+  if (p.secretStdin) p.secret = await firstLine(ctx.streams.stdin);
+  const missing = [
+    !p.name && !defaultName && 'NAME',
+    !p.domain && !p.baseUrl && '--domain or --base-url',
+    !p.keyId && '--key-id',
+    !p.secret && '--secret-stdin (or --secret)',
+  ].filter((m): m is string => Boolean(m));
+  if (missing.length && !ctx.streams.canPrompt) throw new UsageError(`missing ${missing.join(', ')}`, 'prompts need a terminal on stdin and stdout');
+  const ask = ctx.prompter;
+  p.name ||= defaultName ?? (await ask.input({ message: 'Profile name', default: 'default' }));
+  if (!p.domain && !p.baseUrl) {
+    const answer = (await ask.input({ message: "Tenant domain (or a base URL starting with http)" })).trim();
+    if (/^https?:\/\//.test(answer)) p.baseUrl = answer;
+    else p.domain = answer;
+  }
+  p.keyId ||= (await ask.input({ message: 'Access key id' })).trim();
+  p.secret ||= (await ask.password({ message: 'Access key secret' })).trim();
+  if (!p.keyId || !p.secret || !(p.domain || p.baseUrl)) throw new UsageError('the domain, key id and secret may not be empty');
+  return {
+    name: p.name,
+    profile: { domain: p.domain, base_url: p.baseUrl, key_id: p.keyId, secret: p.secret, output: p.defaultOutput },
+  };
+}
+
+/** What `list` and `show` print about a profile: never the secret. */
+function describeProfile(name: string, profile: Profile, active: boolean, withSecret: boolean) {
+  return {
+    name,
+    active,
+    base_url: baseUrlOf(profile) ?? null,
+    key_id: profile.key_id,
+    ...(withSecret ? { secret: '********' } : {}),
+    output: profile.output ?? null,
+  };
+}
+
+const notFound = (name: string) => new UsageError(`no profile named '${name}'`, "see 'confctl profile list'");
+
+function runners(ctx: CliContext): ProfileRunners {
+  const say = (line: string) => ctx.streams.stderr.write(`${line}\n`);
+  return {
+    async add(opts) {
+      const { name, profile } = await completeProfile(opts, ctx);
+      const store = await ctx.config();
+      store.save(name, profile, { activateIfNone: true });
+      say(`Saved profile '${name}'${store.active() === name ? ' (active)' : ''} in ${store.path}`);
+    },
+    async list({ globals }) {
+      const store = await ctx.config();
+      const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields });
+      await writer.write(store.list().map((p) => describeProfile(p.name, p.profile, p.active, false)));
+      await writer.end();
+    },
+    async use({ name }) {
+      const store = await ctx.config();
+      if (!store.use(name)) throw notFound(name);
+      say(`Active profile: ${name}`);
+    },
+    async show({ name, globals }) {
+      const store = await ctx.config();
+      const selected = name ?? globals.profile ?? (ctx.env.CONFCTL_PROFILE || undefined) ?? store.active();
+      if (!selected) throw new UsageError('no active profile', "run 'confctl login' or 'confctl profile add'");
+      const profile = store.get(selected);
+      if (!profile) throw notFound(selected);
+      await renderItem(ctx.streams, describeProfile(selected, profile, store.active() === selected, true), {
+        format: outputFormat(ctx, globals, profile.output),
+        fields: globals.fields,
+      });
+    },
+    async remove({ name }) {
+      const store = await ctx.config();
+      if (!store.remove(name)) throw notFound(name);
+      say(`Removed profile '${name}'`);
+    },
+  };
+}
+
+/** Registers `profile`; `runF` replaces the runners in parse-only tests. */
+export function register(program: Command, ctx: CliContext, runF: Partial<ProfileRunners> = {}): void {
+  const run = { ...runners(ctx), ...runF };
+  const profile = program.command('profile').description('Manage saved API profiles (base URL and access key)');
+  addProfileFlags(profile.command('add').description('Save a profile (the first one saved becomes active)').argument('<name>'))
+    .addHelpText('after', '\nExample:\n  $ printf %s "$SECRET" | confctl profile add acme --domain acme.example --key-id ak_123 --secret-stdin\n')
+    .action((name: string, flags, cmd: Command) => run.add(profileInput(name, flags, cmd)));
+  profile
+    .command('list')
+    .description('List profiles (secrets are never shown)')
+    .action((_flags, cmd: Command) => run.list({ globals: globalOptions(cmd) }));
+  profile
+    .command('use')
+    .description('Make a profile the active one')
+    .argument('<name>')
+    .action((name: string) => run.use({ name }));
+  profile
+    .command('show')
+    .description('Show a profile, the secret masked (default: the active one)')
+    .argument('[name]')
+    .action((name: string | undefined, _flags, cmd: Command) => run.show({ name, globals: globalOptions(cmd) }));
+  profile
+    .command('remove')
+    .description('Delete a profile')
+    .argument('<name>')
+    .action((name: string) => run.remove({ name }));
+}

@@ -1,5 +1,74 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../context.js';
+import { type Command, Option } from 'commander';
+import { type CliContext, UsageError } from '../context.js';
 
-/** Placeholder: the lead replaces this with the `serve` command. */
-export function register(_program: Command, _ctx: CliContext): void {}
+/** Parsed flags of `confctl serve`. */
+export interface ServeOptions {
+  port: number;
+  host: string;
+  data?: string;
+  demo: boolean;
+  rateLimit: { client: number; tenant: number } | null;
+  maxAttendees: number;
+  trustProxy: boolean;
+  profile: boolean;
+  log: 'json' | 'pretty' | 'off';
+}
+
+function positiveInt(flag: string, value: string, min = 1): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) < min) throw new UsageError(`${flag} must be a whole number of at least ${min}, not '${value}'`);
+  return Number(value);
+}
+
+/** `off`, `CLIENT` or `CLIENT/TENANT` requests per second (decisions §5). */
+export function parseRateLimit(value: string): ServeOptions['rateLimit'] {
+  if (value === 'off') return null;
+  const m = /^([0-9]+)(?:\/([0-9]+))?$/.exec(value);
+  if (!m) throw new UsageError(`--rate-limit must be 'off', CLIENT or CLIENT/TENANT (requests per second), not '${value}'`);
+  const client = positiveInt('--rate-limit', m[1]);
+  const tenant = m[2] === undefined ? Math.max(client, 10) : positiveInt('--rate-limit', m[2]);
+  return { client, tenant };
+}
+
+/** Flags → options, no I/O. */
+export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
+  return {
+    port: positiveInt('--port', String(o.port ?? '8080'), 0),
+    host: String(o.host ?? '127.0.0.1'),
+    data: o.data as string | undefined,
+    demo: Boolean(o.demo),
+    rateLimit: parseRateLimit(String(o.rateLimit ?? '5/10')),
+    maxAttendees: positiveInt('--max-attendees', String(o.maxAttendees ?? '5')),
+    trustProxy: Boolean(o.trustProxy),
+    profile: o.profile !== false,
+    log: (o.log as ServeOptions['log']) ?? 'pretty',
+  };
+}
+
+export function register(program: Command, ctx: CliContext): void {
+  program
+    .command('serve')
+    .description('Run a local instance of the API on node:http with SQLite')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '8080')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)')
+    .option('--demo', 'fill the first tenant with the deterministic demo data set')
+    .option('--rate-limit <limits>', "requests per second: CLIENT[/TENANT], or 'off'", '5/10')
+    .option('--max-attendees <n>', 'maximum attendees of a conference besides its owner', '5')
+    .option('--trust-proxy', 'honour X-Forwarded-Host/-Proto/-For')
+    .option('--no-profile', "do not save the first key as the client profile 'local'")
+    .addOption(new Option('--log <format>', 'access log on stderr').choices(['json', 'pretty', 'off']).default('pretty'))
+    .addHelpText(
+      'after',
+      `
+On an empty data directory, serve creates the tenant 'localhost' (aliases 127.0.0.1, ::1) and an
+all-permissions key, prints the key once and saves it as the profile 'local'.
+
+Examples:
+  confctl serve --demo
+  confctl serve --port 9000 --data ./data --log json --rate-limit off`,
+    )
+    .action(async (_opts, cmd: Command) => {
+      const options = parseServeOptions(cmd.opts());
+      await (await import('./serve-run.js')).runServe(options, ctx);
+    });
+}

@@ -1,5 +1,66 @@
+/** `confctl users list|get|update`. */
 import type { Command } from 'commander';
-import type { CliContext } from '../context.js';
+import { USER_LIST } from '../../contract/list-query.js';
+import { operation } from '../../contract/operations.js';
+import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
+import { type CliContext, globalOptions } from '../context.js';
+import {
+  addListOptions,
+  idArg,
+  type ItemOptions,
+  type ListOptions,
+  listOptions,
+  runGet,
+  runList,
+  runWrite,
+  withExample,
+  type WriteOptions,
+} from './resource.js';
 
-/** Work in progress. */
-export function register(_program: Command, _ctx: CliContext): void {}
+export const USER_FIELDS: readonly FieldFlag[] = [
+  { key: 'first_name', kind: 'text', description: 'first name' },
+  { key: 'last_name', kind: 'text', description: 'last name' },
+  { key: 'email', kind: 'text', description: 'e-mail address' },
+  { key: 'department_id', kind: 'integer', description: 'department id' },
+  { key: 'timezone', kind: 'text', description: 'IANA time zone, e.g. Europe/Paris' },
+  { key: 'role', kind: 'text', description: 'role name, e.g. Manager' },
+  { key: 'work_hours', kind: 'json', description: 'work hours JSON: {"monday":[{"start":{"hour":9,"minute":0,"second":0},"end":{...}}],...}' },
+];
+
+/** Table columns when no --fields is given. */
+export const USER_COLUMNS = ['id', 'name', 'email', 'role', 'department_name', 'timezone', 'status'];
+
+export interface UsersRunners {
+  list(opts: ListOptions): Promise<void>;
+  get(opts: ItemOptions): Promise<void>;
+  update(opts: WriteOptions): Promise<void>;
+}
+
+/** Registers `users`; `runF` replaces the runners in parse-only tests. */
+export function register(program: Command, ctx: CliContext, runF: Partial<UsersRunners> = {}): void {
+  const run: UsersRunners = {
+    list: (o) => runList('listUsers', o, ctx, USER_COLUMNS),
+    get: (o) => runGet('getUser', o, ctx),
+    update: (o) => runWrite('updateUser', o, ctx),
+    ...runF,
+  };
+  const users = program.command('users').description('List, show and update users');
+
+  withExample(addListOptions(users.command('list').description(operation('listUsers').summary), USER_LIST), 'listUsers').action(
+    (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), USER_LIST)),
+  );
+
+  withExample(users.command('get').description(operation('getUser').summary).argument('<user_id>'), 'getUser').action(
+    (id: string, _flags, cmd: Command) => run.get({ params: { user_id: idArg(id, 'user_id') }, globals: globalOptions(cmd) }),
+  );
+
+  const update = users.command('update').description(operation('updateUser').summary).argument('<user_id>');
+  withExample(addBodyOptions(update, USER_FIELDS, { clear: true }), 'updateUser').action((id: string, flags, cmd: Command) =>
+    run.update({
+      params: { user_id: idArg(id, 'user_id') },
+      body: bodyFromFlags(flags, USER_FIELDS),
+      data: flags.data,
+      globals: globalOptions(cmd),
+    }),
+  );
+}

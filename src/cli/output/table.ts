@@ -22,6 +22,7 @@ export async function renderTable(rows: readonly Row[], columns: readonly string
   const table = new Table({
     head: [...columns],
     colWidths: fitWidths(natural, opts.width),
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     style: { head: opts.color ? ['cyan'] : [], border: [] },
   });
   table.push(...texts);

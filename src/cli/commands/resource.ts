@@ -1,0 +1,125 @@
+/**
+ * Shared pieces of the resource commands (users, customers, later conferences): list flags and
+ * the list/get/write runners. Each command parses flags into an options object, then runs.
+ */
+import type { Command } from 'commander';
+import type { ListOperationId } from '../../client/types.js';
+import type { ListSpec } from '../../contract/list-query.js';
+import { type OperationId, operation } from '../../contract/operations.js';
+import { readData } from '../body.js';
+import { apiClient, type CliContext, type GlobalOptions, UsageError } from '../context.js';
+import { parseFilter, parseSort, FILTER_SYNTAX } from '../filter.js';
+import { listWriter, renderItem, renderValue, type Row } from '../output/index.js';
+
+type Params = Record<string, string>;
+type QueryValues = Record<string, string | number | boolean>;
+
+export interface ListOptions {
+  params: Params;
+  query: QueryValues;
+  /** Follow every page. */
+  all: boolean;
+  globals: GlobalOptions;
+}
+
+export interface ItemOptions {
+  params: Params;
+  globals: GlobalOptions;
+}
+
+export interface WriteOptions extends ItemOptions {
+  /** Fields from flags; they override the keys of `--data`. */
+  body: Record<string, unknown>;
+  /** The raw `--data` argument (JSON, @FILE or -), read when the command runs. */
+  data?: string;
+}
+
+/** Adds the example from the operation table to a command's help. */
+export function withExample(cmd: Command, id: OperationId): Command {
+  return cmd.addHelpText('after', `\nExample:\n  $ ${operation(id).cli.example}\n`);
+}
+
+/** A positive integer id argument. */
+export function idArg(value: string, name: string): string {
+  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`${name} must be a positive integer, not '${value}'`);
+  return value;
+}
+
+const positiveInt = (value: unknown, flag: string): number | undefined => {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^[1-9]\d*$/.test(value)) throw new UsageError(`${flag} must be a positive integer, not '${value}'`);
+  return Number(value);
+};
+
+/** Adds `--page`, `--page-size`, `--all` and, with a list spec, `--filter`, `--sort`, `--with-trashed`. */
+export function addListOptions(cmd: Command, spec?: ListSpec): Command {
+  if (spec) {
+    cmd
+      .option('--filter <expr>', `filter: ${FILTER_SYNTAX}; attributes: ${Object.keys(spec.filters).join(', ')}`)
+      .option('--sort <[-]attr>', `order by an attribute, '-' for descending: ${spec.orders.join(', ')}`)
+      .option('--with-trashed', 'include deleted rows');
+  }
+  return cmd
+    .option('--page <n>', 'page number (from 1)')
+    .option('--page-size <n>', 'rows per page (1 to 100)')
+    .option('--all', 'follow every page and print all rows');
+}
+
+/** List flags → options; no I/O. */
+export function listOptions(flags: Record<string, unknown>, globals: GlobalOptions, spec?: ListSpec, params: Params = {}): ListOptions {
+  const query: QueryValues = {};
+  if (spec && typeof flags.filter === 'string') Object.assign(query, parseFilter(flags.filter, spec));
+  if (spec && typeof flags.sort === 'string') Object.assign(query, parseSort(flags.sort, spec));
+  if (flags.withTrashed) query.with_trashed = true;
+  const page = positiveInt(flags.page, '--page');
+  const size = positiveInt(flags.pageSize, '--page-size');
+  if (size !== undefined && size > 100) throw new UsageError('--page-size must be at most 100');
+  if (page !== undefined && flags.all) throw new UsageError('--page and --all do not go together');
+  if (page !== undefined) query.page_number = page;
+  if (size !== undefined) query.page_size = size;
+  return { params, query, all: Boolean(flags.all), globals };
+}
+
+/** Prints a list page (or every page with `--all`, streaming csv/ndjson as pages arrive). */
+export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliContext, columns?: string[]): Promise<void> {
+  const { client, format } = await apiClient(ctx, opts.globals);
+  const input = { params: opts.params, query: opts.query };
+  if (opts.globals.raw) {
+    if (!opts.all) return renderValue(ctx.streams, await client.call(id, input), format === 'yaml' ? 'yaml' : 'json');
+    for await (const page of client.paginate(id, input)) await renderValue(ctx.streams, page, 'ndjson');
+    return;
+  }
+  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns });
+  if (opts.all) {
+    for await (const page of client.paginate(id, input)) await writer.write(page.data as Row[]);
+    return writer.end();
+  }
+  const page = await client.call(id, input);
+  await writer.write(page.data as Row[]);
+  await writer.end();
+  if (format === 'table' && ctx.streams.stdoutIsTTY && page.total > page.data.length) {
+    const hint = page.current_page < page.last_page ? ` Use --page ${page.current_page + 1} or --all for more.` : '';
+    ctx.streams.stderr.write(`Rows ${page.from ?? 0}-${page.to ?? 0} of ${page.total} (page ${page.current_page} of ${page.last_page}).${hint}\n`);
+  }
+}
+
+/** Prints the `data` of a single-resource answer (or the envelope with `--raw`). */
+async function printSingle(ctx: CliContext, globals: GlobalOptions, format: Parameters<typeof renderValue>[2], envelope: { data: unknown }) {
+  if (globals.raw) return renderValue(ctx.streams, envelope, format === 'yaml' ? 'yaml' : 'json');
+  return renderItem(ctx.streams, envelope.data as Row, { format, fields: globals.fields });
+}
+
+export async function runGet(id: OperationId, opts: ItemOptions, ctx: CliContext): Promise<void> {
+  const { client, format } = await apiClient(ctx, opts.globals);
+  await printSingle(ctx, opts.globals, format, (await client.call(id, { params: opts.params })) as { data: unknown });
+}
+
+/** Sends a create or update body: `--data` first, field flags over it. An empty update is exit 2. */
+export async function runWrite(id: OperationId, opts: WriteOptions, ctx: CliContext): Promise<void> {
+  const body = { ...(opts.data !== undefined ? await readData(opts.data, ctx.streams.stdin) : {}), ...opts.body };
+  if (operation(id).method === 'PATCH' && !Object.keys(body).length) {
+    throw new UsageError('nothing to update', 'give at least one field flag, --clear FIELD or --data');
+  }
+  const { client, format } = await apiClient(ctx, opts.globals);
+  await printSingle(ctx, opts.globals, format, (await client.call(id, { params: opts.params, body })) as { data: unknown });
+}

@@ -1,0 +1,75 @@
+import type { AddressInfo } from 'node:net';
+import { API_PREFIX } from '../../contract/index.js';
+import { initFirstTenant } from '../../local/init.js';
+import { openLocal } from '../../local/open.js';
+import { closeGracefully, createServer } from '../../server/index.js';
+import { seedDemo } from '../../store/index.js';
+import type { CliContext } from '../context.js';
+import { saveLocalProfile } from './local-profile.js';
+import type { ServeOptions } from './serve.js';
+
+/** The base URL a client uses for a server bound to `host:port` (wildcard binds answer on localhost). */
+export function baseUrlFor(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}${API_PREFIX}`;
+}
+
+/**
+ * Runs `confctl serve` until SIGINT or SIGTERM: opens (and on first use initialises) the data
+ * directory, seeds demo data on request, listens, and shuts down gracefully (in-flight requests
+ * finish, then the database closes). Resolves once shut down.
+ */
+export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
+  const out = ctx.streams.stdout;
+  const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv);
+  const { store, layout } = local;
+  const created = initFirstTenant(store);
+  if (options.demo) {
+    const tenant = store.tenants.list()[0];
+    seedDemo(store, tenant.id, { mediaDir: layout.mediaDir });
+    store.optimize();
+  }
+  const { server } = createServer({
+    store,
+    signingSecret: local.signingSecret,
+    mediaDir: layout.mediaDir,
+    rateLimit: options.rateLimit,
+    maxAttendees: options.maxAttendees,
+    trustProxy: options.trustProxy,
+    log: options.log,
+    logStream: process.stderr,
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  }).catch((err: NodeJS.ErrnoException) => {
+    store.close();
+    throw err;
+  });
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = baseUrlFor(options.host, port);
+
+  if (created) {
+    out.write(`Created tenant ${created.tenant.primary_domain} in ${layout.dir}\n`);
+    out.write(`Access key (the secret is shown only now):\n  key id: ${created.key.id}\n  secret: ${created.key.secret}\n`);
+  }
+  if (options.profile) {
+    const saved = await saveLocalProfile(ctx, store, baseUrl, created?.key);
+    if (saved) out.write(`Profile 'local' points at ${baseUrl}\n`);
+  }
+  if (options.demo) out.write('Demo data loaded.\n');
+  out.write(`Listening on ${baseUrl} (data: ${layout.dir})\n`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      closeGracefully(server)
+        .then(() => store.close())
+        .then(resolve, resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  out.write('Stopped.\n');
+}

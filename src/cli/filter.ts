@@ -1,0 +1,48 @@
+import type { ListSpec, Operator } from '../contract/list-query.js';
+import { UsageError } from './errors.js';
+
+/** The list query parameters a `--filter` expression becomes (decisions §6). */
+export interface FilterParams {
+  filter_attribute: string;
+  filter_operator: Operator;
+  filter_value?: string;
+}
+
+/** Operator symbols, longest first so `>=` wins over `>`. */
+const SYMBOLS: readonly [string, Operator][] = [
+  ['!=', 'NotEqual'],
+  ['>=', 'GreaterThanOrEqual'],
+  ['<=', 'LessThanOrEqual'],
+  ['=', 'Equal'],
+  ['~', 'Contains'],
+  ['>', 'GreaterThan'],
+  ['<', 'LessThan'],
+];
+
+export const FILTER_SYNTAX = 'attr=value, attr!=value, attr~value (contains), attr>value, attr>=value, attr<value, attr<=value, attr:null, attr:notnull';
+
+/** Parses `attr=value`, `attr!=value`, `attr~value`, `attr>value` … `attr:null`, `attr:notnull`. */
+export function parseFilter(expr: string, spec: ListSpec): FilterParams {
+  const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(.*)$/s.exec(expr);
+  const rest = m?.[2] ?? '';
+  const nullCheck = /^:(null|notnull)\s*$/i.exec(rest);
+  const symbol = SYMBOLS.find(([s]) => rest.startsWith(s));
+  if (!m || (!nullCheck && !symbol)) throw new UsageError(`cannot read filter '${expr}'`, `use one of: ${FILTER_SYNTAX}`);
+  const attribute = m[1];
+  if (!(attribute in spec.filters)) {
+    throw new UsageError(`cannot filter by '${attribute}'`, `filter attributes: ${Object.keys(spec.filters).join(', ')}`);
+  }
+  if (nullCheck) return { filter_attribute: attribute, filter_operator: nullCheck[1].toLowerCase() === 'null' ? 'IsNull' : 'NotNull' };
+  const [sym, operator] = symbol!;
+  const value = rest.slice(sym.length).trim();
+  if (!value) throw new UsageError(`filter '${expr}' has no value after '${sym}'`, `to match empty or missing values use ${attribute}:null`);
+  return { filter_attribute: attribute, filter_operator: operator, filter_value: value };
+}
+
+/** Parses `--sort [-]attr` (a leading `-` sorts descending). */
+export function parseSort(expr: string, spec: ListSpec): { order_by: string; order_direction: 'asc' | 'desc' } {
+  const desc = expr.startsWith('-');
+  const attribute = expr.replace(/^[-+]/, '');
+  if (!spec.orders.includes(attribute)) throw new UsageError(`cannot sort by '${attribute}'`, `sort attributes: ${spec.orders.join(', ')}`);
+  return { order_by: attribute, order_direction: desc ? 'desc' : 'asc' };
+}
