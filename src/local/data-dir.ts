@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A local instance's data directory (decisions §8): `confctl.db` (SQLite, WAL), `media/`
+ * (recording files) and `instance.json` (the URL-signing secret, mode 0600).
+ */
+export interface DataDir {
+  dir: string;
+  database: string;
+  mediaDir: string;
+  instanceFile: string;
+}
+
+/** `--data`, else `CONFCTL_DATA`, else `$XDG_DATA_HOME/confctl` or `~/.local/share/confctl`. */
+export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (flag) return flag;
+  if (env.CONFCTL_DATA) return env.CONFCTL_DATA;
+  const base = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(base, 'confctl');
+}
+
+/** Creates the directory layout (idempotent) and answers its paths. */
+export function prepareDataDir(dir: string): DataDir {
+  const layout = {
+    dir,
+    database: join(dir, 'confctl.db'),
+    mediaDir: join(dir, 'media'),
+    instanceFile: join(dir, 'instance.json'),
+  };
+  mkdirSync(layout.mediaDir, { recursive: true, mode: 0o700 });
+  return layout;
+}
+
+interface InstanceFile {
+  signing_secret: string;
+  created_at: string;
+}
+
+/** Reads the instance's signing secret, creating `instance.json` (0600) on first use. */
+export function instanceSecret(layout: DataDir, now: Date = new Date()): string {
+  if (existsSync(layout.instanceFile)) {
+    const parsed = JSON.parse(readFileSync(layout.instanceFile, 'utf8')) as Partial<InstanceFile>;
+    if (typeof parsed.signing_secret === 'string' && parsed.signing_secret.length >= 32) return parsed.signing_secret;
+    throw new Error(`${layout.instanceFile} has no valid signing_secret; remove it to create a new one`);
+  }
+  const content: InstanceFile = { signing_secret: randomBytes(32).toString('hex'), created_at: now.toISOString() };
+  writeFileSync(layout.instanceFile, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(layout.instanceFile, 0o600);
+  return content.signing_secret;
+}

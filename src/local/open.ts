@@ -1,0 +1,23 @@
+import { openStore } from '../store/index.js';
+import type { Store, TenantRecord } from '../store/types.js';
+import { type DataDir, instanceSecret, prepareDataDir, resolveDataDir } from './data-dir.js';
+
+/** An opened local data directory: its layout, the store and the URL-signing secret. */
+export interface LocalInstance {
+  layout: DataDir;
+  store: Store;
+  signingSecret: string;
+}
+
+/** Opens (creating if needed) the data directory named by `--data`, `CONFCTL_DATA` or the default. */
+export function openLocal(dataFlag: string | undefined, env: NodeJS.ProcessEnv): LocalInstance {
+  const layout = prepareDataDir(resolveDataDir(dataFlag, env));
+  const signingSecret = instanceSecret(layout);
+  return { layout, store: openStore(layout.database), signingSecret };
+}
+
+/** The tenant with this domain (primary or alias), or the first tenant when no domain is given. */
+export function findTenant(store: Store, domain: string | undefined): TenantRecord | undefined {
+  if (domain) return store.tenants.byDomain(domain.toLowerCase());
+  return store.tenants.list()[0];
+}
