@@ -1,0 +1,95 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RECORDING_STATUS } from '../../../src/contract/index.js';
+import { wavDurationSeconds } from '../../../src/media/wav.js';
+import { ensureDefaultRoles, seedBulk, seedDemo, type Store } from '../../../src/store/index.js';
+import { q, type StoreFactory } from './fixtures.js';
+
+/** Everything the demo holds, minus the write-time stamps the repos set themselves. */
+function snapshot(store: Store, tenantId: number, ids: Record<string, number>) {
+  const strip = <T extends object>(o: T | null | undefined) => (o ? { ...o, created_at: undefined, updated_at: undefined } : o);
+  const all = q({ with_trashed: true, page_size: 100 });
+  return {
+    users: store.users.list(tenantId, all).rows,
+    customers: store.customers.list(tenantId, all).rows,
+    event: (({ online_conference, ...e }) => ({ ...strip(e), online_conference: strip(online_conference) }))(store.events.get(tenantId, ids.calendar, ids.event)!),
+    conferences: ['conference_not_started', 'conference_planning', 'conference_running', 'conference_ended'].map((k) => strip(store.conferences.get(tenantId, ids[k]))),
+    attendees: store.attendees.listByConference(ids.conference_running, { page_size: 50, page_number: 1 }).rows.map(strip),
+    recordings: store.recordings.listByConference(ids.conference_ended, { page_size: 50, page_number: 1 }).rows.map(strip),
+  };
+}
+
+export function seedContract(factory: StoreFactory) {
+  describe(`${factory.name}: seeds`, () => {
+    it('seedDemo is deterministic, idempotent, covers every state and writes the finished recordings', () => {
+      const runs = [0, 1].map(() => {
+        const store = factory.create();
+        const media = mkdtempSync(path.join(tmpdir(), 'confctl-media-'));
+        const tenant = store.tenants.create('localhost').id;
+        ensureDefaultRoles(store, tenant);
+        const summary = seedDemo(store, tenant, { mediaDir: media });
+        return { store, tenant, media, summary, snap: snapshot(store, tenant, summary.ids) };
+      });
+      const [one, two] = runs;
+      expect(one.summary).toEqual(two.summary);
+      expect(one.snap).toEqual(two.snap);
+      const { store, tenant, media, summary } = one;
+      expect(summary).toMatchObject({ skipped: false, departments: 4, users: 25, customers: 30, conferences: 4 });
+      const users = store.users.list(tenant, q({ with_trashed: true, page_size: 100 })).rows;
+      expect(users.filter((u) => u.deleted_at).length).toBe(3);
+      expect(new Set(users.map((u) => u.status))).toEqual(new Set([0, 1]));
+      expect(new Set(users.map((u) => u.role))).toEqual(new Set(['Admin', 'Manager', 'Member']));
+      expect(new Set(users.map((u) => u.timezone)).size).toBeGreaterThan(5);
+      expect(store.customers.list(tenant, q({ with_trashed: true })).total).toBe(30);
+      expect(store.customers.list(tenant, q()).total).toBe(27);
+      expect(new Set(store.customers.list(tenant, q({ page_size: 100 })).rows.map((c) => c.address?.country_code)).size).toBeGreaterThan(4);
+      // Conferences in each state.
+      const conf = (k: string) => store.conferences.get(tenant, summary.ids[k])!;
+      expect(conf('conference_not_started')).toMatchObject({ is_occurred: false, started_at: null });
+      expect(conf('conference_running')).toMatchObject({ is_occurred: true, ended_at: null });
+      expect(conf('conference_ended').ended_at! > conf('conference_ended').started_at!).toBe(true);
+      expect(store.attendees.listByConference(conf('conference_running').id, { page_size: 50, page_number: 1 }).rows.map((a) => a.attendee_type)).toEqual(['User', 'Customer', 'Customer', 'User', null]);
+      // Event attendees in every status.
+      const statuses = new Set<number>();
+      for (let e = 1; e <= summary.events; e++) for (const c of [1, 2, 3, 4]) store.events.get(tenant, c, e)?.attendees.forEach((a) => statuses.add(a.status));
+      expect(statuses).toEqual(new Set([0, 1, 2, 3]));
+      // Recordings in every status; finished ones are WAV files as long as their recording.
+      const recs = [summary.ids.conference_running, summary.ids.conference_ended].flatMap((c) => store.recordings.listByConference(c, { page_size: 50, page_number: 1 }).rows);
+      expect(new Set(recs.map((r) => r.status))).toEqual(new Set(Object.values(RECORDING_STATUS)));
+      const finished = recs.filter((r) => r.status === RECORDING_STATUS.Finished);
+      expect(finished.length).toBe(2);
+      expect(summary.files).toEqual(finished.map((r) => r.path));
+      for (const r of finished) {
+        expect(r.file_name).toBe(`rec-${r.id}.wav`);
+        const file = path.join(media, r.path!);
+        expect(existsSync(file)).toBe(true);
+        const seconds = wavDurationSeconds(readFileSync(file));
+        expect(seconds).toBe((Date.parse(r.stopped_at!) - Date.parse(r.started_at!)) / 1000);
+      }
+      // Second run on the same tenant: skipped, nothing added.
+      expect(seedDemo(store, tenant, { mediaDir: media }).skipped).toBe(true);
+      expect(store.users.list(tenant, q({ with_trashed: true })).total).toBe(25);
+      for (const r of runs) r.store.close();
+    });
+
+    it('seedBulk inserts the requested counts with unique emails, also when run twice', () => {
+      const store = factory.create();
+      const tenant = store.tenants.create('bulk.example').id;
+      store.departments.create(tenant, 'Ops');
+      expect(seedBulk(store, tenant, { users: 1500, customers: 300 })).toEqual({ users: 1500, customers: 300 });
+      expect(seedBulk(store, tenant, { users: 500, customers: 0 })).toEqual({ users: 500, customers: 0 });
+      const users = store.users.list(tenant, q({ with_trashed: true, page_size: 100 }));
+      expect(users.total).toBe(2000);
+      expect(store.customers.list(tenant, q({ with_trashed: true })).total).toBe(300);
+      const live = store.users.list(tenant, q()).total;
+      expect(live).toBeLessThan(2000);
+      expect(live).toBeGreaterThan(1800);
+      const emails: string[] = [];
+      for (let p = 1; p <= 20; p++) emails.push(...store.users.list(tenant, q({ with_trashed: true, page_size: 100, page_number: p })).rows.map((u) => u.email.toLowerCase()));
+      expect(new Set(emails).size).toBe(2000);
+      store.close();
+    });
+  });
+}
