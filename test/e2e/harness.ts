@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The built CLI: e2e tests run exactly what users run (`npm test` builds first). */
+export const BIN = resolve(__dirname, '../../bin/confctl.js');
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A scratch environment: its own config directory (profiles) and data directory. */
+export class Sandbox {
+  readonly root = mkdtempSync(join(tmpdir(), 'confctl-e2e-'));
+  readonly configDir = join(this.root, 'config');
+  readonly dataDir = join(this.root, 'data');
+  private children: ChildProcess[] = [];
+
+  env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env, CONFCTL_CONFIG_DIR: this.configDir, CONFCTL_DATA: this.dataDir, NO_COLOR: '1', ...extra };
+    for (const k of ['CONFCTL_PROFILE', 'CONFCTL_BASE_URL', 'CONFCTL_DOMAIN', 'CONFCTL_KEY_ID', 'CONFCTL_KEY_SECRET', 'CONFCTL_OUTPUT', 'FORCE_COLOR']) {
+      if (!(k in extra)) delete env[k];
+    }
+    return env;
+  }
+
+  /** Runs `confctl ARGS` with no terminal and answers its exit code and output. */
+  run(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<Result> {
+    return new Promise((done, fail) => {
+      const child = spawn(process.execPath, [BIN, ...args], { env: this.env(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+      child.stdin.end(options.input ?? '');
+    });
+  }
+
+  /** Runs a command that must succeed and prints JSON; answers the parsed output. */
+  async json<T = any>(args: string[], options: { env?: Record<string, string> } = {}): Promise<T> {
+    const r = await this.run([...args, '-o', 'json'], options);
+    if (r.code !== 0) throw new Error(`confctl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+    return JSON.parse(r.stdout) as T;
+  }
+
+  /** Starts `confctl serve` on a free port; answers the base URL once it listens. */
+  serve(args: string[] = []): Promise<{ baseUrl: string; child: ChildProcess; output: () => string }> {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log', 'off', ...args], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    this.children.push(child);
+    let out = '';
+    return new Promise((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`serve did not start: ${out}`)), 20_000);
+      const onData = (d: Buffer) => {
+        out += d;
+        const m = /Listening on (\S+)/.exec(out);
+        if (m) {
+          clearTimeout(timer);
+          done({ baseUrl: m[1], child, output: () => out });
+        }
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', (d) => (out += d));
+      child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
+    });
+  }
+
+  /** Stops servers (SIGTERM, waiting for a graceful exit) and removes the scratch directory. */
+  async dispose(): Promise<void> {
+    await Promise.all(
+      this.children
+        .filter((c) => c.exitCode === null)
+        .map((c) => new Promise<void>((done) => {
+          c.once('exit', () => done());
+          c.kill('SIGTERM');
+        })),
+    );
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
