@@ -1,0 +1,65 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/db.js';
+import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { openStore } from '../../src/store/index.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'confctl-migrate-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('migrations and pragmas', () => {
+  it('numbers migrations consecutively from 1', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  it('creates the whole schema and records the version', () => {
+    const db = openDatabase(':memory:');
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+    expect(tables).toEqual([
+      'access_keys', 'calendars', 'conference_accounts', 'conference_attendees', 'conferences', 'connected_accounts', 'customers',
+      'departments', 'event_attendees', 'events', 'providers', 'recordings', 'roles', 'tenant_domains', 'tenants', 'users',
+    ]);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(db.pragma('foreign_key_check')).toEqual([]);
+  });
+
+  it('opens files in WAL with synchronous=NORMAL and a busy timeout', () => {
+    const db = openDatabase(path.join(dir, 'pragmas.db'));
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('synchronous', { simple: true })).toBe(1);
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    db.close();
+  });
+
+  it('is idempotent on reopen and keeps the data', () => {
+    const file = path.join(dir, 'reopen.db');
+    const s1 = openStore(file);
+    const t = s1.tenants.create('keep.example');
+    s1.close();
+    const s2 = openStore(file);
+    expect(s2.tenants.byDomain('keep.example')?.id).toBe(t.id);
+    s2.close();
+    const raw = new Database(file);
+    expect(migrate(raw)).toBe(SCHEMA_VERSION);
+    expect(raw.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    raw.close();
+  });
+
+  it('refuses a database from a newer schema', () => {
+    const file = path.join(dir, 'newer.db');
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => openStore(file)).toThrow(/newer/);
+  });
+
+  it('enforces foreign keys', () => {
+    const s = openStore(':memory:');
+    expect(() => s.departments.create(999, 'Nowhere')).toThrow(/FOREIGN KEY/);
+    s.close();
+  });
+});

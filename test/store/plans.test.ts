@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/db.js';
+import { ListRunner } from '../../src/store/list-query.js';
+import { USER_LIST_DEF } from '../../src/store/repos/users.js';
+import { f, q } from './contract/fixtures.js';
+
+/**
+ * Query plans on a realistic shape: one dominant tenant plus small ones, after ANALYZE. Guards the
+ * index choices (ARCHITECTURE.md "Index trap"): no index leads with tenant_id, equality filters
+ * use their index, an unfiltered count does not join departments. (test/store/tools/plan-check.ts
+ * prints plans and timings for 100,000 users.)
+ */
+describe('query plans', () => {
+  const db = openDatabase(':memory:');
+  db.exec(`INSERT INTO tenants (id, created_at) VALUES (1, '2025-01-01T00:00:00.000Z'), (2, '2025-01-01T00:00:00.000Z');
+    INSERT INTO roles (tenant_id, name, created_at) VALUES (1, 'Member', 'x'), (2, 'Member', 'x');
+    INSERT INTO departments (tenant_id, name, created_at, updated_at) VALUES (1, 'Eng', 'x', 'x'), (1, 'Ops', 'x', 'x');
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+    INSERT INTO users (tenant_id, department_id, first_name, last_name, email, role, status, created_at, updated_at, deleted_at)
+    SELECT CASE WHEN i % 100 = 0 THEN 2 ELSE 1 END, 1 + i % 2, 'F' || (i % 300), 'L' || (i % 500), 'u' || i || '@x.example', 'Member', i % 5 = 0,
+      strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + i * 60, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + i * 60, 'unixepoch'),
+      CASE WHEN i % 20 = 0 THEN '2025-01-01T00:00:00.000Z' END FROM n;
+    ANALYZE;`);
+  const runner = new ListRunner(db, USER_LIST_DEF);
+  const plan = (query: ReturnType<typeof q>) => runner.explain(1, query);
+
+  it('has no index leading with tenant_id on users or customers', () => {
+    const leading = db.prepare(`SELECT il.name FROM sqlite_master m, pragma_index_list(m.name) il, pragma_index_info(il.name) ii
+      WHERE m.name IN ('users', 'customers') AND ii.seqno = 0 AND ii.name = 'tenant_id'`).all();
+    expect(leading).toEqual([]);
+  });
+
+  it('uses the email index for Equal on email', () => {
+    const p = plan(q({ filter: f('email', 'text', 'Equal', 'U5@x.example') }));
+    expect(p.page.join(' ')).toMatch(/USING INDEX users_email/);
+    expect(p.count.join(' ')).toMatch(/USING INDEX users_email/);
+    expect(runner.run(1, q({ filter: f('email', 'text', 'Equal', 'U5@X.EXAMPLE') })).total).toBe(1);
+  });
+
+  it('uses the created_at index for a range and for ordering', () => {
+    expect(plan(q({ filter: f('created_at', 'date', 'GreaterThan', '2023-11-28T00:00:00.000Z') })).count.join(' ')).toMatch(/users_created/);
+    expect(plan(q({ order_by: 'created_at', order_direction: 'desc' })).page.join(' ')).toMatch(/SCAN u USING INDEX users_created/);
+  });
+
+  it('counts without the departments join unless filtering by department', () => {
+    expect(plan(q()).count.join(' ')).not.toMatch(/\bd\b/);
+    expect(plan(q({ filter: f('department', 'text', 'Equal', 'eng') })).count.join(' ')).toMatch(/\bd\b/);
+  });
+});
