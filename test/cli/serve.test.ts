@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { parseRateLimit, parseServeOptions } from '../../src/cli/commands/serve.js';
+import { baseUrlFor } from '../../src/cli/commands/serve-run.js';
+
+describe('serve flags', () => {
+  it('has the documented defaults', () => {
+    expect(parseServeOptions({})).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      data: undefined,
+      demo: false,
+      rateLimit: { client: 5, tenant: 10 },
+      maxAttendees: 5,
+      trustProxy: false,
+      profile: true,
+      log: 'pretty',
+    });
+  });
+
+  it('parses every flag', () => {
+    const o = parseServeOptions({ port: '0', host: '0.0.0.0', data: '/d', demo: true, rateLimit: 'off', maxAttendees: '8', trustProxy: true, profile: false, log: 'json' });
+    expect(o).toEqual({ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: false, log: 'json' });
+  });
+
+  it('reads --rate-limit as CLIENT[/TENANT] or off', () => {
+    expect(parseRateLimit('off')).toBeNull();
+    expect(parseRateLimit('3/7')).toEqual({ client: 3, tenant: 7 });
+    expect(parseRateLimit('20')).toEqual({ client: 20, tenant: 20 });
+    expect(parseRateLimit('2')).toEqual({ client: 2, tenant: 10 });
+    for (const bad of ['', 'fast', '0', '5/', '5/0', '-1']) expect(() => parseRateLimit(bad), bad).toThrow(/--rate-limit/);
+  });
+
+  it('rejects bad numbers with a usage error', () => {
+    expect(() => parseServeOptions({ port: 'http' })).toThrow(/--port/);
+    expect(() => parseServeOptions({ maxAttendees: '0' })).toThrow(/--max-attendees/);
+  });
+
+  it('derives the client base URL from the bound address', () => {
+    expect(baseUrlFor('127.0.0.1', 8080)).toBe('http://127.0.0.1:8080/api/public/v2.0');
+    expect(baseUrlFor('0.0.0.0', 1)).toBe('http://localhost:1/api/public/v2.0');
+    expect(baseUrlFor('::1', 2)).toBe('http://[::1]:2/api/public/v2.0');
+  });
+});
