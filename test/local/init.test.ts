@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createTenant, initFirstTenant } from '../../src/local/init.js';
+import { findTenant } from '../../src/local/open.js';
+import { openStore } from '../../src/store/index.js';
+
+describe('first tenant', () => {
+  it('creates localhost with loopback aliases, the default roles and an all-permissions key', () => {
+    const store = openStore(':memory:');
+    const created = initFirstTenant(store)!;
+    expect(created.tenant).toMatchObject({ primary_domain: 'localhost', aliases: ['127.0.0.1', '::1'] });
+    expect(store.roles.list(created.tenant.id).sort()).toEqual(['Admin', 'Manager', 'Member']);
+    const key = store.keys.get(created.key.id)!;
+    expect(key).toMatchObject({ tenant_id: created.tenant.id, name: 'admin', permissions: ['*'], revoked_at: null, expires_at: null });
+    expect(key.secret_hash).toBe(createHash('sha256').update(created.key.secret).digest('hex'));
+    expect(JSON.stringify(key)).not.toContain(created.key.secret);
+    expect(store.tenants.byDomain('::1')?.id).toBe(created.tenant.id);
+  });
+
+  it('does nothing on a store that already has a tenant', () => {
+    const store = openStore(':memory:');
+    initFirstTenant(store, 'example.test');
+    expect(initFirstTenant(store)).toBeUndefined();
+    expect(store.tenants.list()).toHaveLength(1);
+    expect(store.tenants.list()[0].aliases).toEqual([]);
+  });
+
+  it('finds tenants by domain or takes the first', () => {
+    const store = openStore(':memory:');
+    const first = initFirstTenant(store)!.tenant;
+    const acme = createTenant(store, 'acme.test', ['www.acme.test']);
+    expect(store.roles.list(acme.id)).toHaveLength(3);
+    expect(findTenant(store, undefined)?.id).toBe(first.id);
+    expect(findTenant(store, 'WWW.ACME.TEST')?.id).toBe(acme.id);
+    expect(findTenant(store, 'nope.test')).toBeUndefined();
+  });
+});
