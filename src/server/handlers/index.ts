@@ -1,4 +1,9 @@
+import { accountHandlers } from './accounts.js';
+import { attendeeHandlers } from './attendees.js';
+import { conferenceHandlers } from './conferences.js';
 import { customerHandlers } from './customers.js';
+import { eventHandlers } from './events.js';
+import { recordingHandlers } from './recordings.js';
 import type { HandlerMap } from './types.js';
 import { userHandlers } from './users.js';
 
@@ -12,4 +17,9 @@ export type { Handler, HandlerContext, HandlerMap } from './types.js';
 export const HANDLERS: HandlerMap = {
   ...userHandlers,
   ...customerHandlers,
+  ...accountHandlers,
+  ...conferenceHandlers,
+  ...attendeeHandlers,
+  ...recordingHandlers,
+  ...eventHandlers,
 };
