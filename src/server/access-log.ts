@@ -20,13 +20,40 @@ export interface Logger {
 
 const OFF: Logger = { access() {}, error() {} };
 
+/** Query parameters whose values never reach the log (the recording links' `signature`). */
+const SECRET_PARAMS = new Set(['signature']);
+
+function paramName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/**
+ * The path with the values of secret query parameters replaced by `***` (decisions §8: secrets
+ * never), whatever percent-encoding the parameter name was sent in; the rest is kept as sent.
+ */
+export function maskPath(path: string): string {
+  const q = path.indexOf('?');
+  if (q === -1) return path;
+  const parts = path.slice(q + 1).split('&').map((part) => {
+    const eq = part.indexOf('=');
+    const name = eq === -1 ? part : part.slice(0, eq);
+    return SECRET_PARAMS.has(paramName(name)) ? `${name}=***` : part;
+  });
+  return `${path.slice(0, q)}?${parts.join('&')}`;
+}
+
 /** A logger writing one line per record: JSON objects, a readable line (coloured on a TTY), or nothing. */
 export function createLogger(format: LogFormat, stream: NodeJS.WritableStream): Logger {
   if (format === 'off') return OFF;
+  const masked = (r: AccessRecord): AccessRecord => ({ ...r, path: maskPath(r.path) });
   const stack = (err: unknown) => (err instanceof Error ? (err.stack ?? err.message) : String(err));
   if (format === 'json') {
     return {
-      access: (r) => stream.write(`${JSON.stringify(r)}\n`),
+      access: (r) => stream.write(`${JSON.stringify(masked(r))}\n`),
       error: (err, requestId) => stream.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', request_id: requestId, error: stack(err) })}\n`),
     };
   }
@@ -36,7 +63,7 @@ export function createLogger(format: LogFormat, stream: NodeJS.WritableStream): 
   return {
     access: (r) =>
       stream.write(
-        `${c.dim(r.time)} ${c.bold(r.method)} ${r.path} ${paint(r.status)} ${r.duration_ms}ms key=${r.key_id ?? '-'} req=${r.request_id}\n`,
+        `${c.dim(r.time)} ${c.bold(r.method)} ${maskPath(r.path)} ${paint(r.status)} ${r.duration_ms}ms key=${r.key_id ?? '-'} req=${r.request_id}\n`,
       ),
     error: (err, requestId) => stream.write(`${c.red('error')} req=${requestId} ${stack(err)}\n`),
   };

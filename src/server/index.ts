@@ -2,6 +2,7 @@ import http from 'node:http';
 import { payloadTooLarge, readNodeBody } from './body.js';
 import { HANDLERS } from './handlers/index.js';
 import type { HandlerMap } from './handlers/types.js';
+import { createMediaRoute, isMediaPath } from './media-route.js';
 import { type ServerOptions, resolveOptions } from './options.js';
 import { createPipeline, type PipelineRequest } from './pipeline.js';
 import type { Reply } from './reply.js';
@@ -46,11 +47,19 @@ export interface ConfServer {
 
 /**
  * Builds the API server without listening. `handlers` replaces the registry (tests only).
+ * Recording links (`/media/recordings/...`) are served beside the pipeline, on the socket only.
  * The server ends responses with `Connection: close` once `closeGracefully` has begun.
  */
 export function createServer(options: ServerOptions, handlers: HandlerMap = HANDLERS): ConfServer {
-  const handle = createPipeline(resolveOptions(options), handlers);
+  const resolved = resolveOptions(options);
+  const handle = createPipeline(resolved, handlers);
+  const media = createMediaRoute(resolved);
   const server = http.createServer((req, res) => {
+    // Recording links stream a file, so they bypass the JSON pipeline (see media-route.ts).
+    if (isMediaPath(req.url ?? '/')) {
+      if (isClosing(server)) res.setHeader('Connection', 'close');
+      return media(req, res);
+    }
     const request: PipelineRequest = {
       method: req.method ?? 'GET',
       url: req.url ?? '/',
