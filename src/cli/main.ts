@@ -18,6 +18,9 @@ export interface CommandModule {
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   users: { summary: 'List, show and update users', load: () => import('./commands/users.js') },
   customers: { summary: 'List, show, create and update customers', load: () => import('./commands/customers.js') },
+  conferences: { summary: 'Create, show and update online conferences; list and add attendees', load: () => import('./commands/conferences.js') },
+  recordings: { summary: "List a conference's recordings; get a temporary URL or download one", load: () => import('./commands/recordings.js') },
+  events: { summary: 'Show calendar events', load: () => import('./commands/events.js') },
   profile: { summary: 'Manage saved API profiles (base URL and access key)', load: () => import('./commands/profile.js') },
   login: { summary: 'Save a profile interactively after checking the key', load: () => import('./commands/login.js') },
   serve: { summary: 'Run a local instance of the API', load: () => import('./commands/serve.js') },

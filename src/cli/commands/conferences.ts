@@ -1,0 +1,112 @@
+/** `confctl conferences create|get|update` and `conferences attendees list|add`. */
+import type { Command } from 'commander';
+import { operation } from '../../contract/operations.js';
+import { readData } from '../body.js';
+import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../context.js';
+import { listWriter, renderValue, type Row } from '../output/index.js';
+import { addCommonFlags, collect, createBodyFromFlags, missingFlags, parseAttendee, readAttendeesData, updateBodyFromFlags } from './conferences-body.js';
+import { promptMissing } from './conferences-prompt.js';
+import { addListOptions, idArg, type ItemOptions, type ListOptions, listOptions, runGet, runList, runWrite, withExample, type WriteOptions } from './resource.js';
+
+/** Table columns of attendee lists when no --fields is given. */
+export const ATTENDEE_COLUMNS = ['id', 'name', 'email', 'attendee_type', 'attendee_id', 'joined_at'];
+
+export interface AttendeesAddOptions {
+  params: { online_conference_id: string };
+  /** From `--attendee` flags, appended after the `--data` array. */
+  attendees: Array<{ name: string; email: string }>;
+  data?: string;
+  globals: GlobalOptions;
+}
+
+export interface ConferencesRunners {
+  create(opts: WriteOptions): Promise<void>;
+  get(opts: ItemOptions): Promise<void>;
+  update(opts: WriteOptions): Promise<void>;
+  attendeesList(opts: ListOptions): Promise<void>;
+  attendeesAdd(opts: AttendeesAddOptions): Promise<void>;
+}
+
+/**
+ * Create: `--data` first, flags over it; then the four required fields are asked for on a
+ * terminal, or (in a pipe, or with `--data -` holding stdin) named in one exit-2 error before
+ * any request is made.
+ */
+export async function runCreate(opts: WriteOptions, ctx: CliContext): Promise<void> {
+  const body = { ...(opts.data !== undefined ? await readData(opts.data, ctx.streams.stdin) : {}), ...opts.body };
+  const missing = missingFlags(body);
+  if (missing.length) {
+    if (!ctx.streams.canPrompt || opts.data === '-') {
+      throw new UsageError(`missing required flags: ${missing.join(', ')}`, 'give them as flags or in --data; prompts need a terminal on stdin and stdout');
+    }
+    await promptMissing(body, ctx, (await apiClient(ctx, opts.globals)).client);
+  }
+  await runWrite('createConference', { ...opts, body, data: undefined }, ctx);
+}
+
+/** Adds attendees and prints the attendees the API returns (a list; the envelope with `--raw`). */
+export async function runAttendeesAdd(opts: AttendeesAddOptions, ctx: CliContext): Promise<void> {
+  const body = [...(opts.data !== undefined ? await readAttendeesData(opts.data, ctx.streams.stdin) : []), ...opts.attendees];
+  if (!body.length) throw new UsageError('no attendees given', 'give --attendee "Name <email>" (repeatable) or --data JSON array');
+  const { client, format } = await apiClient(ctx, opts.globals);
+  const res = await client.call('addConferenceAttendees', { params: opts.params, body });
+  if (opts.globals.raw) return renderValue(ctx.streams, res, format === 'yaml' ? 'yaml' : 'json');
+  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns: ATTENDEE_COLUMNS });
+  await writer.write(res.data as unknown as Row[]);
+  await writer.end();
+}
+
+/** Registers `conferences`; `runF` replaces the runners in parse-only tests. */
+export function register(program: Command, ctx: CliContext, runF: Partial<ConferencesRunners> = {}): void {
+  const run: ConferencesRunners = {
+    create: (o) => runCreate(o, ctx),
+    get: (o) => runGet('getConference', o, ctx),
+    update: (o) => runWrite('updateConference', o, ctx),
+    attendeesList: (o) => runList('listConferenceAttendees', o, ctx, ATTENDEE_COLUMNS),
+    attendeesAdd: (o) => runAttendeesAdd(o, ctx),
+    ...runF,
+  };
+  const conferences = program.command('conferences').description('Create, show and update online conferences; list and add attendees');
+  const confId = (id: string) => ({ online_conference_id: idArg(id, 'conference_id') });
+
+  const create = conferences
+    .command('create')
+    .description(`${operation('createConference').summary}; asks for missing account, public id, title and visibility on a terminal`)
+    .option('--account <id>', 'online conference account id')
+    .option('--public-id <id>', 'public id: letters, digits, - and _ (default when asked: from the title)')
+    .option('--backer-event <id>', 'calendar event id backing the conference')
+    .option('--attendee <"Name <email>">', 'attendee to invite (repeatable, at most 5)', collect);
+  withExample(addCommonFlags(create), 'createConference').action((flags, cmd: Command) =>
+    run.create({ params: {}, body: createBodyFromFlags(flags), data: flags.data, globals: globalOptions(cmd) }),
+  );
+
+  withExample(conferences.command('get').description(operation('getConference').summary).argument('<conference_id>'), 'getConference').action(
+    (id: string, _flags, cmd: Command) => run.get({ params: confId(id), globals: globalOptions(cmd) }),
+  );
+
+  const update = conferences.command('update').description(`${operation('updateConference').summary}; sends only the fields given`).argument('<conference_id>');
+  withExample(addCommonFlags(update), 'updateConference').action((id: string, flags, cmd: Command) =>
+    run.update({ params: confId(id), body: updateBodyFromFlags(flags), data: flags.data, globals: globalOptions(cmd) }),
+  );
+
+  const attendees = conferences.command('attendees').description('List and add attendees of an online conference');
+  const list = attendees.command('list').description(operation('listConferenceAttendees').summary).argument('<conference_id>');
+  withExample(addListOptions(list), 'listConferenceAttendees').action((id: string, flags, cmd: Command) =>
+    run.attendeesList(listOptions(flags, globalOptions(cmd), undefined, confId(id))),
+  );
+
+  const add = attendees
+    .command('add')
+    .description(`${operation('addConferenceAttendees').summary}; prints the attendees returned`)
+    .argument('<conference_id>')
+    .option('--attendee <"Name <email>">', 'attendee to add (repeatable)', collect)
+    .option('--data <json>', 'JSON array of {"name","email"}, @FILE or - for stdin');
+  withExample(add, 'addConferenceAttendees').action((id: string, flags, cmd: Command) =>
+    run.attendeesAdd({
+      params: confId(id),
+      attendees: ((flags.attendee as string[] | undefined) ?? []).map(parseAttendee),
+      data: flags.data,
+      globals: globalOptions(cmd),
+    }),
+  );
+}
