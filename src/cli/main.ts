@@ -98,4 +98,15 @@ function isEntryPoint(): boolean {
   }
 }
 
-if (isEntryPoint()) process.exitCode = await runCli(process.argv.slice(2));
+/** A reader that went away (`confctl users list | head`) ends the program quietly, as in Unix tools. */
+function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
+if (isEntryPoint()) {
+  exitQuietlyOnClosedPipe(process.stdout);
+  process.exitCode = await runCli(process.argv.slice(2));
+}
