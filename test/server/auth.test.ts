@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HANDLERS } from '../../src/server/index.js';
 import { setup, type Fixture } from './fixtures.js';
 
 let f: Fixture;
@@ -75,10 +74,9 @@ describe('permissions', () => {
   });
 
   it('requires every permission of an operation listing several', async () => {
-    // No two-permission operation has its handler yet: register a stand-in for one.
-    const empty = { run: () => ({ rows: [], total: 0 }) };
-    f = setup({}, { ...HANDLERS, listUserConnectedAccounts: empty });
-    const path = '/users/1/connected_accounts';
+    f = setup();
+    const user = f.store.users.insert(f.tenant.id, { first_name: 'A', last_name: 'B', email: 'a@b.test' });
+    const path = `/users/${user.id}/connected_accounts`; // users.read.* and connected_accounts.read.*
     expect(await answer(path, { key: f.key(['users.read.*']) })).toEqual(DENIED);
     expect(await answer(path, { key: f.key(['connected_accounts.read.*']) })).toEqual(DENIED);
     expect((await f.call('GET', path, { key: f.key(['users.read.*', 'connected_accounts.read.*']) })).status).toBe(200);
