@@ -77,10 +77,13 @@ export function missingFlags(body: Record<string, unknown>): string[] {
   return REQUIRED.filter((r) => body[r.key] === undefined || body[r.key] === null).map((r) => r.flag);
 }
 
-/** A valid public id suggested from a title: lower case, runs of other characters as `-`, trimmed, at most 255. */
+/**
+ * A valid public id suggested from a title: lower case, other characters as `-` (runs of `-`
+ * collapsed), `-` trimmed from both ends, at most 255 characters. Empty when nothing is left.
+ */
 export function slug(title: string): string {
   const trim = (s: string) => s.replace(/^-+|-+$/g, '');
-  return trim(trim(title.toLowerCase().replace(/[^a-z0-9_-]+/g, '-')).slice(0, 255));
+  return trim(trim(title.toLowerCase().replace(/[^a-z0-9_-]/g, '-').replace(/-{2,}/g, '-')).slice(0, 255));
 }
 
 async function readText(arg: string, stdin: NodeJS.ReadableStream): Promise<string> {
