@@ -41,10 +41,12 @@ const KEY_ID = /^ak_[A-Za-z0-9]{24}$/;
  * `X-Request-ID`, and on tenant routes the `RateLimit-*` headers; each request is access-logged.
  */
 export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): (req: PipelineRequest) => Promise<Reply> {
+  // Operations without a handler stay out of the table: they answer like an unknown path.
   const routes = OPERATIONS.flatMap((op) => {
     const handler = handlers[op.id];
-    const target: Target = { kind: 'operation', op, handler: handler!, order: fieldOrder(op) };
-    return handler ? [{ method: op.method, path: API_PREFIX + op.path, target }] : [];
+    if (!handler) return [];
+    const target: Target = { kind: 'operation', op, handler, order: fieldOrder(op) };
+    return [{ method: op.method, path: API_PREFIX + op.path, target }];
   });
   const router = new Router<Target>([...routes, { method: 'GET', path: OPENAPI_PATH, target: { kind: 'openapi' } }]);
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, options.now) : null;

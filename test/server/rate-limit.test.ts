@@ -75,6 +75,17 @@ describe('rate limits over HTTP', () => {
     expect((await f.call('GET', '/users', { key: other, headers: { host: 'other.test' } })).status).toBe(200);
   });
 
+  it('takes the keyless client from X-Forwarded-For only behind a trusted proxy', async () => {
+    for (const trustProxy of [false, true]) {
+      f = setup({ rateLimit: { client: 1, tenant: 100 }, trustProxy, now: () => T0 });
+      const hit = (ip: string) => f.app.request({ path: '/api/public/v2.0/users', headers: { 'x-forwarded-for': `1.1.1.1, ${ip}` } });
+      expect((await hit('10.0.0.1')).status).toBe(401);
+      expect((await hit('10.0.0.2')).status).toBe(trustProxy ? 401 : 429);
+      f.store.close();
+    }
+    f = setup();
+  });
+
   it('leaves routes outside a tenant and disabled limits without RateLimit headers', async () => {
     f = setup({ rateLimit: null });
     for (let i = 0; i < 30; i++) expect((await f.call('GET', '/users')).status).toBe(200);
