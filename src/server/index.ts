@@ -18,7 +18,7 @@ export type { Reply } from './reply.js';
 export { OPENAPI_PATH } from './pipeline.js';
 
 /** A request for the in-process runner; `body` objects are sent as JSON, strings and buffers as is. */
-export interface RequestInit {
+export interface InjectedRequest {
   method?: string;
   /** Path and query, e.g. `/api/public/v2.0/users?page_size=5`. */
   path: string;
@@ -42,7 +42,7 @@ export interface ConfServer {
   /** The node:http server, not yet listening. */
   server: http.Server;
   /** Runs one request through the pipeline in process, without a socket (like Hono's `app.request()`). */
-  request(init: RequestInit): Promise<InjectedResponse>;
+  request(init: InjectedRequest): Promise<InjectedResponse>;
 }
 
 /**
@@ -83,7 +83,7 @@ function write(res: http.ServerResponse, reply: Reply, closing: boolean): void {
   res.end(body);
 }
 
-async function inject(handle: (req: PipelineRequest) => Promise<Reply>, init: RequestInit): Promise<InjectedResponse> {
+async function inject(handle: (req: PipelineRequest) => Promise<Reply>, init: InjectedRequest): Promise<InjectedResponse> {
   const headers: Record<string, string> = { host: 'localhost' };
   for (const [k, v] of Object.entries(init.headers ?? {})) headers[k.toLowerCase()] = v;
   const raw =
