@@ -120,3 +120,13 @@ describe('recording links over the real server', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD');
   });
 });
+
+describe('maskPath', () => {
+  it('masks signature values however the name is encoded, keeping the rest as sent', async () => {
+    const { maskPath } = await import('../../src/server/access-log.js');
+    expect(maskPath('/media/recordings/1/a.wav?expires=9&signature=abc&x=1')).toBe('/media/recordings/1/a.wav?expires=9&signature=***&x=1');
+    expect(maskPath('/m?%73ignature=abc&SIGNATURE=def')).toBe('/m?%73ignature=***&SIGNATURE=***');
+    expect(maskPath('/users?page_size=5')).toBe('/users?page_size=5');
+    expect(maskPath('/users')).toBe('/users');
+  });
+});
