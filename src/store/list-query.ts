@@ -119,10 +119,34 @@ export function compileList(def: ListDef, query: ListQuery): CompiledList {
  */
 export class ListRunner<Row> {
   private readonly cache = new Map<string, Database.Statement>();
+  /** Exact totals by count SQL and parameters, valid while `totalsStamp` still describes the database. */
+  private readonly totals = new Map<string, number>();
+  private totalsStamp = '';
+  private readonly changes: Database.Statement;
   constructor(
     private readonly db: Db,
     readonly def: ListDef,
-  ) {}
+  ) {
+    this.changes = db.prepare('SELECT total_changes() AS n');
+  }
+
+  /**
+   * The exact total, from the cache when nothing was written since it was counted: counting a
+   * large table dominates a list request, and paging through a list repeats the same count.
+   * `total_changes()` moves with this connection's writes, `data_version` with other
+   * connections' commits (an admin command beside `serve`), so a stale total is never served.
+   */
+  private total(sql: string, params: unknown[]): number {
+    const stamp = `${this.db.pragma('data_version', { simple: true })}:${(this.changes.get() as { n: number }).n}`;
+    if (stamp !== this.totalsStamp || this.totals.size >= 256) {
+      this.totals.clear();
+      this.totalsStamp = stamp;
+    }
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    let n = this.totals.get(key);
+    if (n === undefined) this.totals.set(key, (n = (this.stmt(sql).get(...params) as { n: number }).n));
+    return n;
+  }
 
   private stmt(sql: string): Database.Statement {
     let s = this.cache.get(sql);
@@ -133,7 +157,7 @@ export class ListRunner<Row> {
   run(tenantId: number, query: ListQuery): { rows: Row[]; total: number } {
     const c = compileList(this.def, query);
     const params = [tenantId, ...c.params];
-    const total = (this.stmt(c.countSql).get(...params) as { n: number }).n;
+    const total = this.total(c.countSql, params);
     const rows = c.offset >= total ? [] : (this.stmt(c.pageSql).all(...params, c.limit, c.offset) as Row[]);
     return { rows, total };
   }
