@@ -15,7 +15,12 @@ async function parse(register: (p: ReturnType<typeof createProgram>, captured: u
   return captured[0] as Record<string, any>;
 }
 const capture = (captured: unknown[]) => async (o: unknown) => void captured.push(o);
-const usersCmd = (args: string[]) => parse((p, c) => users.register(p, fake().ctx, { list: capture(c), get: capture(c), update: capture(c) }), args);
+const usersCmd = (args: string[]) =>
+  parse(
+    (p, c) =>
+      users.register(p, fake().ctx, { list: capture(c), get: capture(c), update: capture(c), accounts: capture(c), connectedAccounts: capture(c) }),
+    args,
+  );
 const customersCmd = (args: string[]) =>
   parse((p, c) => customers.register(p, fake().ctx, { list: capture(c), get: capture(c), create: capture(c), update: capture(c) }), args);
 
@@ -34,6 +39,16 @@ describe('users', () => {
     });
     expect(o.all).toBe(false);
     expect(o.globals).toMatchObject({ output: 'csv', fields: ['id', 'email'], timeoutMs: 2500, raw: false, verbose: false });
+  });
+
+  it('accounts and connected-accounts: the user id and paging', async () => {
+    const a = await usersCmd(['users', 'accounts', '42', '--page', '2', '--page-size', '5']);
+    expect(a.params).toEqual({ user_id: '42' });
+    expect(a.query).toMatchObject({ page_number: 2, page_size: 5 });
+    const c = await usersCmd(['users', 'connected-accounts', '7', '--all']);
+    expect(c.params).toEqual({ user_id: '7' });
+    expect(c.all).toBe(true);
+    await expect(usersCmd(['users', 'accounts', 'abc'])).rejects.toThrow(/user_id/);
   });
 
   it('global options may come before the command', async () => {

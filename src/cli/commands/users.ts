@@ -1,4 +1,4 @@
-/** `confctl users list|get|update`. */
+/** `confctl users list|get|update|accounts|connected-accounts`. */
 import type { Command } from 'commander';
 import { USER_LIST } from '../../contract/list-query.js';
 import { operation } from '../../contract/operations.js';
@@ -30,8 +30,14 @@ export const USER_FIELDS: readonly FieldFlag[] = [
 /** Table columns when no --fields is given. */
 export const USER_COLUMNS = ['id', 'name', 'email', 'role', 'department_name', 'timezone', 'status'];
 
+/** Table columns of a user's online conference accounts and connected accounts. */
+export const ACCOUNT_COLUMNS = ['id', 'name', 'owner_type', 'owner_id', 'connected_account_id', 'created_at'];
+export const CONNECTED_ACCOUNT_COLUMNS = ['id', 'provider_id', 'provider_uid', 'provider_email', 'owner_type', 'owner_id', 'created_at'];
+
 export interface UsersRunners {
   list(opts: ListOptions): Promise<void>;
+  accounts(opts: ListOptions): Promise<void>;
+  connectedAccounts(opts: ListOptions): Promise<void>;
   get(opts: ItemOptions): Promise<void>;
   update(opts: WriteOptions): Promise<void>;
 }
@@ -42,9 +48,11 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
     list: (o) => runList('listUsers', o, ctx, USER_COLUMNS),
     get: (o) => runGet('getUser', o, ctx),
     update: (o) => runWrite('updateUser', o, ctx),
+    accounts: (o) => runList('listUserConferenceAccounts', o, ctx, ACCOUNT_COLUMNS),
+    connectedAccounts: (o) => runList('listUserConnectedAccounts', o, ctx, CONNECTED_ACCOUNT_COLUMNS),
     ...runF,
   };
-  const users = program.command('users').description('List, show and update users');
+  const users = program.command('users').description("List, show and update users; list a user's accounts");
 
   withExample(addListOptions(users.command('list').description(operation('listUsers').summary), USER_LIST), 'listUsers').action(
     (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), USER_LIST)),
@@ -62,5 +70,15 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
       data: flags.data,
       globals: globalOptions(cmd),
     }),
+  );
+
+  const accounts = users.command('accounts').description(operation('listUserConferenceAccounts').summary).argument('<user_id>');
+  withExample(addListOptions(accounts), 'listUserConferenceAccounts').action((id: string, flags, cmd: Command) =>
+    run.accounts(listOptions(flags, globalOptions(cmd), undefined, { user_id: idArg(id, 'user_id') })),
+  );
+
+  const connected = users.command('connected-accounts').description(operation('listUserConnectedAccounts').summary).argument('<user_id>');
+  withExample(addListOptions(connected), 'listUserConnectedAccounts').action((id: string, flags, cmd: Command) =>
+    run.connectedAccounts(listOptions(flags, globalOptions(cmd), undefined, { user_id: idArg(id, 'user_id') })),
   );
 }
