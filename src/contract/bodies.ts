@@ -26,6 +26,8 @@ export function isTimezone(name: string): boolean {
 const timezone = () => z.string().refine(isTimezone, { error: 'The :attribute field must be a valid timezone.' });
 
 const seconds = (t: { hour: number; minute: number; second: number }) => t.hour * 3600 + t.minute * 60 + t.second;
+const inRange = (t: { hour: number; minute: number; second: number }, maxHour: number) =>
+  [t.hour, t.minute, t.second].every(Number.isInteger) && t.hour >= 0 && t.hour <= maxHour && t.minute >= 0 && t.minute <= 59 && t.second >= 0 && t.second <= 59;
 const TimeInput = (maxHour: number) =>
   z.object({ hour: intBetween(0, maxHour), minute: intBetween(0, 59), second: intBetween(0, 59) });
 const IntervalInput = z.object({ start: TimeInput(23), end: TimeInput(24) });
@@ -40,6 +42,8 @@ export const WorkHoursInput = z
     for (const day of DAYS) {
       const intervals = hours[day];
       intervals.forEach((interval, i) => {
+        // An interval with an out-of-range part already has its error at that part.
+        if (!inRange(interval.start, 23) || !inRange(interval.end, 24)) return;
         const start = seconds(interval.start);
         const end = seconds(interval.end);
         const overlaps = intervals.slice(0, i).some((o) => start < seconds(o.end) && seconds(o.start) < end);

@@ -111,7 +111,16 @@ const PageSchema = z.object({
   page_number: intParam(1).optional(),
 });
 
+const schemas = new WeakMap<ListSpec, ReturnType<typeof buildListSchema>>();
+
+/** The query schema of one list, built once per list spec. */
 function listSchema(spec: ListSpec) {
+  let schema = schemas.get(spec);
+  if (!schema) schemas.set(spec, (schema = buildListSchema(spec)));
+  return schema;
+}
+
+function buildListSchema(spec: ListSpec) {
   const selected = 'The selected :attribute is invalid.';
   return PageSchema.extend({
     with_trashed: z.enum(['true', 'false', '1', '0'], { error: 'The :attribute field must be true or false.' }).optional(),

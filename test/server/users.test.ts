@@ -123,16 +123,18 @@ describe('PATCH /users/{user_id}', () => {
       await rejects(
         { work_hours: { ...NO_HOURS, monday: [{ start: t(24), end: t(24, 0, 1) }] } },
         {
+          // An interval with an out-of-range part reports only that part.
           'work_hours.monday.0.start.hour': ['The work_hours.monday.0.start.hour field must be between 0 and 23.'],
-          // An end past 24:00:00 also makes the interval itself malformed (the contract's day check).
-          'work_hours.monday.0': ['The work_hours.monday.0 field format is invalid.'],
         },
+      );
+      await rejects(
+        { work_hours: { ...NO_HOURS, monday: [{ start: t(23), end: t(24, 0, 1) }] } },
+        { 'work_hours.monday.0': ['The work_hours.monday.0 field format is invalid.'] },
       );
       await rejects(
         { work_hours: { ...NO_HOURS, monday: [{ start: t(9), end: t(25) }] } },
         {
           'work_hours.monday.0.end.hour': ['The work_hours.monday.0.end.hour field must be between 0 and 24.'],
-          'work_hours.monday.0': ['The work_hours.monday.0 field format is invalid.'],
         },
       );
       await rejects(

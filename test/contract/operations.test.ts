@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { openApiDocument } from '../../src/contract/openapi.js';
+import { ALL_PERMISSIONS, fillPath, OPERATIONS, operation, pathParams } from '../../src/contract/operations.js';
+
+describe('the operation table', () => {
+  it('has the 17 operations of the interface, each once', () => {
+    expect(OPERATIONS).toHaveLength(17);
+    expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(17);
+    expect(new Set(OPERATIONS.map((o) => `${o.method} ${o.path}`)).size).toBe(17);
+    for (const op of OPERATIONS) expect(op.cli.example.startsWith(`confctl ${op.cli.command}`), op.id).toBe(true);
+  });
+
+  it('lists the permissions of spec §5', () => {
+    expect(ALL_PERMISSIONS).toEqual([
+      'connected_accounts.read.*',
+      'customers.create.*',
+      'customers.read.*',
+      'customers.update.*',
+      'events.read.*',
+      'online_conference_accounts.read.*',
+      'online_conference_recordings.read.*',
+      'online_conferences.create.*',
+      'online_conferences.read.*',
+      'online_conferences.update.*',
+      'users.read.*',
+      'users.update.*',
+    ]);
+    expect(operation('getRecordingUrl').permissions).toEqual(['online_conferences.read.*', 'online_conference_recordings.read.*']);
+  });
+
+  it('fills path templates with encoded values', () => {
+    const path = operation('getRecordingUrl').path;
+    expect(pathParams(path)).toEqual(['online_conference_id', 'online_conference_recording_id']);
+    expect(fillPath(path, { online_conference_id: 3, online_conference_recording_id: '5/x' })).toBe('/online_conferences/3/recordings/5%2Fx/url');
+    expect(() => fillPath(path, { online_conference_id: 3 })).toThrow(/online_conference_recording_id/);
+  });
+
+  it('generates an OpenAPI 3.1 document with every operation', () => {
+    const doc = openApiDocument() as any;
+    expect(doc.openapi).toBe('3.1.0');
+    const ids = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId));
+    expect(ids.sort()).toEqual(OPERATIONS.map((o) => o.id).sort());
+    const list = doc.paths['/users'].get;
+    expect(list.parameters.map((p: any) => p.name)).toContain('filter_operator');
+    expect(list.responses['200'].content['application/json'].schema.properties.next_page_url).toBeDefined();
+    expect(doc.paths['/customers'].post.requestBody.content['application/json'].schema.required).toEqual(['first_name', 'last_name', 'email']);
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { grantMatches, hasPermissions, PERMISSION_PATTERN } from '../../src/contract/permissions.js';
+
+describe('permission grants (decisions §3)', () => {
+  it.each([
+    ['*', 'users.read.*', true],
+    ['users.*', 'users.read.*', true],
+    ['users.*', 'customers.read.*', false],
+    ['users.read.*', 'users.read.*', true],
+    ['users.read.*', 'users.update.*', false],
+    ['*.read.*', 'customers.read.*', true],
+    ['*.read.*', 'customers.create.*', false],
+    ['users.read', 'users.read.*', false],
+    ['users.read.*.extra', 'users.read.*', false],
+  ])('%s grants %s: %s', (grant, required, expected) => {
+    expect(grantMatches(grant, required)).toBe(expected);
+  });
+
+  it('needs every permission an operation lists', () => {
+    const required = ['users.read.*', 'online_conference_accounts.read.*'];
+    expect(hasPermissions(['users.read.*'], required)).toBe(false);
+    expect(hasPermissions(['users.read.*', 'online_conference_accounts.*'], required)).toBe(true);
+    expect(hasPermissions([], required)).toBe(false);
+    expect(hasPermissions(['*'], required)).toBe(true);
+  });
+
+  it('accepts well-formed grants only', () => {
+    for (const ok of ['*', 'users.*', 'users.read.*', '*.read.*', 'online_conference_recordings.read.*']) expect(PERMISSION_PATTERN.test(ok), ok).toBe(true);
+    for (const bad of ['', 'users.', '.users', 'users..read', 'Users.read', 'users read', 'users.re*d']) expect(PERMISSION_PATTERN.test(bad), bad).toBe(false);
+  });
+});
