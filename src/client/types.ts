@@ -6,6 +6,7 @@ import type {
   CustomerUpdateBody,
   UserUpdateBody,
 } from '../contract/bodies.js';
+import type { Paginated, Single } from '../contract/common.js';
 import type { OperationId } from '../contract/operations.js';
 import type {
   CalendarEvent,
@@ -20,25 +21,10 @@ import type {
 } from '../contract/resources.js';
 
 /** `{message, data}` (spec §2). */
-export interface Envelope<T> {
-  message: string;
-  data: T;
-}
+export type Envelope<T> = Single<T>;
 
 /** The paginated list envelope (spec §2, decisions §6). */
-export interface Page<T> extends Envelope<T[]> {
-  current_page: number;
-  first_page_url: string;
-  from: number | null;
-  last_page: number;
-  last_page_url: string;
-  next_page_url: string | null;
-  path: string;
-  per_page: number;
-  prev_page_url: string | null;
-  to: number | null;
-  total: number;
-}
+export type Page<T> = Paginated<T>;
 
 /** Query values; undefined and null are left out, booleans become `true`/`false`. */
 export type Query = Readonly<Record<string, string | number | boolean | null | undefined>>;
