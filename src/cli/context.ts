@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { ApiClient, ClientOptions } from '../client/client.js';
+import { curlCommand } from '../client/curl.js';
 import type { Env, OutputFormat, ProfileStore } from '../config/profiles.js';
 import { OUTPUT_FORMATS } from '../config/profiles.js';
 import type { Settings } from '../config/settings.js';
@@ -89,6 +90,10 @@ export interface GlobalOptions {
   timeoutMs: number;
   baseUrl?: string;
   verbose: boolean;
+  /** `--dry-run`: writes print a curl command line on stdout instead of being sent. */
+  dryRun: boolean;
+  /** `--show-secret`: the dry run's curl line carries the real secret instead of `****`. */
+  showSecret: boolean;
 }
 
 /** Reads and checks the global options as seen from `cmd`. */
@@ -105,6 +110,8 @@ export function globalOptions(cmd: Command): GlobalOptions {
     timeoutMs: Math.round(timeout * 1000),
     baseUrl: o.baseUrl as string | undefined,
     verbose: Boolean(o.verbose),
+    dryRun: Boolean(o.dryRun),
+    showSecret: Boolean(o.showSecret),
   };
 }
 
@@ -155,6 +162,7 @@ export async function apiClient(ctx: CliContext, globals: GlobalOptions): Promis
     secret: settings.secret!,
     timeoutMs: globals.timeoutMs,
     log: globals.verbose ? (line) => ctx.streams.stderr.write(`${line}\n`) : undefined,
+    dryRun: globals.dryRun ? (req) => ctx.streams.stdout.write(`${curlCommand(req, { showSecret: globals.showSecret })}\n`) : undefined,
   });
   return { client, settings, format: outputFormat(ctx, globals, settings.output) };
 }

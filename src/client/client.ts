@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { type Dispatcher, request } from 'undici';
 import { fillPath, type OperationId, OPERATIONS, operation, pathParams } from '../contract/operations.js';
+import type { PlannedRequest } from './curl.js';
 import { ApiError, type FieldErrors, NetworkError } from './errors.js';
+import { abortableSleep, createPacer, type Pacer, realSleep, type Sleep } from './pacing.js';
 import type { CallInput, ItemOf, ListOperationId, OperationFunctions, Page, Query, ResultOf } from './types.js';
 
 export interface ClientOptions {
@@ -18,12 +20,19 @@ export interface ClientOptions {
   /** Tries in all, the first included (default 5). */
   maxTries?: number;
   dispatcher?: Dispatcher;
-  /** Waits between tries (tests pass an instant one). */
-  sleep?: (ms: number) => Promise<void>;
+  /** Waits between tries and for rate-limit pacing (tests pass an instant one). */
+  sleep?: Sleep;
+  /** Paces requests by the `RateLimit-*` headers (default: a pacer of its own; null: none). */
+  pacer?: Pacer | null;
   onRetry?: (info: { tries: number; delayMs: number; reason: string }) => void;
   /** Receives a trace of each request and response, the secret masked (`--verbose`). */
   log?: (line: string) => void;
+  /** `--dry-run`: requests other than GET go here instead of the network; the call answers `DRY_RUN`. */
+  dryRun?: (request: PlannedRequest) => void;
 }
+
+/** What a write answers under `dryRun`: nothing was sent. */
+export const DRY_RUN = Object.freeze({ message: 'Dry run: not sent.', data: null });
 
 export interface ApiClient extends OperationFunctions {
   readonly baseUrl: string;
@@ -61,15 +70,17 @@ export function createClient(options: ClientOptions): ApiClient {
   const { keyId, secret, dispatcher, log, onRetry } = options;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxTries = Math.max(1, options.maxTries ?? 5);
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = options.sleep ?? realSleep;
+  const pacer = options.pacer === undefined ? createPacer({ sleep }) : options.pacer;
   const origin = new URL(baseUrl).origin;
 
-  async function exchange(method: string, url: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
+  async function exchange(method: string, url: string, headers: Record<string, string>, body: string | undefined, abort?: AbortSignal): Promise<Answer> {
     log?.(`> ${method} ${url}`);
     for (const [k, v] of Object.entries(headers)) log?.(`> ${k}: ${k === 'x-access-key-secret' ? '********' : v}`);
     if (body !== undefined) log?.(`> ${body}`);
     const started = Date.now();
-    const signal = AbortSignal.timeout(timeoutMs);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = abort ? AbortSignal.any([timeout, abort]) : timeout;
     try {
       const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, dispatcher, signal });
       const text = await res.body.text();
@@ -79,13 +90,13 @@ export function createClient(options: ClientOptions): ApiClient {
       if (text) log?.(`< ${text}`);
       return { status: res.statusCode, headers: flat, text };
     } catch (err) {
-      const timedOut = signal.aborted;
+      const timedOut = timeout.aborted;
       const reason = timedOut ? `timed out after ${timeoutMs / 1000} s` : describe(err);
       throw new NetworkError(reason, method, url, timedOut, 1, { cause: err });
     }
   }
 
-  async function send(method: string, url: string, body: unknown, permissions: readonly string[]): Promise<unknown> {
+  async function send(method: string, url: string, body: unknown, permissions: readonly string[], abort?: AbortSignal): Promise<unknown> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': 'confctl',
@@ -95,17 +106,25 @@ export function createClient(options: ClientOptions): ApiClient {
     };
     const payload = body === undefined ? undefined : JSON.stringify(body);
     if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (options.dryRun && method !== 'GET') {
+      options.dryRun({ method, url, headers, body: payload });
+      return DRY_RUN;
+    }
     const idempotent = method === 'GET';
     for (let tries = 1; ; tries++) {
       let answer: Answer;
+      await pacer?.beforeRequest(abort);
       try {
-        answer = await exchange(method, url, headers, payload);
+        answer = await exchange(method, url, headers, payload, abort);
       } catch (err) {
+        pacer?.observe(undefined);
+        abort?.throwIfAborted();
         const e = err as NetworkError;
         if (!idempotent || tries >= maxTries) throw new NetworkError(e.message, method, url, e.timedOut, tries, { cause: e.cause });
-        await pause(tries, backoffMs(tries), e.message);
+        await pause(tries, backoffMs(tries), e.message, abort);
         continue;
       }
+      pacer?.observe(answer.headers);
       if (answer.status >= 200 && answer.status < 300) return answer.text ? JSON.parse(answer.text) : {};
       const wait =
         answer.status === 429
@@ -114,20 +133,20 @@ export function createClient(options: ClientOptions): ApiClient {
             ? backoffMs(tries)
             : undefined;
       if (wait === undefined || tries >= maxTries) throw toApiError(answer, method, url.slice(baseUrl.length) || '/', permissions, tries);
-      await pause(tries, wait, `HTTP ${answer.status}`);
+      await pause(tries, wait, `HTTP ${answer.status}`, abort);
     }
   }
 
-  async function pause(tries: number, delayMs: number, reason: string) {
+  async function pause(tries: number, delayMs: number, reason: string, abort?: AbortSignal) {
     onRetry?.({ tries, delayMs, reason });
     log?.(`* retrying in ${delayMs} ms (${reason})`);
-    await sleep(delayMs);
+    await abortableSleep(sleep, delayMs, abort);
   }
 
   function call<K extends OperationId>(id: K, input: CallInput = {}): Promise<ResultOf<K>> {
     const op = operation(id);
     const url = baseUrl + fillPath(op.path, input.params ?? {}) + queryString(input.query);
-    return send(op.method, url, op.body ? (input.body ?? {}) : undefined, op.permissions) as Promise<ResultOf<K>>;
+    return send(op.method, url, op.body ? (input.body ?? {}) : undefined, op.permissions, input.signal) as Promise<ResultOf<K>>;
   }
 
   async function* paginate<K extends ListOperationId>(id: K, input: CallInput = {}): AsyncGenerator<Page<ItemOf<K>>> {
@@ -138,7 +157,7 @@ export function createClient(options: ClientOptions): ApiClient {
       const next = page.next_page_url;
       if (!page.data.length || next === null) return;
       if (typeof next === 'string' && new URL(next, baseUrl).origin === origin) {
-        page = (await send('GET', new URL(next, baseUrl).href, undefined, op.permissions)) as Page<ItemOf<K>>;
+        page = (await send('GET', new URL(next, baseUrl).href, undefined, op.permissions, input.signal)) as Page<ItemOf<K>>;
       } else if (page.current_page < page.last_page) {
         page = (await call(id, { ...input, query: { ...input.query, page_number: page.current_page + 1 } })) as Page<ItemOf<K>>;
       } else return;

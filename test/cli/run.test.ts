@@ -77,6 +77,7 @@ describe('exit codes from API answers', () => {
   it('validation → 6 with one line per field, and no secret anywhere', async () => {
     f = await withProfile();
     const body = { message: 'The email has already been taken. (and 1 more error)', errors: { email: ['The email has already been taken.'], role: ['The selected role is invalid.'] } };
+    api().intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: { ...USERS[0], email: 'old@acme.com' } }, JSON_HEADERS);
     api().intercept({ path: `${P}/users/1`, method: 'PATCH', body: '{"email":"ada@acme.com","role":"Boss"}' }).reply(400, body, JSON_HEADERS);
     expect(await f.run(['users', 'update', '1', '--email', 'ada@acme.com', '--role', 'Boss', '--verbose'])).toBe(6);
     expect(f.stderr()).toContain('\n  email: The email has already been taken.\n  role: The selected role is invalid.\n');
@@ -100,6 +101,7 @@ describe('writes', () => {
 
   it('customers update reads --data - from stdin and sends only given fields, --clear as null', async () => {
     f = await withProfile({ stdin: '{"address":{"city":"Berlin"}}' });
+    api().intercept({ path: `${P}/customers/7`, method: 'GET' }).reply(200, { message: 'OK', data: { id: 7, middle_name: 'M', address: null } }, JSON_HEADERS);
     api()
       .intercept({ path: `${P}/customers/7`, method: 'PATCH', body: '{"address":{"city":"Berlin"},"middle_name":null}' })
       .reply(200, { message: 'OK', data: { id: 7 } }, JSON_HEADERS);

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { operation } from '../../contract/operations.js';
 import { readData } from '../body.js';
+import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../context.js';
 import { listWriter, renderValue, type Row } from '../output/index.js';
 import { addCommonFlags, collect, createBodyFromFlags, missingFlags, parseAttendee, readAttendeesData, updateBodyFromFlags } from './conferences-body.js';
@@ -25,6 +26,7 @@ export interface ConferencesRunners {
   update(opts: WriteOptions): Promise<void>;
   attendeesList(opts: ListOptions): Promise<void>;
   attendeesAdd(opts: AttendeesAddOptions): Promise<void>;
+  attendeesAddFromFile(opts: FromFileOptions & { params: { online_conference_id: string } }): Promise<void>;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function runAttendeesAdd(opts: AttendeesAddOptions, ctx: CliContext
   if (!body.length) throw new UsageError('no attendees given', 'give --attendee "Name <email>" (repeatable) or --data JSON array');
   const { client, format } = await apiClient(ctx, opts.globals);
   const res = await client.call('addConferenceAttendees', { params: opts.params, body });
+  if (opts.globals.dryRun) return;
   if (opts.globals.raw) return renderValue(ctx.streams, res, format === 'yaml' ? 'yaml' : 'json');
   const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns: ATTENDEE_COLUMNS });
   await writer.write(res.data as unknown as Row[]);
@@ -64,6 +67,10 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     update: (o) => runWrite('updateConference', o, ctx),
     attendeesList: (o) => runList('listConferenceAttendees', o, ctx, ATTENDEE_COLUMNS),
     attendeesAdd: (o) => runAttendeesAdd(o, ctx),
+    // One attendee per request, in file order: the server caps attendees per conference, so the
+    // records past the maximum fail alone (409) and are reported with their lines.
+    attendeesAddFromFile: (o) =>
+      runFromFile(o, { verb: 'added', columns: ATTENDEE_COLUMNS, send: async (client, record) => (await client.call('addConferenceAttendees', { params: o.params, body: [record] })).data[0] }, ctx),
     ...runF,
   };
   const conferences = program.command('conferences').description('Create, show and update online conferences; list and add attendees');
@@ -101,12 +108,13 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     .argument('<conference_id>')
     .option('--attendee <"Name <email>">', 'attendee to add (repeatable)', collect)
     .option('--data <json>', 'JSON array of {"name","email"}, @FILE or - for stdin');
-  withExample(add, 'addConferenceAttendees').action((id: string, flags, cmd: Command) =>
-    run.attendeesAdd({
-      params: confId(id),
-      attendees: ((flags.attendee as string[] | undefined) ?? []).map(parseAttendee),
-      data: flags.data,
-      globals: globalOptions(cmd),
-    }),
-  );
+  addFromFileOptions(add, { concurrency: false });
+  withExample(add, 'addConferenceAttendees').action((id: string, flags, cmd: Command) => {
+    const attendees = ((flags.attendee as string[] | undefined) ?? []).map(parseAttendee);
+    const globals = globalOptions(cmd);
+    const others = [...(attendees.length ? ['--attendee'] : []), ...(flags.data !== undefined ? ['--data'] : [])];
+    const bulk = fromFileOptions(flags, globals, others, 1);
+    if (bulk) return run.attendeesAddFromFile({ ...bulk, params: confId(id) });
+    return run.attendeesAdd({ params: confId(id), attendees, data: flags.data, globals });
+  });
 }

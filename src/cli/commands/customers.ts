@@ -3,7 +3,9 @@ import type { Command } from 'commander';
 import { CUSTOMER_LIST } from '../../contract/list-query.js';
 import { operation } from '../../contract/operations.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
+import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
 import { type CliContext, globalOptions } from '../context.js';
+import { runChangedUpdate, type UpdateOptions } from '../edit/update.js';
 import {
   addListOptions,
   idArg,
@@ -33,8 +35,15 @@ export interface CustomersRunners {
   list(opts: ListOptions): Promise<void>;
   get(opts: ItemOptions): Promise<void>;
   create(opts: WriteOptions): Promise<void>;
-  update(opts: WriteOptions): Promise<void>;
+  createFromFile(opts: FromFileOptions): Promise<void>;
+  update(opts: UpdateOptions): Promise<void>;
 }
+
+/** Flags given besides `--from-file` (they do not combine with it). */
+export const givenFlags = (body: Record<string, unknown>, flags: Record<string, unknown>): string[] => [
+  ...Object.keys(body).map((k) => `--${k.replace(/_/g, '-')}`),
+  ...(flags.data !== undefined ? ['--data'] : []),
+];
 
 /** Registers `customers`; `runF` replaces the runners in parse-only tests. */
 export function register(program: Command, ctx: CliContext, runF: Partial<CustomersRunners> = {}): void {
@@ -42,7 +51,10 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Custom
     list: (o) => runList('listCustomers', o, ctx, CUSTOMER_COLUMNS),
     get: (o) => runGet('getCustomer', o, ctx),
     create: (o) => runWrite('createCustomer', o, ctx),
-    update: (o) => runWrite('updateCustomer', o, ctx),
+    createFromFile: (o) =>
+      runFromFile(o, { verb: 'created', columns: CUSTOMER_COLUMNS, send: async (client, body) => (await client.call('createCustomer', { body })).data }, ctx),
+    update: (o) =>
+      runChangedUpdate({ get: 'getCustomer', update: 'updateCustomer', writable: CUSTOMER_FIELDS.map((f) => f.key), name: `customer-${o.params.customer_id}` }, o, ctx),
     ...runF,
   };
   const customers = program.command('customers').description('List, show, create and update customers');
@@ -56,16 +68,25 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Custom
   );
 
   const create = customers.command('create').description(`${operation('createCustomer').summary} (first name, last name and e-mail required)`);
-  withExample(addBodyOptions(create, CUSTOMER_FIELDS, { clear: false }), 'createCustomer').action((flags, cmd: Command) =>
-    run.create({ params: {}, body: bodyFromFlags(flags, CUSTOMER_FIELDS), data: flags.data, globals: globalOptions(cmd) }),
-  );
+  addFromFileOptions(addBodyOptions(create, CUSTOMER_FIELDS, { clear: false }), { concurrency: true });
+  withExample(create, 'createCustomer').action((flags, cmd: Command) => {
+    const body = bodyFromFlags(flags, CUSTOMER_FIELDS);
+    const globals = globalOptions(cmd);
+    const bulk = fromFileOptions(flags, globals, givenFlags(body, flags));
+    return bulk ? run.createFromFile(bulk) : run.create({ params: {}, body, data: flags.data, globals });
+  });
 
-  const update = customers.command('update').description(operation('updateCustomer').summary).argument('<customer_id>');
+  const update = customers
+    .command('update')
+    .description(`${operation('updateCustomer').summary}; fetches it first and sends only the fields that differ`)
+    .argument('<customer_id>')
+    .option('--edit', 'edit the writable fields as JSON in $VISUAL/$EDITOR (flags applied first)');
   withExample(addBodyOptions(update, CUSTOMER_FIELDS, { clear: true }), 'updateCustomer').action((id: string, flags, cmd: Command) =>
     run.update({
       params: { customer_id: idArg(id, 'customer_id') },
       body: bodyFromFlags(flags, CUSTOMER_FIELDS),
       data: flags.data,
+      edit: Boolean(flags.edit),
       globals: globalOptions(cmd),
     }),
   );

@@ -104,7 +104,7 @@ export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliCo
 }
 
 /** Prints the `data` of a single-resource answer (or the envelope with `--raw`). */
-async function printSingle(ctx: CliContext, globals: GlobalOptions, format: Parameters<typeof renderValue>[2], envelope: { data: unknown }) {
+export async function printSingle(ctx: CliContext, globals: GlobalOptions, format: Parameters<typeof renderValue>[2], envelope: { data: unknown }) {
   if (globals.raw) return renderValue(ctx.streams, envelope, format === 'yaml' ? 'yaml' : 'json');
   return renderItem(ctx.streams, envelope.data as Row, { format, fields: globals.fields });
 }
@@ -121,5 +121,7 @@ export async function runWrite(id: OperationId, opts: WriteOptions, ctx: CliCont
     throw new UsageError('nothing to update', 'give at least one field flag, --clear FIELD or --data');
   }
   const { client, format } = await apiClient(ctx, opts.globals);
-  await printSingle(ctx, opts.globals, format, (await client.call(id, { params: opts.params, body })) as { data: unknown });
+  const answer = (await client.call(id, { params: opts.params, body })) as { data: unknown };
+  // Under --dry-run the client printed the request as a curl line and sent nothing.
+  if (!opts.globals.dryRun) await printSingle(ctx, opts.globals, format, answer);
 }

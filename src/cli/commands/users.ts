@@ -4,6 +4,7 @@ import { USER_LIST } from '../../contract/list-query.js';
 import { operation } from '../../contract/operations.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
 import { type CliContext, globalOptions } from '../context.js';
+import { runChangedUpdate, type UpdateOptions } from '../edit/update.js';
 import {
   addListOptions,
   idArg,
@@ -12,9 +13,7 @@ import {
   listOptions,
   runGet,
   runList,
-  runWrite,
   withExample,
-  type WriteOptions,
 } from './resource.js';
 
 export const USER_FIELDS: readonly FieldFlag[] = [
@@ -39,7 +38,7 @@ export interface UsersRunners {
   accounts(opts: ListOptions): Promise<void>;
   connectedAccounts(opts: ListOptions): Promise<void>;
   get(opts: ItemOptions): Promise<void>;
-  update(opts: WriteOptions): Promise<void>;
+  update(opts: UpdateOptions): Promise<void>;
 }
 
 /** Registers `users`; `runF` replaces the runners in parse-only tests. */
@@ -47,7 +46,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
   const run: UsersRunners = {
     list: (o) => runList('listUsers', o, ctx, USER_COLUMNS),
     get: (o) => runGet('getUser', o, ctx),
-    update: (o) => runWrite('updateUser', o, ctx),
+    update: (o) => runChangedUpdate({ get: 'getUser', update: 'updateUser', writable: USER_FIELDS.map((f) => f.key), name: `user-${o.params.user_id}` }, o, ctx),
     accounts: (o) => runList('listUserConferenceAccounts', o, ctx, ACCOUNT_COLUMNS),
     connectedAccounts: (o) => runList('listUserConnectedAccounts', o, ctx, CONNECTED_ACCOUNT_COLUMNS),
     ...runF,
@@ -62,12 +61,17 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
     (id: string, _flags, cmd: Command) => run.get({ params: { user_id: idArg(id, 'user_id') }, globals: globalOptions(cmd) }),
   );
 
-  const update = users.command('update').description(operation('updateUser').summary).argument('<user_id>');
+  const update = users
+    .command('update')
+    .description(`${operation('updateUser').summary}; fetches it first and sends only the fields that differ`)
+    .argument('<user_id>')
+    .option('--edit', 'edit the writable fields as JSON in $VISUAL/$EDITOR (flags applied first)');
   withExample(addBodyOptions(update, USER_FIELDS, { clear: true }), 'updateUser').action((id: string, flags, cmd: Command) =>
     run.update({
       params: { user_id: idArg(id, 'user_id') },
       body: bodyFromFlags(flags, USER_FIELDS),
       data: flags.data,
+      edit: Boolean(flags.edit),
       globals: globalOptions(cmd),
     }),
   );
