@@ -1,3 +1,4 @@
 /** Client profiles (decisions §9). */
 export * from './profiles.js';
 export * from './settings.js';
+export * from './keyring.js';

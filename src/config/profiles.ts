@@ -1,15 +1,23 @@
 import { chmodSync, mkdirSync } from 'node:fs';
+import { type Keyring, KeyringSecretError, KeyringUnavailableError, systemKeyring } from './keyring.js';
 
 /** Output formats a profile may default to (decisions §9). */
 export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'csv', 'ndjson'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-/** One saved profile: `domain` or `base_url`, the key pair, and an optional default output. */
+/** Where a profile's secret lives: the profile file (the default when absent) or the OS keychain. */
+export type SecretStore = 'file' | 'keyring';
+
+/**
+ * One saved profile: `domain` or `base_url`, the key pair, and an optional default output. A
+ * `secret_store: 'keyring'` profile has no `secret` in the file: it is in the keychain under its key id.
+ */
 export interface Profile {
   domain?: string;
   base_url?: string;
   key_id: string;
-  secret: string;
+  secret?: string;
+  secret_store?: SecretStore;
   output?: OutputFormat;
 }
 
@@ -19,6 +27,14 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export interface StoreLocation {
   dir?: string;
   env?: Env;
+  /** The keychain for `secret_store: 'keyring'` profiles (default: the OS one); tests inject a fake. */
+  keyring?: Keyring;
+}
+
+/** Where `save` put the secret; `keyringError` says why the keychain was not used or not cleaned. */
+export interface SaveResult {
+  secret_store: SecretStore;
+  keyringError?: string;
 }
 
 export interface ProfileStore {
@@ -28,12 +44,17 @@ export interface ProfileStore {
   get(name: string): Profile | undefined;
   /** Every profile, sorted by name. */
   list(): { name: string; profile: Profile; active: boolean }[];
-  /** Creates or replaces a profile; `activate` makes it active, `activateIfNone` only when none is. */
-  save(name: string, profile: Profile, options?: { activate?: boolean; activateIfNone?: boolean }): void;
+  /**
+   * Creates or replaces a profile; `activate` makes it active, `activateIfNone` only when none is.
+   * With `keyring`, the secret goes to the keychain, or to the file when there is no keychain.
+   */
+  save(name: string, profile: Profile, options?: { activate?: boolean; activateIfNone?: boolean; keyring?: boolean }): SaveResult;
+  /** A profile's secret, from the file or the keychain; throws `KeyringSecretError` when unreadable. */
+  secret(name: string): string | undefined;
   /** Makes a saved profile active; false when there is no such profile. */
   use(name: string): boolean;
-  /** Removes a profile (and clears it if active); false when there is no such profile. */
-  remove(name: string): boolean;
+  /** Removes a profile (and clears it if active) and its keychain entry; false when there is no such profile. */
+  remove(name: string): false | { keyringError?: string };
 }
 
 interface FileShape {
@@ -55,6 +76,8 @@ export async function openProfiles(location: StoreLocation = {}): Promise<Profil
     accessPropertiesByDotNotation: false,
   });
   const profiles = () => ({ ...(conf.get('profiles') ?? {}) });
+  let chosen = location.keyring;
+  const keyring = () => (chosen ??= systemKeyring());
   // conf only applies the mode when it creates the file; keep an older file private too.
   const write = (data: FileShape) => {
     conf.store = data;
@@ -74,7 +97,25 @@ export async function openProfiles(location: StoreLocation = {}): Promise<Profil
         .map(([name, profile]) => ({ name, profile, active: name === active() })),
     save(name, profile, options = {}) {
       const activate = options.activate || (options.activateIfNone && !active());
-      write({ active: activate ? name : conf.get('active'), profiles: { ...profiles(), [name]: clean(profile) } });
+      const previous = profiles()[name];
+      const placed = placeSecret(keyring(), profile, Boolean(options.keyring));
+      write({ active: activate ? name : conf.get('active'), profiles: { ...profiles(), [name]: clean(placed.profile) } });
+      // A keychain entry the replaced profile used and the new one does not is deleted.
+      const kept = placed.profile.secret_store === 'keyring' && previous?.key_id === placed.profile.key_id;
+      const cleanup = kept ? undefined : forget(previous, name);
+      return { secret_store: placed.profile.secret_store ?? 'file', keyringError: placed.keyringError ?? cleanup };
+    },
+    secret(name) {
+      const p = profiles()[name];
+      if (p?.secret_store !== 'keyring') return p?.secret;
+      try {
+        const secret = keyring().get(p.key_id);
+        if (secret === undefined) throw new KeyringSecretError(`the secret of profile '${name}' is missing from the OS keychain (key ${p.key_id})`);
+        return secret;
+      } catch (err) {
+        if (err instanceof KeyringUnavailableError) throw new KeyringSecretError(`the secret of profile '${name}' is in the OS keychain, but ${err.message}`, { cause: err });
+        throw err;
+      }
     },
     use(name) {
       if (!profiles()[name]) return false;
@@ -83,12 +124,38 @@ export async function openProfiles(location: StoreLocation = {}): Promise<Profil
     },
     remove(name) {
       const all = profiles();
-      if (!all[name]) return false;
+      const removed = all[name];
+      if (!removed) return false;
       delete all[name];
       write({ active: conf.get('active') === name ? undefined : conf.get('active'), profiles: all });
-      return true;
+      return { keyringError: forget(removed, name) };
     },
   };
+
+  /** Deletes a keychain entry no other profile uses; answers the error, if deleting failed. */
+  function forget(p: Profile | undefined, except: string): string | undefined {
+    if (p?.secret_store !== 'keyring') return undefined;
+    const shared = Object.entries(profiles()).some(([n, o]) => n !== except && o.secret_store === 'keyring' && o.key_id === p.key_id);
+    if (shared) return undefined;
+    try {
+      keyring().delete(p.key_id);
+      return undefined;
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
+  }
+}
+
+/** Moves the secret to the keychain when asked and possible; otherwise it stays in the profile. */
+function placeSecret(keyring: Keyring, profile: Profile, wantKeyring: boolean): { profile: Profile; keyringError?: string } {
+  if (!wantKeyring || !profile.secret) return { profile };
+  try {
+    keyring.set(profile.key_id, profile.secret);
+    return { profile: { ...profile, secret: undefined, secret_store: 'keyring' } };
+  } catch (err) {
+    if (!(err instanceof KeyringUnavailableError)) throw err;
+    return { profile: { ...profile, secret_store: 'file' }, keyringError: err.message };
+  }
 }
 
 function clean(profile: Profile): Profile {

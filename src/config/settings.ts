@@ -40,7 +40,8 @@ export function resolveSettings(store: ProfileStore, env: Env, flags: { profile?
     profile: name,
     baseUrl: (flags.baseUrl && baseUrlOf({ base_url: flags.baseUrl })) ?? envBase ?? (p && baseUrlOf(p)),
     keyId: env.CONFCTL_KEY_ID || p?.key_id,
-    secret: env.CONFCTL_KEY_SECRET || p?.secret,
+    // Read last and only when needed: a keychain profile's secret costs a keychain lookup.
+    secret: env.CONFCTL_KEY_SECRET || (name && p ? store.secret(name) : undefined),
     output: envOutput ?? p?.output,
   };
 }

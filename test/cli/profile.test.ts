@@ -12,7 +12,7 @@ describe('profile commands', () => {
     f = fake({ stdin: `${SECRET}\n` });
     expect(await f.run(['profile', 'add', 'acme', '--domain', 'acme.test', '--key-id', 'ak_1', '--secret-stdin'])).toBe(0);
     expect(statSync(file()).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file(), 'utf8'))).toEqual({ active: 'acme', profiles: { acme: { domain: 'acme.test', key_id: 'ak_1', secret: SECRET } } });
+    expect(JSON.parse(readFileSync(file(), 'utf8'))).toEqual({ active: 'acme', profiles: { acme: { domain: 'acme.test', key_id: 'ak_1', secret: SECRET, secret_store: 'file' } } });
     expect(f.stderr()).toContain("Saved profile 'acme' (active)");
     expect(f.stdout() + f.stderr()).not.toContain(SECRET);
   });
@@ -34,7 +34,7 @@ describe('profile commands', () => {
     });
     expect(await f.run(['profile', 'add', 'p', '--base-url', 'http://localhost:8080/api/public/v2.0'])).toBe(0);
     expect(asked).toEqual(['Access key id', 'password:Access key secret']);
-    expect((await f.ctx.config()).get('p')).toEqual({ base_url: 'http://localhost:8080/api/public/v2.0', key_id: 'ak_2', secret: 'typed-secret' });
+    expect((await f.ctx.config()).get('p')).toEqual({ base_url: 'http://localhost:8080/api/public/v2.0', key_id: 'ak_2', secret: 'typed-secret', secret_store: 'file' });
   });
 
   it('list and show never print the secret', async () => {
@@ -42,8 +42,8 @@ describe('profile commands', () => {
     (await f.ctx.config()).save('b', { domain: 'b.test', key_id: 'ak_b', secret: 'other-secret' });
     expect(await f.run(['profile', 'list'])).toBe(0);
     expect(JSON.parse(f.stdout())).toEqual([
-      { name: 'acme', active: true, base_url: 'https://acme.test/api/public/v2.0', key_id: 'ak_test', output: null },
-      { name: 'b', active: false, base_url: 'https://b.test/api/public/v2.0', key_id: 'ak_b', output: null },
+      { name: 'acme', active: true, base_url: 'https://acme.test/api/public/v2.0', key_id: 'ak_test', secret_store: 'file', output: null },
+      { name: 'b', active: false, base_url: 'https://b.test/api/public/v2.0', key_id: 'ak_b', secret_store: 'file', output: null },
     ]);
     expect(await f.run(['profile', 'show', 'b', '-o', 'yaml'])).toBe(0);
     expect(f.stdout()).toContain('secret: "********"');
@@ -72,7 +72,7 @@ describe('login', () => {
     expect(await f.run(['login', '--name', 'new', '--domain', 'new.test', '--key-id', 'ak_new', '--secret-stdin'])).toBe(0);
     const store = await f.ctx.config();
     expect(store.active()).toBe('new');
-    expect(store.get('new')).toEqual({ domain: 'new.test', key_id: 'ak_new', secret: 'new-secret' });
+    expect(store.get('new')).toEqual({ domain: 'new.test', key_id: 'ak_new', secret: 'new-secret', secret_store: 'file' });
   });
 
   it('does not save a rejected key (exit 3)', async () => {

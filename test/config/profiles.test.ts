@@ -27,7 +27,7 @@ describe('profile store', () => {
     expect(store.use('b')).toBe(true);
     expect(store.use('nope')).toBe(false);
     expect((await openProfiles({ dir })).active()).toBe('b');
-    expect(store.remove('b')).toBe(true);
+    expect(store.remove('b')).toEqual({ keyringError: undefined });
     expect(store.active()).toBeUndefined();
     expect(store.get('a')).toEqual(A);
   });

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ApiError } from '../../client/errors.js';
 import { baseUrlOf } from '../../config/settings.js';
 import type { CliContext } from '../context.js';
-import { addProfileFlags, completeProfile, type ProfileInput, profileInput } from './profile.js';
+import { addProfileFlags, completeProfile, type ProfileInput, profileInput, reportSecretStore } from './profile.js';
 
 /** Verifies the key with one `GET /users?page_size=1`; a key that is valid but lacks `users.read.*` still passes. */
 export async function runLogin(opts: ProfileInput, ctx: CliContext): Promise<void> {
@@ -23,8 +23,9 @@ export async function runLogin(opts: ProfileInput, ctx: CliContext): Promise<voi
     ctx.streams.stderr.write('warning: the key is valid but may not read users (users.read.*)\n');
   }
   const store = await ctx.config();
-  store.save(name, profile, { activate: true });
+  const saved = store.save(name, profile, { activate: true, keyring: opts.keyring });
   ctx.streams.stderr.write(`Logged in to ${baseUrl} with key ${profile.key_id}; saved profile '${name}' (active)\n`);
+  reportSecretStore(ctx, opts.keyring, saved, store.path);
 }
 
 export function register(program: Command, ctx: CliContext, runF?: (opts: ProfileInput) => Promise<void>): void {

@@ -1,6 +1,6 @@
 /** `confctl profile add|list|use|show|remove`: saved base URLs and access keys. Secrets are never printed. */
 import { type Command, Option } from 'commander';
-import { OUTPUT_FORMATS, type OutputFormat, type Profile } from '../../config/profiles.js';
+import { OUTPUT_FORMATS, type OutputFormat, type Profile, type SaveResult } from '../../config/profiles.js';
 import { baseUrlOf } from '../../config/settings.js';
 import { type CliContext, type GlobalOptions, globalOptions, outputFormat, UsageError } from '../context.js';
 import { listWriter, renderItem } from '../output/index.js';
@@ -13,6 +13,8 @@ export interface ProfileInput {
   secret?: string;
   secretStdin: boolean;
   defaultOutput?: OutputFormat;
+  /** Store the secret in the OS keychain (the profile file when there is none). */
+  keyring: boolean;
   globals: GlobalOptions;
 }
 
@@ -22,6 +24,7 @@ export interface ProfileRunners {
   use(opts: { name: string }): Promise<void>;
   show(opts: { name?: string; globals: GlobalOptions }): Promise<void>;
   remove(opts: { name: string }): Promise<void>;
+  names(): Promise<void>;
 }
 
 /** Adds the flags shared by `profile add` and `login` (`--base-url` is the global option). */
@@ -31,6 +34,7 @@ export function addProfileFlags(cmd: Command): Command {
     .option('--key-id <id>', 'access key id')
     .option('--secret <secret>', 'access key secret (visible to other local users: prefer --secret-stdin)')
     .option('--secret-stdin', 'read the secret from the first line of stdin')
+    .option('--keyring', 'keep the secret in the OS keychain instead of the profile file (falls back to the file when there is no keychain)')
     .addOption(new Option('--default-output <format>', 'default output format of this profile').choices(OUTPUT_FORMATS));
 }
 
@@ -48,6 +52,7 @@ export function profileInput(name: string | undefined, flags: Record<string, unk
     secret: flags.secret as string | undefined,
     secretStdin: Boolean(flags.secretStdin),
     defaultOutput: flags.defaultOutput as OutputFormat | undefined,
+    keyring: Boolean(flags.keyring),
     globals,
   };
 }
@@ -65,7 +70,11 @@ async function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
  * Completes the input: the secret from stdin, missing values by prompting on a terminal; in a
  * pipe, anything missing is exit 2 naming the flags.
  */
-export async function completeProfile(input: ProfileInput, ctx: CliContext, defaultName?: string): Promise<{ name: string; profile: Profile }> {
+export async function completeProfile(
+  input: ProfileInput,
+  ctx: CliContext,
+  defaultName?: string,
+): Promise<{ name: string; profile: Profile & { secret: string } }> {
   const p = { ...input };
   if (p.secretStdin) p.secret = await firstLine(ctx.streams.stdin);
   const missing = [
@@ -87,7 +96,7 @@ export async function completeProfile(input: ProfileInput, ctx: CliContext, defa
   if (!p.keyId || !p.secret || !(p.domain || p.baseUrl)) throw new UsageError('the domain, key id and secret may not be empty');
   return {
     name: p.name,
-    profile: { domain: p.domain, base_url: p.baseUrl, key_id: p.keyId, secret: p.secret, output: p.defaultOutput },
+    profile: { domain: p.domain, base_url: p.baseUrl, key_id: p.keyId, secret: p.secret, secret_store: 'file', output: p.defaultOutput },
   };
 }
 
@@ -99,8 +108,17 @@ function describeProfile(name: string, profile: Profile, active: boolean, withSe
     base_url: baseUrlOf(profile) ?? null,
     key_id: profile.key_id,
     ...(withSecret ? { secret: '********' } : {}),
+    secret_store: profile.secret_store ?? 'file',
     output: profile.output ?? null,
   };
+}
+
+/** Tells where the secret went when `--keyring` was asked for (and why not the keychain, if so). */
+export function reportSecretStore(ctx: CliContext, wanted: boolean, saved: SaveResult, path: string): void {
+  const say = (line: string) => ctx.streams.stderr.write(`${line}\n`);
+  if (saved.secret_store === 'keyring') say('The secret is stored in the OS keychain.');
+  else if (wanted) say(`warning: ${saved.keyringError ?? 'no OS keychain is available'}; the secret is stored in the profile file ${path} (mode 0600) instead`);
+  else if (saved.keyringError) say(`warning: could not delete the old secret from the OS keychain: ${saved.keyringError}`);
 }
 
 const notFound = (name: string) => new UsageError(`no profile named '${name}'`, "see 'confctl profile list'");
@@ -111,8 +129,9 @@ function runners(ctx: CliContext): ProfileRunners {
     async add(opts) {
       const { name, profile } = await completeProfile(opts, ctx);
       const store = await ctx.config();
-      store.save(name, profile, { activateIfNone: true });
+      const saved = store.save(name, profile, { activateIfNone: true, keyring: opts.keyring });
       say(`Saved profile '${name}'${store.active() === name ? ' (active)' : ''} in ${store.path}`);
+      reportSecretStore(ctx, opts.keyring, saved, store.path);
     },
     async list({ globals }) {
       const store = await ctx.config();
@@ -138,8 +157,14 @@ function runners(ctx: CliContext): ProfileRunners {
     },
     async remove({ name }) {
       const store = await ctx.config();
-      if (!store.remove(name)) throw notFound(name);
+      const removed = store.remove(name);
+      if (!removed) throw notFound(name);
       say(`Removed profile '${name}'`);
+      if (removed.keyringError) say(`warning: could not delete its secret from the OS keychain: ${removed.keyringError}`);
+    },
+    async names() {
+      const store = await ctx.config();
+      ctx.streams.stdout.write(store.list().map((p) => `${p.name}\n`).join(''));
     },
   };
 }
@@ -170,4 +195,6 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Profil
     .description('Delete a profile')
     .argument('<name>')
     .action((name: string) => run.remove({ name }));
+  // For shell completion scripts: saved profile names, one a line.
+  profile.command('names', { hidden: true }).action(() => run.names());
 }
