@@ -65,7 +65,10 @@ const JITTER_MS = 50;
 /** A pacer shared by every request of one client. */
 export function createPacer(options: PacerOptions = {}): Pacer {
   const sleep = options.sleep ?? realSleep;
-  const now = options.now ?? Date.now;
+  const clock = options.now ?? Date.now;
+  // Time never runs slower than the sleeps taken, so an instant (test) sleep cannot spin.
+  let floor = -Infinity;
+  const now = () => Math.max(clock(), floor);
   const windowMs = options.windowMs ?? 1000;
   const span = windowMs + JITTER_MS;
   let mode: 'unknown' | 'unlimited' | 'limited' = 'unknown';
@@ -100,6 +103,7 @@ export function createPacer(options: PacerOptions = {}): Pacer {
         const until = Math.max(slidingFree, available > 0 ? t : windowEnd);
         if (until <= t) return go(t);
         await abortableSleep(sleep, until - t, signal);
+        floor = until;
       }
     },
     observe(headers) {

@@ -77,6 +77,8 @@ export interface CallInput {
   params?: Readonly<Record<string, Id>>;
   query?: Query;
   body?: unknown;
+  /** Aborts the request and any wait before it (a pacing pause, a retry delay). */
+  signal?: AbortSignal;
 }
 
 /** One typed function per operation, path parameters positional in path order. */
