@@ -1,0 +1,168 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { countBar, countLine } from '../../src/cli/bulk/progress.js';
+import { type Fake, JSON_HEADERS, ORIGIN, TEXT_HEADERS, withProfile } from './helpers.js';
+
+let f: Fake;
+afterEach(() => f?.agent.assertNoPendingInterceptors());
+const P = '/api/public/v2.0';
+const file = (name: string, text: string) => {
+  const path = join(f.configDir, name);
+  writeFileSync(path, text);
+  return path;
+};
+const ndjson = (n: number, bad: number[] = []) =>
+  Array.from({ length: n }, (_, i) => JSON.stringify({ first_name: `F${i + 1}`, last_name: 'L', email: bad.includes(i + 1) ? `bad${i + 1}` : `c${i + 1}@example.com` })).join('\n');
+
+/** Stubs POST /customers: 400 for e-mails without @, else the customer; records the bodies and start times. */
+function stubCreate(times: number, delayMs = 0) {
+  const seen: { body: any; at: number }[] = [];
+  const scope = f.agent
+    .get(ORIGIN)
+    .intercept({ path: `${P}/customers`, method: 'POST' })
+    .reply((req) => {
+      const body = JSON.parse(String(req.body));
+      seen.push({ body, at: performance.now() });
+      if (!String(body.email).includes('@')) {
+        const errors = { email: ['The email field must be a valid email address.'] };
+        return { statusCode: 400, data: { message: errors.email[0], errors }, responseOptions: JSON_HEADERS };
+      }
+      return { statusCode: 200, data: { message: 'Customer created.', data: { id: seen.length, ...body } }, responseOptions: JSON_HEADERS };
+    });
+  if (delayMs) scope.delay(delayMs);
+  scope.times(times);
+  return seen;
+}
+
+/** Most requests in flight at once, each taking `delayMs` from its start (a request cannot end sooner). */
+const maxInFlight = (starts: number[], delayMs: number) => Math.max(...starts.map((t) => starts.filter((s) => s <= t && s + delayMs > t).length));
+
+describe('customers create --from-file', () => {
+  it.each([[3], [undefined]])('never has more than --concurrency %s requests in flight (default 4), and uses them all', async (n) => {
+    f = await withProfile();
+    const seen = stubCreate(12, 60);
+    const args = ['customers', 'create', '--from-file', file('c.ndjson', ndjson(12)), '-o', 'ndjson', ...(n ? ['--concurrency', String(n)] : [])];
+    expect(await f.run(args)).toBe(0);
+    expect(maxInFlight(seen.map((s) => s.at), 60)).toBe(n ?? 4);
+    // results in input order whatever order they completed in
+    expect(f.stdout().trim().split('\n').map((l) => JSON.parse(l).first_name)).toEqual(Array.from({ length: 12 }, (_, i) => `F${i + 1}`));
+    expect(f.stderr()).toBe('created 12, failed 0 of 12\n');
+  });
+
+  it('--concurrency 1 sends one after the other, in file order', async () => {
+    f = await withProfile();
+    const seen = stubCreate(5, 20);
+    expect(await f.run(['customers', 'create', '--from-file', file('c.ndjson', ndjson(5)), '--concurrency', '1'])).toBe(0);
+    expect(maxInFlight(seen.map((s) => s.at), 20)).toBe(1);
+    expect(seen.map((s) => s.body.first_name)).toEqual(['F1', 'F2', 'F3', 'F4', 'F5']);
+  });
+
+  it('reports the refused records with their lines and field errors; validation only → exit 6', async () => {
+    f = await withProfile();
+    const seen = stubCreate(5);
+    const csv = 'first_name,last_name,email,address.city\nA,L,a@x.io,Paris\nB,L,bad-b,\n"C, Jr",L,c@x.io,\nD,L,bad-d,Rome\nE,L,e@x.io,\n';
+    expect(await f.run(['customers', 'create', '--from-file', file('c.csv', csv)])).toBe(6);
+    expect(seen.find((s) => s.body.first_name === 'A')!.body).toEqual({ first_name: 'A', last_name: 'L', email: 'a@x.io', address: { city: 'Paris' } });
+    expect(JSON.parse(f.stdout()).map((c: any) => c.first_name)).toEqual(['A', 'C, Jr', 'E']);
+    expect(f.stderr()).toContain('line 3: failed (400): The email field must be a valid email address.\n  email: The email field must be a valid email address.\n');
+    expect(f.stderr()).toContain('line 5: failed (400)');
+    expect(f.stderr()).toContain('error: created 3, failed 2 of 5\n');
+  });
+
+  it('--errors FILE gets the failures as NDJSON (line, status, message, errors, record)', async () => {
+    f = await withProfile();
+    stubCreate(3);
+    const errors = join(f.configDir, 'failed.ndjson');
+    expect(await f.run(['customers', 'create', '--from-file', file('c.ndjson', ndjson(3, [2])), '--errors', errors])).toBe(6);
+    expect(readFileSync(errors, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      { line: 2, status: 400, message: 'The email field must be a valid email address.', errors: { email: ['The email field must be a valid email address.'] }, record: { first_name: 'F2', last_name: 'L', email: 'bad2' } },
+    ]);
+    expect(f.stderr()).not.toContain('line 2');
+    expect(f.stderr()).toContain(`created 2, failed 1 of 3`);
+    expect(f.stderr()).toContain(`hint: failed records written to ${errors}`);
+  });
+
+  it('mixed failures exit with the most severe code (5xx → 1; 401 → 3)', async () => {
+    for (const [status, code] of [[500, 1], [401, 3]] as const) {
+      f = await withProfile();
+      const api = f.agent.get(ORIGIN);
+      api.intercept({ path: `${P}/customers`, method: 'POST' }).reply(400, { message: 'bad', errors: { email: ['bad'] } }, JSON_HEADERS);
+      api.intercept({ path: `${P}/customers`, method: 'POST' }).reply(status, 'nope', TEXT_HEADERS);
+      expect(await f.run(['customers', 'create', '--from-file', file('c.ndjson', ndjson(2)), '--concurrency', '1'])).toBe(code);
+      expect(f.stderr()).toContain(`line 2: failed (${status}): nope`);
+      f.agent.assertNoPendingInterceptors();
+    }
+  });
+
+  it('reads stdin with -, detecting the format from the content', async () => {
+    f = await withProfile({ stdin: '[{"first_name":"A","last_name":"L","email":"a@x.io"}]' });
+    stubCreate(1);
+    expect(await f.run(['customers', 'create', '--from-file', '-', '--fields', 'id,email'])).toBe(0);
+    expect(JSON.parse(f.stdout())).toEqual([{ id: 1, email: 'a@x.io' }]);
+  });
+
+  it.each([
+    [['--from-file', 'F', '--email', 'x@y.z'], /--from-file does not go with --email/],
+    [['--from-file', 'F', '--concurrency', '0'], /--concurrency must be an integer from 1 to 32/],
+    [['--errors', 'E', '--email', 'x@y.z'], /--errors goes with --from-file/],
+    [['--from-file', 'BAD'], /line 3: not valid JSON/],
+    [['--from-file', '/nonexistent/x.csv'], /cannot read --from-file \/nonexistent\/x.csv: ENOENT/],
+  ])('usage errors exit 2 before any request: %j', async (args, message) => {
+    f = await withProfile();
+    const bad = file('bad.ndjson', '{"a":1}\n{"a":2}\n{"a":\n');
+    const code = await f.run(['customers', 'create', ...args.map((a) => (a === 'F' || a === 'BAD' ? bad : a))]);
+    expect(code).toBe(2);
+    expect(f.stderr()).toMatch(message);
+    expect(f.stdout()).toBe('');
+  });
+});
+
+describe('conferences attendees add --from-file', () => {
+  it('sends one attendee per request in file order; the ones past the maximum fail with 409 and their lines', async () => {
+    f = await withProfile();
+    const bodies: unknown[] = [];
+    f.agent
+      .get(ORIGIN)
+      .intercept({ path: `${P}/online_conferences/3/attendees`, method: 'POST' })
+      .reply((req) => {
+        const body = JSON.parse(String(req.body));
+        bodies.push(body);
+        if (bodies.length > 3) return { statusCode: 409, data: 'Cannot exceed maximum attendee count.', responseOptions: TEXT_HEADERS };
+        return { statusCode: 200, data: { message: 'OK', data: [{ id: bodies.length, ...body[0] }] }, responseOptions: JSON_HEADERS };
+      })
+      .times(5);
+    const csv = 'name,email\nA,a@x.io\n"B, Jr",b@x.io\nC,c@x.io\nD,d@x.io\nE,e@x.io\n';
+    expect(await f.run(['conferences', 'attendees', 'add', '3', '--from-file', file('a.csv', csv), '-o', 'ndjson'])).toBe(5);
+    expect(bodies).toEqual(['a', 'b', 'c', 'd', 'e'].map((c, i) => [{ name: i === 1 ? 'B, Jr' : c.toUpperCase(), email: `${c}@x.io` }]));
+    expect(f.stdout().trim().split('\n').map((l) => JSON.parse(l).email)).toEqual(['a@x.io', 'b@x.io', 'c@x.io']);
+    expect(f.stderr()).toContain('line 5: failed (409): Cannot exceed maximum attendee count.\nline 6: failed (409): Cannot exceed maximum attendee count.\n');
+    expect(f.stderr()).toContain('error: added 3, failed 2 of 5');
+  });
+
+  it('--from-file does not go with --attendee', async () => {
+    f = await withProfile();
+    expect(await f.run(['conferences', 'attendees', 'add', '3', '--from-file', 'x.csv', '--attendee', 'A <a@x.io>'])).toBe(2);
+    expect(f.stderr()).toContain('--from-file does not go with --attendee');
+  });
+});
+
+describe('progress', () => {
+  it('a count bar, only on a terminal, cleared at the end', () => {
+    expect(countLine(7, 20, 1, 60)).toBe(`[${'#'.repeat(14)}${'-'.repeat(26)}]  7/20  1 failed`);
+    expect(countBar({ write: () => true }, 3, 80)).toBeUndefined();
+    let out = '';
+    let t = 0;
+    const bar = countBar({ write: (s: string) => (out += s), isTTY: true }, 3, 40, () => t)!;
+    bar.update(1, 0);
+    t = 50;
+    bar.update(2, 0); // throttled
+    bar.update(3, 1); // the last one always draws
+    bar.done();
+    expect(out).toContain('1/3');
+    expect(out).not.toContain('2/3');
+    expect(out).toContain('3/3  1 failed');
+    expect(out.endsWith('\r')).toBe(true);
+  });
+});
