@@ -11,7 +11,7 @@ import { readData } from '../body.js';
 import { printSingle, type WriteOptions } from '../commands/resource.js';
 import { apiClient, type CliContext, UsageError } from '../context.js';
 import { changedFields, pickKeys } from './changes.js';
-import { editJson } from './editor.js';
+import { editJson, editorCommand } from './editor.js';
 
 export interface UpdateOptions extends WriteOptions {
   /** `--edit`: edit the writable fields (with any flags applied) in `$VISUAL`/`$EDITOR`. */
@@ -33,6 +33,7 @@ export async function runChangedUpdate(spec: UpdateSpec, opts: UpdateOptions, ct
   if (!opts.edit && !Object.keys(given).length) {
     throw new UsageError('nothing to update', 'give at least one field flag, --clear FIELD, --data or --edit');
   }
+  if (opts.edit) editorCommand(ctx.env, ctx.streams); // no editor may run here: fail before any request
   const { client, format } = await apiClient(ctx, opts.globals);
   const current = (await client.call(spec.get, { params: opts.params })) as { data: Record<string, unknown> };
   const wanted = opts.edit ? await editJson({ ...pickKeys(current.data, spec.writable), ...given }, spec.name, ctx.env, ctx.streams) : given;

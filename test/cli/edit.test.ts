@@ -1,0 +1,131 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { changedFields, sameJson } from '../../src/cli/edit/changes.js';
+import { type Fake, JSON_HEADERS, ORIGIN, USERS, withProfile } from './helpers.js';
+
+let f: Fake;
+afterEach(() => f?.agent.assertNoPendingInterceptors());
+const P = '/api/public/v2.0';
+const ADDRESS = { line_1: null, line_2: null, city: 'London', region: null, region_code: null, country: 'UK', country_code: null, postal_code: null };
+const CUSTOMER = { id: 7, first_name: 'Ada', middle_name: null, last_name: 'Lovelace', email: 'ada@example.com', contact_number: null, address: ADDRESS, name: 'Ada Lovelace', created_at: '2026-01-01T00:00:00.000Z' };
+const HOURS = { start: { hour: 9, minute: 0, second: 0 }, end: { hour: 17, minute: 0, second: 0 } };
+const WORK_HOURS = { sunday: [], monday: [HOURS], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [] };
+
+const getCustomer = () => f.agent.get(ORIGIN).intercept({ path: `${P}/customers/7`, method: 'GET' }).reply(200, { message: 'OK', data: CUSTOMER }, JSON_HEADERS);
+const patchCustomer = (body: string) =>
+  f.agent.get(ORIGIN).intercept({ path: `${P}/customers/7`, method: 'PATCH', body }).reply(200, { message: 'OK', data: { ...CUSTOMER, patched: true } }, JSON_HEADERS);
+
+/** A fake editor: a node script that records what it was given and writes `replacement(json)` back. */
+function editor(name: string, replacement: string): string {
+  const script = join(f.configDir, `${name}.cjs`);
+  writeFileSync(
+    script,
+    `const fs = require('fs'); const file = process.argv[2];
+     fs.writeFileSync(${JSON.stringify(join(f.configDir, `${name}.seen`))}, JSON.stringify({ file, mode: fs.statSync(file).mode & 0o777, text: fs.readFileSync(file, 'utf8') }));
+     const json = JSON.parse(fs.readFileSync(file, 'utf8'));
+     fs.writeFileSync(file, (${replacement})(json));`,
+  );
+  return `node ${script}`;
+}
+const seen = (name: string) => JSON.parse(readFileSync(join(f.configDir, `${name}.seen`), 'utf8'));
+
+describe('comparison', () => {
+  it('deep, key order ignored, absent keys read as null (a sent object replaces the stored one)', () => {
+    expect(sameJson({ a: 1, b: { c: [1, { d: 2 }] } }, { b: { c: [1, { d: 2 }] }, a: 1 })).toBe(true);
+    expect(sameJson(ADDRESS, { city: 'London', country: 'UK' })).toBe(true);
+    expect(sameJson(ADDRESS, { city: 'London' })).toBe(false);
+    expect(sameJson([1, 2], [2, 1])).toBe(false);
+    expect(sameJson(1, '1')).toBe(false);
+    expect(changedFields(CUSTOMER, { first_name: 'Ada', middle_name: null, email: 'new@x.io', address: { country: 'UK', city: 'London' } })).toEqual({ email: 'new@x.io' });
+  });
+});
+
+describe('update sends only changed fields', () => {
+  it('customers: same values are dropped, differing ones sent', async () => {
+    f = await withProfile();
+    getCustomer();
+    patchCustomer('{"last_name":"Byron"}');
+    const args = ['customers', 'update', '7', '--first-name', 'Ada', '--last-name', 'Byron', '--address', '{"country":"UK","city":"London"}', '--clear', 'middle_name'];
+    expect(await f.run(args)).toBe(0);
+    expect(JSON.parse(f.stdout())).toMatchObject({ patched: true });
+  });
+
+  it('a partial address that differs is sent whole (its missing parts are cleared by the server)', async () => {
+    f = await withProfile();
+    getCustomer();
+    patchCustomer('{"address":{"city":"Paris"}}');
+    expect(await f.run(['customers', 'update', '7', '--address', '{"city":"Paris"}'])).toBe(0);
+  });
+
+  it('nothing differs: no PATCH, the stored resource printed, "nothing to change", exit 0', async () => {
+    f = await withProfile();
+    getCustomer();
+    expect(await f.run(['customers', 'update', '7', '--email', 'ada@example.com', '--fields', 'id,email'])).toBe(0);
+    expect(JSON.parse(f.stdout())).toEqual({ id: 7, email: 'ada@example.com' });
+    expect(f.stderr()).toBe('nothing to change\n');
+  });
+
+  it('users: work hours compare deeply (key order ignored)', async () => {
+    f = await withProfile();
+    const user = { ...USERS[0], work_hours: WORK_HOURS };
+    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: user }, JSON_HEADERS).times(2);
+    const same = { ...WORK_HOURS, monday: [{ end: { second: 0, minute: 0, hour: 17 }, start: { hour: 9, second: 0, minute: 0 } }] };
+    expect(await f.run(['users', 'update', '1', '--work-hours', JSON.stringify(same)])).toBe(0);
+    expect(f.stderr()).toBe('nothing to change\n');
+    const later = { ...WORK_HOURS, monday: [{ ...HOURS, end: { hour: 18, minute: 0, second: 0 } }] };
+    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'PATCH', body: JSON.stringify({ work_hours: later }) }).reply(200, { message: 'OK', data: user }, JSON_HEADERS);
+    expect(await f.run(['users', 'update', '1', '--work-hours', JSON.stringify(later), '--timezone', 'Europe/London'])).toBe(0);
+  });
+});
+
+describe('update --edit', () => {
+  it('opens the writable fields (flags applied) in $EDITOR, mode 0600, and sends what changed', async () => {
+    f = await withProfile();
+    getCustomer();
+    patchCustomer(JSON.stringify({ last_name: 'Byron', email: 'ada@byron.io', address: { ...ADDRESS, city: 'Paris' } }));
+    const env = { EDITOR: editor('ed', `(j) => JSON.stringify({ ...j, email: 'ada@byron.io', address: { ...j.address, city: 'Paris' } })`) };
+    f.ctx.env = { ...f.ctx.env, ...env };
+    expect(await f.run(['customers', 'update', '7', '--edit', '--last-name', 'Byron'])).toBe(0);
+    const given = seen('ed');
+    expect(given.mode).toBe(0o600);
+    expect(JSON.parse(given.text)).toEqual({ first_name: 'Ada', middle_name: null, last_name: 'Byron', email: 'ada@example.com', contact_number: null, address: ADDRESS });
+    expect(given.text).toContain('\n  "first_name": "Ada",\n');
+    expect(existsSync(given.file)).toBe(false);
+  });
+
+  it('$VISUAL wins over $EDITOR; an unchanged file sends nothing', async () => {
+    f = await withProfile();
+    getCustomer();
+    f.ctx.env = { ...f.ctx.env, VISUAL: editor('vis', '(j) => JSON.stringify(j)'), EDITOR: 'false' };
+    expect(await f.run(['customers', 'update', '7', '--edit'])).toBe(0);
+    expect(f.stderr()).toBe('nothing to change\n');
+    expect(seen('vis').file).toMatch(/customer-7\.json$/);
+  });
+
+  it('invalid JSON after editing: exit 2, nothing sent, the edited file kept and named', async () => {
+    f = await withProfile();
+    getCustomer();
+    f.ctx.env = { ...f.ctx.env, EDITOR: editor('bad', `(j) => JSON.stringify(j).replace('"Ada"', '"Ada",,')`) };
+    expect(await f.run(['customers', 'update', '7', '--edit'])).toBe(2);
+    const { file } = seen('bad');
+    expect(f.stderr()).toContain('error: the edited JSON is not valid');
+    expect(f.stderr()).toContain(`hint: your edit is kept in ${file}`);
+    expect(readFileSync(file, 'utf8')).toContain('"Ada",,');
+    expect(f.stdout()).toBe('');
+  });
+
+  it('a failing editor sends nothing (exit 1)', async () => {
+    f = await withProfile();
+    getCustomer();
+    f.ctx.env = { ...f.ctx.env, EDITOR: 'exit 3;' };
+    expect(await f.run(['customers', 'update', '7', '--edit'])).toBe(1);
+    expect(f.stderr()).toContain('exited with code 3; nothing sent');
+  });
+
+  it('without a terminal and without $VISUAL/$EDITOR: exit 2 before any request', async () => {
+    f = await withProfile(); // no interceptor: a request would fail with exit 8
+    expect(await f.run(['customers', 'update', '7', '--edit'])).toBe(2);
+    expect(f.stderr()).toContain('--edit needs a terminal on stdin and stdout');
+  });
+});
