@@ -24,6 +24,8 @@ export interface Streams {
   stderr: Out;
   stdin: NodeJS.ReadableStream;
   stdoutIsTTY: boolean;
+  /** Progress lines are drawn on stderr only when it is a terminal. */
+  stderrIsTTY: boolean;
   stdinIsTTY: boolean;
   /** Prompts are allowed only when stdin and stdout are both terminals. */
   canPrompt: boolean;
@@ -35,7 +37,7 @@ export interface Streams {
 
 /** Decides the terminal facts once from the real streams (or fakes in tests). */
 export function createStreams(
-  io: { stdout: Out & { isTTY?: boolean; columns?: number }; stderr: Out; stdin: NodeJS.ReadableStream & { isTTY?: boolean } },
+  io: { stdout: Out & { isTTY?: boolean; columns?: number }; stderr: Out & { isTTY?: boolean }; stdin: NodeJS.ReadableStream & { isTTY?: boolean } },
   env: Env,
 ): Streams {
   const stdoutIsTTY = Boolean(io.stdout.isTTY);
@@ -43,7 +45,8 @@ export function createStreams(
   const force = env.FORCE_COLOR;
   const color = force !== undefined && force !== '' ? force !== '0' && force !== 'false' : env.NO_COLOR ? false : stdoutIsTTY;
   const columns = io.stdout.columns || Number(env.COLUMNS) || 80;
-  return { stdout: io.stdout, stderr: io.stderr, stdin: io.stdin, stdoutIsTTY, stdinIsTTY, canPrompt: stdoutIsTTY && stdinIsTTY, color, width: columns };
+  const stderrIsTTY = Boolean(io.stderr.isTTY);
+  return { stdout: io.stdout, stderr: io.stderr, stdin: io.stdin, stdoutIsTTY, stderrIsTTY, stdinIsTTY, canPrompt: stdoutIsTTY && stdinIsTTY, color, width: columns };
 }
 
 /** Interactive questions; only called when `streams.canPrompt`. */
@@ -62,6 +65,11 @@ export interface CliContext {
   /** Builds an API client; tests pass one with a mock dispatcher and an instant sleep. */
   createClient: (options: ClientOptions) => Promise<ApiClient>;
   prompter: Prompter;
+  /**
+   * Subscribes to Ctrl-C (SIGINT) for a long command such as `--all`; answers the unsubscribe.
+   * Absent: Ctrl-C keeps its default (the process ends). Tests pass a fake to interrupt.
+   */
+  onInterrupt?: (handler: () => void) => () => void;
 }
 
 /** The production context over the real process. */
@@ -77,6 +85,11 @@ export function processContext(): CliContext {
     prompter: {
       input: async (q) => (await import('@inquirer/prompts')).input(q, { output: process.stderr }),
       password: async (q) => (await import('@inquirer/prompts')).password({ ...q, mask: '*' }, { output: process.stderr }),
+    },
+    // `once`: a second Ctrl-C has the default effect again and ends the process at once.
+    onInterrupt: (handler) => {
+      process.once('SIGINT', handler);
+      return () => process.off('SIGINT', handler);
     },
   };
 }

@@ -62,7 +62,7 @@ export function addListOptions(cmd: Command, spec?: ListSpec): Command {
   return cmd
     .option('--page <n>', 'page number (from 1)')
     .option('--page-size <n>', 'rows per page (1 to 100)')
-    .option('--all', 'follow every page and print all rows');
+    .option('--all', 'follow every page, streaming rows as they arrive (json, ndjson, csv, yaml; table waits for the last page); Ctrl-C stops cleanly');
 }
 
 /** List flags → options; no I/O. */
@@ -80,20 +80,16 @@ export function listOptions(flags: Record<string, unknown>, globals: GlobalOptio
   return { params, query, all: Boolean(flags.all), globals };
 }
 
-/** Prints a list page (or every page with `--all`, streaming csv/ndjson as pages arrive). */
+/** Prints a list page, or with `--all` every page, streamed (see `printAllPages`). */
 export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliContext, columns?: string[]): Promise<void> {
   const { client, format } = await apiClient(ctx, opts.globals);
   const input = { params: opts.params, query: opts.query };
-  if (opts.globals.raw) {
-    if (!opts.all) return renderValue(ctx.streams, await client.call(id, input), format === 'yaml' ? 'yaml' : 'json');
-    for await (const page of client.paginate(id, input)) await renderValue(ctx.streams, page, 'ndjson');
-    return;
-  }
-  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns });
   if (opts.all) {
-    for await (const page of client.paginate(id, input)) await writer.write(page.data as Row[]);
-    return writer.end();
+    const { printAllPages } = await import('./list-all.js');
+    return printAllPages(ctx, client, id, input, { format, fields: opts.globals.fields, columns, raw: opts.globals.raw });
   }
+  if (opts.globals.raw) return renderValue(ctx.streams, await client.call(id, input), format === 'yaml' ? 'yaml' : 'json');
+  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns });
   const page = await client.call(id, input);
   await writer.write(page.data as Row[]);
   await writer.end();

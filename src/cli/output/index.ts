@@ -1,10 +1,12 @@
 /**
  * Rendering of resources and lists in the five formats. json prints the `data` array (list) or
- * the `data` object (single); csv and ndjson stream rows as pages arrive; table fits the width.
+ * the `data` object (single); every format but table streams rows as pages arrive (`listWriter`);
+ * table fits the width.
  */
 import type { OutputFormat } from '../../config/profiles.js';
 import type { Streams } from '../context.js';
 import { csvLine, csvRows } from './csv.js';
+import { writeChunk } from './sink.js';
 import { pick, type Row } from './values.js';
 
 export type { Row } from './values.js';
@@ -40,37 +42,59 @@ export async function renderItem(streams: Streams, item: Row, opts: RenderOption
   }
 }
 
-/** Receives a list page by page; `end` finishes the output (json, yaml and table print there). */
+/** Receives a list page by page; `end` finishes the output. */
 export interface ListWriter {
   write(rows: readonly Row[]): Promise<void>;
   end(): Promise<void>;
 }
 
-export function listWriter(streams: Streams, opts: RenderOptions): ListWriter {
-  const out = streams.stdout;
+/** Indents a pretty-printed JSON value as an element of a pretty-printed array. */
+const element = (row: Row) => `  ${JSON.stringify(row, null, 2).replace(/\n/g, '\n  ')}`;
+
+/**
+ * A list writer. json, yaml, csv and ndjson write each page as it arrives and hold nothing:
+ * json is one array written incrementally (`[`, rows joined by `,\n`, `]`; byte for byte what
+ * `JSON.stringify(rows, null, 2)` prints), yaml one block sequence, csv one header. Only table
+ * keeps every row until `end`, to size its columns. Writes wait for stdout to drain; `signal`
+ * ends such a wait (Ctrl-C), after which `end` still closes the json array.
+ */
+export function listWriter(streams: Streams, opts: RenderOptions & { signal?: AbortSignal }): ListWriter {
+  const put = (chunk: string) => writeChunk(streams.stdout, chunk, opts.signal);
   const buffered: Row[] = [];
+  let count = 0;
   let header: string[] | undefined;
   return {
     async write(rows) {
+      if (!rows.length) return;
       const picked = rows.map((r) => pick(r, opts.fields));
-      if (opts.format === 'ndjson') out.write(picked.map((r) => `${JSON.stringify(r)}\n`).join(''));
-      else if (opts.format === 'csv') {
-        if (!header && picked.length) {
-          header = opts.fields ?? Object.keys(picked[0]);
-          out.write(csvLine(header));
-        }
-        if (header) out.write(csvRows(picked, header));
-      } else buffered.push(...picked);
+      switch (opts.format) {
+        case 'json':
+          await put(`${count ? ',\n' : '[\n'}${picked.map(element).join(',\n')}`);
+          break;
+        case 'yaml':
+          await put(await yaml(picked));
+          break;
+        case 'ndjson':
+          await put(picked.map((r) => `${JSON.stringify(r)}\n`).join(''));
+          break;
+        case 'csv':
+          header ??= opts.fields ?? Object.keys(picked[0]);
+          await put((count ? '' : csvLine(header)) + csvRows(picked, header));
+          break;
+        default:
+          buffered.push(...picked);
+      }
+      count += picked.length;
     },
     async end() {
-      if (opts.format === 'json') out.write(json(buffered));
-      else if (opts.format === 'yaml') out.write(buffered.length ? await yaml(buffered) : '[]\n');
-      else if (opts.format === 'csv' && !header && opts.fields) out.write(csvLine(opts.fields));
+      if (opts.format === 'json') await put(count ? '\n]\n' : '[]\n');
+      else if (opts.format === 'yaml' && !count) await put('[]\n');
+      else if (opts.format === 'csv' && !count && opts.fields) await put(csvLine(opts.fields));
       else if (opts.format === 'table') {
         if (!buffered.length) streams.stderr.write('No results.\n');
         else {
           const columns = opts.fields ?? opts.columns?.filter((c) => c in buffered[0]) ?? Object.keys(buffered[0]);
-          out.write(await (await import('./table.js')).renderTable(buffered, columns, streams));
+          await put(await (await import('./table.js')).renderTable(buffered, columns, streams));
         }
       }
     },

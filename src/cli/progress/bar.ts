@@ -1,6 +1,7 @@
 /**
  * A one-line byte progress bar for stderr (only ever shown when stderr is a terminal): bar,
- * percentage and bytes/total, redrawn in place with `\r` at most every 100 ms.
+ * percentage and bytes/total, redrawn in place with `\r` at most every 100 ms; and the live line
+ * it draws with, shared by the other progress lines.
  */
 
 interface Out {
@@ -37,26 +38,39 @@ export function progressLine(bytes: number, total: number | undefined, width: nu
   return `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]${text}`;
 }
 
-/** A bar writing to `out`; `now` gives milliseconds (injectable for tests). */
-export function progressBar(out: Out, opts: { total?: number; width: number; now?: () => number }): ProgressBar {
+/** A line redrawn in place with `\r`, at most every `intervalMs` unless forced. */
+export interface LiveLine {
+  show(line: string, force?: boolean): void;
+  /** Clears the line, leaving the cursor at its start; the next `show` draws again. */
+  done(): void;
+}
+
+/** A live line on `out` (a terminal); `now` gives milliseconds (injectable for tests). */
+export function liveLine(out: Out, opts: { now?: () => number; intervalMs?: number } = {}): LiveLine {
   const now = opts.now ?? Date.now;
+  const interval = opts.intervalMs ?? 100;
   let last = -Infinity;
   let shown = 0;
-  const draw = (bytes: number) => {
-    const line = progressLine(bytes, opts.total, opts.width - 1);
-    out.write(`\r${line}${' '.repeat(Math.max(0, shown - line.length))}`);
-    shown = line.length;
-  };
   return {
-    update(bytes) {
+    show(line, force) {
       const t = now();
-      if (t - last < 100 && bytes !== opts.total) return;
+      if (!force && t - last < interval) return;
       last = t;
-      draw(bytes);
+      out.write(`\r${line}${' '.repeat(Math.max(0, shown - line.length))}`);
+      shown = line.length;
     },
     done() {
       if (shown) out.write(`\r${' '.repeat(shown)}\r`);
       shown = 0;
     },
+  };
+}
+
+/** A bar writing to `out`; `now` gives milliseconds (injectable for tests). */
+export function progressBar(out: Out, opts: { total?: number; width: number; now?: () => number }): ProgressBar {
+  const line = liveLine(out, { now: opts.now });
+  return {
+    update: (bytes) => line.show(progressLine(bytes, opts.total, opts.width - 1), bytes === opts.total),
+    done: () => line.done(),
   };
 }

@@ -1,0 +1,50 @@
+/**
+ * `--all` of the list commands: every page streamed into the output (one page in memory), a
+ * progress line on stderr when it is a terminal, and Ctrl-C stopping cleanly: no more pages,
+ * the output closed (the json array gets its `]`), exit 130.
+ */
+import type { ApiClient } from '../../client/client.js';
+import type { CallInput, ListOperationId } from '../../client/types.js';
+import { type CliContext, CliError, type OutputFormat } from '../context.js';
+import type { ExitCode } from '../errors.js';
+import { listWriter, type Row } from '../output/index.js';
+import { writeChunk } from '../output/sink.js';
+import { streamPages } from '../output/stream.js';
+import { rowProgress } from '../progress/rows.js';
+
+/** 128 + SIGINT: what shells report for a command ended by Ctrl-C. */
+export const EXIT_INTERRUPTED = 130 as ExitCode;
+
+export interface AllOptions {
+  format: OutputFormat;
+  fields?: string[];
+  columns?: string[];
+  /** `--raw`: each page's whole envelope as one ndjson line. */
+  raw: boolean;
+}
+
+/** Prints every page of list `id`. A failure mid-way leaves the output unfinished (and exits non-zero). */
+export async function printAllPages(ctx: CliContext, client: ApiClient, id: ListOperationId, input: CallInput, opts: AllOptions): Promise<void> {
+  const { streams } = ctx;
+  const stop = new AbortController();
+  const unsubscribe = ctx.onInterrupt?.(() => stop.abort(new Error('interrupted')));
+  const writer = listWriter(streams, { format: opts.format, fields: opts.fields, columns: opts.columns, signal: stop.signal });
+  const write = opts.raw
+    ? (page: unknown) => writeChunk(streams.stdout, `${JSON.stringify(page)}\n`, stop.signal)
+    : (page: { data: unknown[] }) => writer.write(page.data as Row[]);
+  const progress = streams.stderrIsTTY ? rowProgress(streams.stderr, { width: streams.width, now: () => ctx.now().getTime() }) : undefined;
+  let result: Awaited<ReturnType<typeof streamPages>>;
+  try {
+    result = await streamPages(client.paginate(id, { ...input, signal: stop.signal }), write, {
+      signal: stop.signal,
+      progress,
+      hideProgressWhileWriting: streams.stdoutIsTTY && (opts.raw || opts.format !== 'table'),
+    });
+  } finally {
+    unsubscribe?.();
+  }
+  if (!opts.raw) await writer.end();
+  if (result.interrupted) {
+    throw new CliError(`interrupted after ${result.rows} rows`, EXIT_INTERRUPTED, 'the output holds the rows fetched so far, complete and well-formed');
+  }
+}
