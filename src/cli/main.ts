@@ -25,6 +25,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   login: { summary: 'Save a profile interactively after checking the key', load: () => import('./commands/login.js') },
   serve: { summary: 'Run a local instance of the API', load: () => import('./commands/serve.js') },
   admin: { summary: 'Administer a local data directory', load: () => import('./commands/admin.js') },
+  api: { summary: "Send any request to the API with the profile's key (like gh api)", load: () => import('./commands/api.js') },
 };
 
 const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--timeout', '--base-url']);
