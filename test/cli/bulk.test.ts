@@ -59,6 +59,15 @@ describe('customers create --from-file', () => {
     expect(seen.map((s) => s.body.first_name)).toEqual(['F1', 'F2', 'F3', 'F4', 'F5']);
   });
 
+  it('draws a progress bar when stderr is a terminal (and only then)', async () => {
+    f = await withProfile();
+    (f.ctx.streams as { stderrIsTTY: boolean }).stderrIsTTY = true;
+    stubCreate(3);
+    expect(await f.run(['customers', 'create', '--from-file', file('c.ndjson', ndjson(3))])).toBe(0);
+    expect(f.stderr()).toMatch(/^\r\[#+-*\]  1\/3/);
+    expect(f.stderr()).toMatch(/3\/3\s*\r\s+\rcreated 3, failed 0 of 3\n$/);
+  });
+
   it('reports the refused records with their lines and field errors; validation only → exit 6', async () => {
     f = await withProfile();
     const seen = stubCreate(5);
@@ -149,12 +158,11 @@ describe('conferences attendees add --from-file', () => {
 });
 
 describe('progress', () => {
-  it('a count bar, only on a terminal, cleared at the end', () => {
+  it('a count bar, throttled, cleared at the end', () => {
     expect(countLine(7, 20, 1, 60)).toBe(`[${'#'.repeat(14)}${'-'.repeat(26)}]  7/20  1 failed`);
-    expect(countBar({ write: () => true }, 3, 80)).toBeUndefined();
     let out = '';
     let t = 0;
-    const bar = countBar({ write: (s: string) => (out += s), isTTY: true }, 3, 40, () => t)!;
+    const bar = countBar({ write: (s: string) => (out += s) }, 3, 40, () => t);
     bar.update(1, 0);
     t = 50;
     bar.update(2, 0); // throttled

@@ -2,7 +2,6 @@
 
 interface Out {
   write(chunk: string): unknown;
-  isTTY?: boolean;
 }
 
 export interface CountBar {
@@ -18,9 +17,8 @@ export function countLine(done: number, total: number, failed: number, width: nu
   return `[${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}]${text}`;
 }
 
-/** A bar on `out` when it is a terminal, else undefined; redrawn at most every 100 ms. */
-export function countBar(out: Out, total: number, width: number, now: () => number = Date.now): CountBar | undefined {
-  if (!out.isTTY) return undefined;
+/** A bar on `out` (the caller checks it is a terminal), redrawn at most every 100 ms. */
+export function countBar(out: Out, total: number, width: number, now: () => number = Date.now): CountBar {
   let last = -Infinity;
   let shown = 0;
   return {

@@ -60,7 +60,7 @@ export async function runBulk(opts: BulkOptions, ctx: CliContext): Promise<void>
   const total = records.length;
   const results: Array<{ row?: Row; failure?: BulkFailure; code?: ExitCode } | undefined> = new Array(total);
   const writer = listWriter(streams, { format: opts.format, fields: opts.fields, columns: opts.columns });
-  const bar = opts.dryRun ? undefined : countBar(streams.stderr, total, streams.width);
+  const bar = !opts.dryRun && streams.stderrIsTTY ? countBar(streams.stderr, total, streams.width) : undefined;
   let next = 0;
   let flushed = 0;
   let done = 0;
