@@ -26,6 +26,8 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   serve: { summary: 'Run a local instance of the API', load: () => import('./commands/serve.js') },
   admin: { summary: 'Administer a local data directory', load: () => import('./commands/admin.js') },
   api: { summary: "Send any request to the API with the profile's key (like gh api)", load: () => import('./commands/api.js') },
+  doctor: { summary: 'Check the profile: config, reachability, the key and its permissions', load: () => import('./commands/doctor.js') },
+  completion: { summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
 };
 
 const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--timeout', '--base-url']);

@@ -1,0 +1,104 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/main.js';
+import { fake } from './helpers.js';
+
+const BIN = resolve(__dirname, '../../bin/confctl.js');
+const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+
+async function script(shell: string): Promise<string> {
+  const f = fake();
+  expect(await f.run(['completion', shell])).toBe(0);
+  return f.stdout();
+}
+
+describe('completion bash', () => {
+  let file: string;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'confctl-compl-'));
+    file = join(dir, 'confctl.bash');
+    writeFileSync(file, await script('bash'));
+    // A `confctl` on PATH (the built bin) with two saved profiles, for dynamic profile names.
+    const bin = join(dir, 'bin');
+    execFileSync('mkdir', [bin]);
+    writeFileSync(join(bin, 'confctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    chmodSync(join(bin, 'confctl'), 0o755);
+    env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, CONFCTL_CONFIG_DIR: join(dir, 'config') };
+    for (const name of ['staging', 'prod']) {
+      execFileSync(join(bin, 'confctl'), ['profile', 'add', name, '--domain', `${name}.test`, '--key-id', 'ak_x', '--secret-stdin'], { env, input: 's\n' });
+    }
+  });
+
+  /** COMPREPLY after `confctl WORDS<TAB>` (the last word is the one being completed). */
+  const complete = (...words: string[]): string[] => {
+    const array = ['confctl', ...words].map((w) => `'${w}'`).join(' ');
+    const code = `source '${file}'; COMP_WORDS=(${array}); COMP_CWORD=${words.length}; _confctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    return execFileSync('bash', ['-c', code], { env, encoding: 'utf8' }).split('\n').filter(Boolean);
+  };
+
+  it('is valid bash', () => {
+    expect(spawnSync('bash', ['-n', file]).status).toBe(0);
+  });
+
+  it('completes commands, subcommands and flags', () => {
+    expect(complete('cust')).toEqual(['customers']);
+    expect(complete('users', 'li')).toEqual(['list']);
+    expect(complete('conferences', 'attendees', '')).toEqual(['list', 'add']);
+    expect(complete('admin', 'keys', 'r')).toEqual(['revoke']);
+    expect(complete('users', 'list', '--s')).toEqual(['--show-secret', '--sort']);
+    expect(complete('--profile', 'x', 'users', 'list', '--with')).toEqual(['--with-trashed']);
+    expect(complete('')).toContain('doctor');
+  });
+
+  it('completes flag values: choices, and saved profile names from `confctl profile names`', () => {
+    expect(complete('users', 'list', '-o', 'j')).toEqual(['json']);
+    expect(complete('--profile', '')).toEqual(['prod', 'staging']);
+    expect(complete('--profile', 'st')).toEqual(['staging']);
+    expect(complete('profile', 'use', '')).toEqual(['prod', 'staging']);
+    expect(complete('completion', '')).toEqual(['bash', 'zsh', 'fish']);
+  });
+
+  it('a flag value is not taken for a subcommand', () => {
+    // `--fields users` must not make `users` the command: the next word still completes top level.
+    expect(complete('--fields', 'users', 'cust')).toEqual(['customers']);
+  });
+
+  it('every command of main.ts is found as commands/NAME.js (how the tree loads them)', () => {
+    for (const name of Object.keys(COMMANDS)) expect(existsSync(resolve(__dirname, `../../src/cli/commands/${name}.ts`)), name).toBe(true);
+    expect(complete('').sort()).toEqual([...Object.keys(COMMANDS)].sort());
+  });
+});
+
+describe('completion zsh and fish', () => {
+  it.skipIf(!has('zsh'))('zsh script passes zsh -n', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'confctl-compl-')), '_confctl');
+    writeFileSync(file, await script('zsh'));
+    expect(spawnSync('zsh', ['-n', file]).status).toBe(0);
+  });
+
+  it.skipIf(!has('fish'))('fish script passes fish -n', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'confctl-compl-')), 'confctl.fish');
+    writeFileSync(file, await script('fish'));
+    expect(spawnSync('fish', ['-n', file]).status).toBe(0);
+  });
+
+  it('zsh and fish scripts hold the tree and the dynamic profile lookup', async () => {
+    const zsh = await script('zsh');
+    expect(zsh.startsWith('#compdef confctl\n')).toBe(true);
+    expect(zsh).toContain("'users') echo 'list get update accounts connected-accounts' ;;");
+    expect(zsh).toContain('compdef _confctl confctl');
+    const fish = await script('fish');
+    expect(fish).toContain("complete -c confctl -n '__confctl_at '\\''users'\\''' -a 'list'");
+    expect(fish).toContain("complete -c confctl  -l profile -x -a '(__confctl_profiles)'");
+    expect(fish).toContain('command confctl profile names');
+  });
+
+  it('an unknown shell is exit 2', async () => {
+    const f = fake();
+    expect(await f.run(['completion', 'tcsh'])).toBe(2);
+  });
+});
