@@ -43,11 +43,10 @@ export type Status = 'ok' | 'warn' | 'fail';
 
 /** What a probe's answer says about its permission (`granted` tells whether `alsoNeeds` was). */
 export function judge(probe: Probe, status: number, text: string, granted: (p: string) => boolean | undefined): { status: Status; detail: string } {
-  const answer = `${probe.method} ${probe.path.split('?')[0]} answered ${status}`;
   if (status === 401 && text.trim() === 'Access denied.') {
-    if (probe.alsoNeeds && granted(probe.alsoNeeds) !== true) return { status: 'warn', detail: `unknown: needs ${probe.alsoNeeds} too, which is not granted` };
-    return { status: 'fail', detail: `denied (${answer} Access denied.)` };
+    if (probe.alsoNeeds && granted(probe.alsoNeeds) !== true) return { status: 'warn', detail: `unknown: the probe needs ${probe.alsoNeeds} too` };
+    return { status: 'fail', detail: 'denied (401 Access denied.)' };
   }
-  if (status === 429 || status >= 500 || status === 401) return { status: 'warn', detail: `unknown (${answer})` };
-  return { status: 'ok', detail: `granted (${answer})` };
+  if (status === 429 || status >= 500 || status === 401) return { status: 'warn', detail: `unknown (answered ${status})` };
+  return { status: 'ok', detail: `granted (answered ${status})` };
 }
