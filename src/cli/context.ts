@@ -143,10 +143,14 @@ export function outputFormat(ctx: CliContext, globals: GlobalOptions, profileDef
 /** The merged profile/environment settings for this invocation. Unknown `--profile` is exit 2. */
 export async function settingsFor(ctx: CliContext, globals: GlobalOptions): Promise<Settings> {
   const { resolveSettings, UnknownProfileError } = await import('../config/settings.js');
+  const { KeyringSecretError } = await import('../config/keyring.js');
   try {
     return resolveSettings(await ctx.config(), ctx.env, globals);
   } catch (err) {
     if (err instanceof UnknownProfileError) throw new UsageError(err.message, "see 'confctl profile list'");
+    if (err instanceof KeyringSecretError) {
+      throw new UsageError(err.message, "set CONFCTL_KEY_SECRET, or add the profile again without --keyring");
+    }
     throw err;
   }
 }

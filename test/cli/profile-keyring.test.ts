@@ -54,8 +54,9 @@ describe('profile add --keyring', () => {
     const dir = fake().configDir;
     (await openProfiles({ dir, keyring: memoryKeyring() })).save('acme', { base_url: 'https://acme.test/api', key_id: 'ak_1', secret: 's' }, { keyring: true, activate: true });
     const k = withKeyring(memoryKeyring({ available: false }), { env: { CONFCTL_CONFIG_DIR: dir } });
-    expect(await k.run(['users', 'list'])).not.toBe(0);
+    expect(await k.run(['users', 'list'])).toBe(2);
     expect(f.stderr()).toContain("the secret of profile 'acme' is in the OS keychain, but no OS keychain is available");
+    expect(f.stderr()).toContain('hint: set CONFCTL_KEY_SECRET, or add the profile again without --keyring');
   });
 
   it('the hidden `profile names` prints saved names one a line (for completion scripts)', async () => {
