@@ -1,4 +1,4 @@
-import { cell, type Row } from './values.js';
+import { type Row, tableCell } from './values.js';
 
 const MIN_COLUMN = 6;
 
@@ -14,10 +14,10 @@ export function fitWidths(natural: number[], width: number): number[] {
   return widths;
 }
 
-/** A bordered table of `rows` over `columns`, cells truncated with `…` to fit `width`. */
+/** A bordered table of `rows` over `columns`, cells truncated with `…` to fit `width`; times local and short. */
 export async function renderTable(rows: readonly Row[], columns: readonly string[], opts: { width: number; color: boolean }): Promise<string> {
   const { default: Table } = await import('cli-table3');
-  const texts = rows.map((r) => columns.map((c) => cell(r[c]).replace(/\s+/g, ' ')));
+  const texts = rows.map((r) => columns.map((c) => tableCell(r[c]).replace(/\s+/g, ' ')));
   const natural = columns.map((c, i) => Math.max(c.length, ...texts.map((t) => t[i].length)) + 2);
   const table = new Table({
     head: [...columns],

@@ -23,3 +23,17 @@ export function cell(v: unknown): string {
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A table cell: like `cell`, but an ISO date-time shows short in the local time zone
+ * (`2026-01-31 10:30`). Only tables do this; every other format keeps the ISO text.
+ */
+export function tableCell(v: unknown): string {
+  if (typeof v !== 'string' || !ISO_TIME.test(v)) return cell(v);
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) return v;
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
