@@ -1,0 +1,58 @@
+/** What every `confctl admin …` action shares: the opened data directory, the tenant, printing. */
+import type { Command } from 'commander';
+import { AdminError } from '../../admin/errors.js';
+import { ImportError } from '../../admin/import.js';
+import { findTenant, type LocalInstance, openLocal } from '../../local/open.js';
+import type { TenantRecord } from '../../store/types.js';
+import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../context.js';
+import { listWriter, renderItem, type Row } from '../output/index.js';
+
+export type Opts = Record<string, unknown>;
+
+/** Runs `work` on the opened data directory and always closes it; admin errors become exit codes. */
+export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: LocalInstance, opts: Opts) => T | Promise<T>): Promise<T> {
+  const opts = cmd.opts<Opts>();
+  const local = openLocal(opts.data as string | undefined, ctx.env as NodeJS.ProcessEnv);
+  try {
+    return await work(local, opts);
+  } catch (err) {
+    if (err instanceof AdminError) {
+      const code = err.kind === 'not_found' ? EXIT.notFound : err.kind === 'conflict' ? EXIT.conflict : EXIT.validation;
+      throw new CliError(err.message, code);
+    }
+    if (err instanceof ImportError) {
+      for (const line of err.details()) ctx.streams.stderr.write(`  ${line}\n`);
+      throw new CliError(err.message, EXIT.validation, 'fix the listed records and run the import again');
+    }
+    throw err;
+  } finally {
+    local.store.close();
+  }
+}
+
+export function tenantOf(local: LocalInstance, opts: Opts): TenantRecord {
+  const tenant = findTenant(local.store, opts.tenant as string | undefined);
+  if (tenant) return tenant;
+  throw new CliError(
+    opts.tenant ? `no tenant has the domain '${opts.tenant}'` : `the data directory ${local.layout.dir} has no tenant yet`,
+    EXIT.notFound,
+    opts.tenant ? "see 'confctl admin tenants list'" : "run 'confctl admin init' first",
+  );
+}
+
+export function wholeNumber(flag: string, value: unknown): number {
+  if (typeof value !== 'string' || !/^[0-9]+$/.test(value)) throw new UsageError(`${flag} must be a whole number, not '${String(value)}'`);
+  return Number(value);
+}
+
+export async function print(ctx: CliContext, cmd: Command, item: Row): Promise<void> {
+  const globals = globalOptions(cmd);
+  await renderItem(ctx.streams, item, { format: outputFormat(ctx, globals), fields: globals.fields });
+}
+
+export async function printList(ctx: CliContext, cmd: Command, rows: Row[], columns: string[]): Promise<void> {
+  const globals = globalOptions(cmd);
+  const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields, columns });
+  await writer.write(rows);
+  await writer.end();
+}

@@ -1,0 +1,57 @@
+/** `confctl admin conferences|recordings|import`: the provider's side the API does not expose. */
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { importRecords, isImportKind, IMPORT_KINDS } from '../../admin/import.js';
+import { endConference, failRecording, finishRecording, startConference } from '../../admin/lifecycle.js';
+import { type CliContext, UsageError } from '../context.js';
+import type { Row } from '../output/index.js';
+import { print, tenantOf, withLocal } from './admin-local.js';
+
+function idArg(value: string, what: string): number {
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${what} must be a whole number, not '${value}'`);
+  return Number(value);
+}
+
+export async function conferenceStart(ctx: CliContext, cmd: Command, id: string): Promise<void> {
+  await withLocal(ctx, cmd, async (local, opts) => {
+    const { conference, recording } = startConference(local.store, tenantOf(local, opts).id, idArg(id, 'conference id'), ctx.now());
+    await print(ctx, cmd, { conference, recording });
+  });
+}
+
+export async function conferenceEnd(ctx: CliContext, cmd: Command, id: string): Promise<void> {
+  await withLocal(ctx, cmd, async (local, opts) => {
+    await print(ctx, cmd, endConference(local.store, tenantOf(local, opts).id, idArg(id, 'conference id'), ctx.now()) as unknown as Row);
+  });
+}
+
+export async function recordingFinish(ctx: CliContext, cmd: Command, id: string): Promise<void> {
+  await withLocal(ctx, cmd, async (local, opts) => {
+    const recording = finishRecording(local.store, tenantOf(local, opts).id, idArg(id, 'recording id'), {
+      mediaDir: local.layout.mediaDir,
+      file: opts.file as string | undefined,
+      now: ctx.now(),
+    });
+    await print(ctx, cmd, recording);
+  });
+}
+
+export async function recordingFail(ctx: CliContext, cmd: Command, id: string): Promise<void> {
+  await withLocal(ctx, cmd, async (local, opts) => {
+    await print(ctx, cmd, failRecording(local.store, tenantOf(local, opts).id, idArg(id, 'recording id'), { now: ctx.now() }));
+  });
+}
+
+export async function importFile(ctx: CliContext, cmd: Command, kind: string, file: string): Promise<void> {
+  if (!isImportKind(kind)) throw new UsageError(`unknown kind '${kind}'`, `one of: ${Object.keys(IMPORT_KINDS).join(', ')}`);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read ${file}`);
+  }
+  await withLocal(ctx, cmd, async (local, opts) => {
+    const result = importRecords(local.store, tenantOf(local, opts).id, kind, text, { fileName: file });
+    await print(ctx, cmd, { ...result, tenant: tenantOf(local, opts).primary_domain });
+  });
+}
