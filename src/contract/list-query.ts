@@ -135,7 +135,8 @@ function buildListSchema(spec: ListSpec) {
 /** Parses a value for comparison against an attribute of `type`, or answers an error template. */
 function filterValue(type: AttributeType, operator: Operator, raw: string): { value: string | number } | { error: string } {
   if (operator === 'Contains' || type === 'text') return { value: raw };
-  if (type === 'integer') return /^-?[0-9]+$/.test(raw) ? { value: Number(raw) } : { error: INTEGER };
+  // Beyond the safe range a number no longer compares exactly: not an integer we can take.
+  if (type === 'integer') return /^-?[0-9]+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? { value: Number(raw) } : { error: INTEGER };
   const time = Date.parse(raw);
   return Number.isNaN(time) ? { error: 'The :attribute field must be a valid date.' } : { value: new Date(time).toISOString() };
 }

@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setup, type Fixture } from './fixtures.js';
+
+let f: Fixture;
+beforeAll(() => {
+  f = setup();
+  f.store.users.insert(f.tenant.id, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@acme.test' });
+});
+afterAll(() => f.store.close());
+
+describe('list filter values (decisions §6: malformed values are 400)', () => {
+  it('answers 400, not 500, for an integer value beyond the safe range', async () => {
+    for (const value of ['99999999999999999999', '-9007199254740993']) {
+      const res = await f.call('GET', `/users?filter_attribute=id&filter_operator=GreaterThan&filter_value=${value}`);
+      expect(res.status, res.body).toBe(400);
+      expect(res.json()).toEqual({
+        message: 'The filter_value field must be an integer.',
+        errors: { filter_value: ['The filter_value field must be an integer.'] },
+      });
+    }
+  });
+
+  it('still takes the largest safe integer', async () => {
+    const res = await f.call('GET', `/users?filter_attribute=id&filter_operator=LessThan&filter_value=${Number.MAX_SAFE_INTEGER}`);
+    expect(res.status).toBe(200);
+    expect(res.json().total).toBe(1);
+  });
+});
