@@ -1,4 +1,5 @@
 /** Request bodies from flags: one flag per writable field, `--data` for a whole body, `--clear`. */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { UsageError } from './errors.js';
@@ -15,13 +16,15 @@ const attrOf = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toU
 
 /** Adds `--<field>` for each field, plus `--data` and (for updates) `--clear`. */
 export function addBodyOptions(cmd: Command, fields: readonly FieldFlag[], opts: { clear: boolean }): Command {
-  for (const f of fields) cmd.option(`${flagOf(f.key)} <${f.kind === 'json' ? 'json' : 'value'}>`, f.description);
+  for (const f of fields) {
+    cmd.option(`${flagOf(f.key)} <${f.kind === 'json' ? 'json' : 'value'}>`, f.kind === 'json' ? `${f.description} (or @FILE)` : f.description);
+  }
   cmd.option('--data <json>', "whole body as JSON, @FILE or - for stdin (field flags override its keys)");
   if (opts.clear) cmd.option('--clear <field>', 'send null for a field (repeatable)', (v: string, prev: string[] = []) => [...prev, v]);
   return cmd;
 }
 
-/** The body fields given as flags (and `--clear` as null), checked and typed; no I/O. */
+/** The body fields given as flags (and `--clear` as null), checked and typed; the only I/O is a JSON flag's `@FILE`. */
 export function bodyFromFlags(flags: Record<string, unknown>, fields: readonly FieldFlag[]): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const field of (flags.clear as string[] | undefined) ?? []) {
@@ -35,7 +38,10 @@ export function bodyFromFlags(flags: Record<string, unknown>, fields: readonly F
     if (f.kind === 'integer') {
       if (!/^-?\d+$/.test(raw)) throw new UsageError(`${flagOf(f.key)} must be an integer, not '${raw}'`);
       body[f.key] = Number(raw);
-    } else if (f.kind === 'json') body[f.key] = parseJson(raw, flagOf(f.key));
+    } else if (f.kind === 'json') {
+      const flag = flagOf(f.key);
+      body[f.key] = parseJson(raw.startsWith('@') ? readFileArg(raw.slice(1), flag) : raw, flag);
+    }
     else body[f.key] = raw;
   }
   return body;
@@ -55,18 +61,31 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
+const unreadable = (flag: string, path: string, err: unknown) =>
+  new UsageError(`cannot read ${flag} file ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+
+function readFileArg(path: string, flag: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw unreadable(flag, path, err);
+  }
+}
+
+/** The text of a `--data`-style argument: itself, `@FILE`'s content, or stdin for `-`. */
+export async function readText(arg: string, stdin: NodeJS.ReadableStream, flag = '--data'): Promise<string> {
+  if (arg === '-') return readAll(stdin);
+  if (!arg.startsWith('@')) return arg;
+  try {
+    return await readFile(arg.slice(1), 'utf8');
+  } catch (err) {
+    throw unreadable(flag, arg.slice(1), err);
+  }
+}
+
 /** Reads `--data`: inline JSON, `@FILE` or `-` (stdin); it must be a JSON object. */
 export async function readData(arg: string, stdin: NodeJS.ReadableStream): Promise<Record<string, unknown>> {
-  let text = arg;
-  if (arg === '-') text = await readAll(stdin);
-  else if (arg.startsWith('@')) {
-    try {
-      text = await readFile(arg.slice(1), 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read --data file ${arg.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-  }
-  const value = parseJson(text, '--data');
+  const value = parseJson(await readText(arg, stdin), '--data');
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('--data must be a JSON object');
   return value as Record<string, unknown>;
 }

@@ -79,6 +79,29 @@ describe('update sends only changed fields', () => {
   });
 });
 
+describe('JSON field flags read @FILE (README: --work-hours @hours.json)', () => {
+  it('users --work-hours @FILE and customers --address @FILE send the file\'s JSON', async () => {
+    f = await withProfile();
+    const later = { ...WORK_HOURS, monday: [{ ...HOURS, end: { hour: 18, minute: 0, second: 0 } }] };
+    const hours = join(f.configDir, 'hours.json');
+    writeFileSync(hours, JSON.stringify(later));
+    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: USERS[0] }, JSON_HEADERS);
+    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'PATCH', body: JSON.stringify({ work_hours: later }) }).reply(200, { message: 'OK', data: USERS[0] }, JSON_HEADERS);
+    expect(await f.run(['users', 'update', '1', '--work-hours', `@${hours}`])).toBe(0);
+    const address = join(f.configDir, 'address.json');
+    writeFileSync(address, '{"city":"Paris"}');
+    getCustomer();
+    patchCustomer('{"address":{"city":"Paris"}}');
+    expect(await f.run(['customers', 'update', '7', '--address', `@${address}`])).toBe(0);
+  });
+
+  it('a missing file is exit 2 naming the flag and the file, before any request', async () => {
+    f = await withProfile();
+    expect(await f.run(['users', 'update', '1', '--work-hours', '@/nonexistent/hours.json'])).toBe(2);
+    expect(f.stderr()).toBe('error: cannot read --work-hours file /nonexistent/hours.json: ENOENT\n');
+  });
+});
+
 describe('update --edit', () => {
   it('opens the writable fields (flags applied) in $EDITOR, mode 0600, and sends what changed', async () => {
     f = await withProfile();

@@ -2,9 +2,8 @@
  * Conference request bodies from flags, without I/O: `--attendee "Name <email>"`, `--public` /
  * `--private`, the create/update field flags, the required-field check and the public id slug.
  */
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { parseJson } from '../body.js';
+import { parseJson, readText } from '../body.js';
 import { UsageError } from '../errors.js';
 
 /** An attendee of a request body (spec §2, input attendee). */
@@ -86,23 +85,8 @@ export function slug(title: string): string {
   return trim(trim(title.toLowerCase().replace(/[^a-z0-9_-]/g, '-').replace(/-{2,}/g, '-')).slice(0, 255));
 }
 
-async function readText(arg: string, stdin: NodeJS.ReadableStream): Promise<string> {
-  if (arg === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  if (!arg.startsWith('@')) return arg;
-  try {
-    return await readFile(arg.slice(1), 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read --data file ${arg.slice(1)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-}
-
 /**
  * Reads `--data` for attendees add: a JSON array of `{name, email}` (inline, `@FILE` or `-`).
- * (body.ts's `readData` insists on an object, so this is its array twin.)
  */
 export async function readAttendeesData(arg: string, stdin: NodeJS.ReadableStream): Promise<unknown[]> {
   const value = parseJson(await readText(arg, stdin), '--data');
