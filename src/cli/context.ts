@@ -155,28 +155,43 @@ export async function settingsFor(ctx: CliContext, globals: GlobalOptions): Prom
   }
 }
 
-/**
- * An API client for the selected profile, with `--timeout` and `--verbose` applied, and the output
- * format that profile implies. Missing URL or key is exit 2 with a hint.
- */
-export async function apiClient(ctx: CliContext, globals: GlobalOptions): Promise<{ client: ApiClient; settings: Settings; format: OutputFormat }> {
-  const settings = await settingsFor(ctx, globals);
-  const missing = [
-    !settings.baseUrl && '--base-url (or a profile domain)',
-    !settings.keyId && 'a key id',
-    !settings.secret && 'a secret',
-  ].filter(Boolean);
-  if (missing.length) {
+/** Why a base URL cannot be used (it must be an absolute http or https URL), else undefined. */
+export function baseUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `'${url}' is not a URL`;
+  }
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? undefined : `'${url}' is not an http or https URL`;
+}
+
+/** Settings with a usable base URL and a key pair, or exit 2 naming what is missing or wrong (every API command). */
+export function requireAccess(settings: Settings): Settings & Required<Pick<Settings, 'baseUrl' | 'keyId' | 'secret'>> {
+  const { baseUrl, keyId, secret } = settings;
+  const missing = [!baseUrl && '--base-url (or a profile domain)', !keyId && 'a key id', !secret && 'a secret'].filter(Boolean);
+  if (!baseUrl || !keyId || !secret) {
     throw new CliError(
       `no API access configured: missing ${missing.join(', ')}`,
       EXIT.usage,
       "run 'confctl login', or 'confctl profile add NAME --domain D --key-id ID --secret-stdin', or set CONFCTL_DOMAIN, CONFCTL_KEY_ID and CONFCTL_KEY_SECRET",
     );
   }
+  const problem = baseUrlProblem(baseUrl);
+  if (problem) throw new UsageError(`bad base URL: ${problem}`, 'give --base-url like https://acme.example.com/api/public/v2.0, or a profile --domain');
+  return { ...settings, baseUrl, keyId, secret };
+}
+
+/**
+ * An API client for the selected profile, with `--timeout` and `--verbose` applied, and the output
+ * format that profile implies. A missing or bad URL or key is exit 2 with a hint (`requireAccess`).
+ */
+export async function apiClient(ctx: CliContext, globals: GlobalOptions): Promise<{ client: ApiClient; settings: Settings; format: OutputFormat }> {
+  const settings = requireAccess(await settingsFor(ctx, globals));
   const client = await ctx.createClient({
-    baseUrl: settings.baseUrl!,
-    keyId: settings.keyId!,
-    secret: settings.secret!,
+    baseUrl: settings.baseUrl,
+    keyId: settings.keyId,
+    secret: settings.secret,
     timeoutMs: globals.timeoutMs,
     log: globals.verbose ? (line) => ctx.streams.stderr.write(`${line}\n`) : undefined,
     dryRun: globals.dryRun ? (req) => ctx.streams.stdout.write(`${curlCommand(req, { showSecret: globals.showSecret })}\n`) : undefined,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CliError, errorLines, exitCodeFor, UsageError } from '../../src/cli/errors.js';
 import { ApiError, NetworkError } from '../../src/client/errors.js';
+import { withProfile } from './helpers.js';
 
 const api = (status: number, message = 'x', errors?: Record<string, string[]>) => new ApiError(status, message, 'GET', '/users', {}, errors, ['users.read.*']);
 
@@ -38,5 +39,23 @@ describe('error lines', () => {
   });
   it('names the missing permission on Access denied.', () => {
     expect(errorLines(api(401, 'Access denied.'))[1]).toBe('hint: the access key lacks a permission this needs: users.read.*');
+  });
+});
+
+describe('a base URL that is not an http(s) URL', () => {
+  it.each([
+    [['users', 'get', '1', '--base-url', 'not-a-url'], "error: bad base URL: 'not-a-url' is not a URL"],
+    [['api', '/users', '--base-url', 'ftp://x/y'], "error: bad base URL: 'ftp://x/y' is not an http or https URL"],
+  ])('%j is exit 2 with one line and a hint, before any request', async (args, line) => {
+    const f = await withProfile();
+    expect(await f.run(args)).toBe(2);
+    expect(f.stderr()).toBe(`${line}\nhint: give --base-url like https://acme.example.com/api/public/v2.0, or a profile --domain\n`);
+    f.agent.assertNoPendingInterceptors();
+  });
+
+  it('doctor fails the base URL row and exits 2', async () => {
+    const f = await withProfile();
+    expect(await f.run(['doctor', '--base-url', 'not-a-url', '-o', 'json'])).toBe(2);
+    expect(JSON.parse(f.stdout())).toContainEqual({ check: 'base URL', status: 'fail', detail: "'not-a-url' is not a URL: give an http or https URL" });
   });
 });

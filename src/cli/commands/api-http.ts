@@ -6,8 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Dispatcher, request } from 'undici';
 import { NetworkError } from '../../client/errors.js';
-import type { Settings } from '../../config/settings.js';
-import { type CliContext, CliError, EXIT, type GlobalOptions, settingsFor, UsageError } from '../context.js';
+import { type CliContext, type GlobalOptions, requireAccess, settingsFor, UsageError } from '../context.js';
 
 export interface RawRequest {
   method: string;
@@ -35,14 +34,9 @@ export interface SendOptions {
   dispatcher?: Dispatcher;
 }
 
-/** The profile's base URL and key, or exit 2 naming what is missing (like every API command). */
-export async function accessFor(ctx: CliContext, globals: GlobalOptions): Promise<Required<Pick<Settings, 'baseUrl' | 'keyId' | 'secret'>> & Settings> {
-  const s = await settingsFor(ctx, globals);
-  const missing = [!s.baseUrl && '--base-url (or a profile domain)', !s.keyId && 'a key id', !s.secret && 'a secret'].filter(Boolean);
-  if (missing.length) {
-    throw new CliError(`no API access configured: missing ${missing.join(', ')}`, EXIT.usage, "run 'confctl login', or 'confctl profile add NAME ...'");
-  }
-  return s as Required<Pick<Settings, 'baseUrl' | 'keyId' | 'secret'>> & Settings;
+/** The profile's base URL and key, or exit 2 naming what is missing or wrong (like every API command). */
+export async function accessFor(ctx: CliContext, globals: GlobalOptions): Promise<ReturnType<typeof requireAccess>> {
+  return requireAccess(await settingsFor(ctx, globals));
 }
 
 /** The headers every request carries: JSON accepted, the key pair and a request id. */

@@ -2,7 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { KeyringSecretError } from '../../config/keyring.js';
 import type { Settings } from '../../config/settings.js';
-import { type CliContext, type GlobalOptions, settingsFor } from '../context.js';
+import { baseUrlProblem, type CliContext, type GlobalOptions, settingsFor } from '../context.js';
 import type { Status } from './doctor-probes.js';
 
 export interface Row {
@@ -39,9 +39,11 @@ export async function settingsRows(ctx: CliContext, globals: GlobalOptions): Pro
     settings.profile
       ? { check: 'profile', status: 'ok', detail: `${settings.profile}${store.active() === settings.profile ? ' (active)' : ''}` }
       : { check: 'profile', status: 'warn', detail: 'none (settings from flags and environment only)' },
-    settings.baseUrl
-      ? { check: 'base URL', status: 'ok', detail: settings.baseUrl }
-      : { check: 'base URL', status: 'fail', detail: 'not set: give --base-url, or a profile domain or base_url' },
+    !settings.baseUrl
+      ? { check: 'base URL', status: 'fail', detail: 'not set: give --base-url, or a profile domain or base_url' }
+      : baseUrlProblem(settings.baseUrl)
+        ? { check: 'base URL', status: 'fail', detail: `${baseUrlProblem(settings.baseUrl)}: give an http or https URL` }
+        : { check: 'base URL', status: 'ok', detail: settings.baseUrl },
     settings.keyId && settings.secret
       ? { check: 'key', status: 'ok', detail: `${settings.keyId}, secret ${where}` }
       : { check: 'key', status: 'fail', detail: `missing ${[!settings.keyId && 'key id', !settings.secret && 'secret'].filter(Boolean).join(' and ')}` },

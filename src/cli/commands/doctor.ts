@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { NetworkError } from '../../client/errors.js';
-import { type CliContext, CliError, EXIT, type GlobalOptions, globalOptions, outputFormat } from '../context.js';
+import { baseUrlProblem, type CliContext, CliError, EXIT, type GlobalOptions, globalOptions, outputFormat } from '../context.js';
 import type { ExitCode } from '../errors.js';
 import { listWriter } from '../output/index.js';
 import { keyHeaders, type RawAnswer, resolveUrl, sendRaw } from './api-http.js';
@@ -31,7 +31,7 @@ export async function runDoctor(globals: GlobalOptions, ctx: CliContext, deps: D
   const local = await settingsRows(ctx, globals);
   rows.push(...local.rows);
   const s = local.settings;
-  if (!s?.baseUrl || !s.keyId || !s.secret) return done({ message: 'the profile is incomplete: see the failed checks', code: EXIT.usage });
+  if (!s?.baseUrl || baseUrlProblem(s.baseUrl) || !s.keyId || !s.secret) return done({ message: 'the profile is incomplete: see the failed checks', code: EXIT.usage });
 
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const log = globals.verbose ? (l: string) => void ctx.streams.stderr.write(`${l}\n`) : undefined;
