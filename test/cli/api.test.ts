@@ -124,4 +124,10 @@ describe('confctl api', () => {
     expect(await f.run(['api', '/users', '--base-url', 'http://127.0.0.1:1/api'])).toBe(8);
     expect(f.stderr()).toMatch(/error: GET http:\/\/127\.0\.0\.1:1\/api\/users: /);
   });
+
+  it('a method without a path is exit 2 (not a GET of the path "/POST")', async () => {
+    await setup();
+    expect(await f.run(['api', 'POST'])).toBe(2);
+    expect(f.stderr()).toBe('error: missing the path after POST\nhint: e.g. confctl api POST /users\n');
+  });
 });

@@ -30,6 +30,7 @@ const collect = (v: string, all: string[]) => [...all, v];
 
 /** Flags → options; no I/O. One argument is a GET of that path. */
 export function apiOptions(first: string, second: string | undefined, flags: Record<string, unknown>, cmd: Command): ApiOptions {
+  if (second === undefined && METHODS.includes(first.toUpperCase())) throw new UsageError(`missing the path after ${first}`, `e.g. confctl api ${first} /users`);
   const [method, path] = second === undefined ? ['GET', first] : [first.toUpperCase(), second];
   if (!METHODS.includes(method)) throw new UsageError(`unknown method '${first}' (one of ${METHODS.join(', ')})`);
   const typed = ((flags.field as string[]) ?? []).map((s) => ({ ...splitField(s, '--field'), typed: true }));
