@@ -118,11 +118,16 @@ export const EXPIRY_MAX = 604800;
 /** Seconds added to a recording's length for the default expiry. */
 export const EXPIRY_GRACE = 600;
 
-/** Query of the recording URL operation; an empty `expiry` means the default. */
+/**
+ * Query of the recording URL operation; an empty `expiry` means the default. A whole number
+ * out of range (`-5`) is "between", not "an integer" (decisions §10 message family); one beyond
+ * the safe integers is not an integer we can take.
+ */
 export const RecordingUrlQuery = z.object({
   expiry: z
     .string()
-    .regex(/^[0-9]*$/, { error: 'The :attribute field must be an integer.' })
+    .regex(/^(-?[0-9]+)?$/, { error: 'The :attribute field must be an integer.' })
+    .refine((v) => v === '' || Number.isSafeInteger(Number(v)), { error: 'The :attribute field must be an integer.' })
     .optional()
     .transform((v) => (v === undefined || v === '' ? undefined : Number(v)))
     .pipe(intBetween(EXPIRY_MIN, EXPIRY_MAX).optional()),

@@ -103,7 +103,8 @@ const intParam = (min: number, max?: number) => {
   const bound = max === undefined ? `The :attribute field must be at least ${min}.` : `The :attribute field must be between ${min} and ${max}.`;
   let n = z.number().int().min(min, { error: bound });
   if (max !== undefined) n = n.max(max, { error: bound });
-  return z.string().regex(/^-?[0-9]+$/, { error: INTEGER }).transform(Number).pipe(n);
+  // Beyond the safe integers zod's own bound message would leak (not in decisions §10's family).
+  return z.string().regex(/^-?[0-9]+$/, { error: INTEGER }).refine((v) => Number.isSafeInteger(Number(v)), { error: INTEGER }).transform(Number).pipe(n);
 };
 
 const PageSchema = z.object({

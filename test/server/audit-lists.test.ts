@@ -26,3 +26,15 @@ describe('list filter values (decisions §6: malformed values are 400)', () => {
     expect(res.json().total).toBe(1);
   });
 });
+
+describe('page parameters beyond the safe integers (decisions §10 message family)', () => {
+  it.each([
+    ['page_number=99999999999999999999', { page_number: ['The page_number field must be an integer.'] }],
+    ['page_size=99999999999999999999', { page_size: ['The page_size field must be an integer.'] }],
+  ])('%s is not an integer', async (query, errors) => {
+    for (const path of ['/users', `/users/1/connected_accounts`]) {
+      const res = await f.call('GET', `${path}?${query}`);
+      expect([res.status, res.json()]).toEqual([400, { message: Object.values(errors)[0][0], errors }]);
+    }
+  });
+});
