@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { examples } from '../help.js';
 
 type Actions = typeof import('./admin-run.js');
 /** Loads the heavy action module (store, better-sqlite3) only when an admin command runs. */
@@ -19,7 +20,7 @@ export function register(program: Command, ctx: CliContext): void {
   const admin = program
     .command('admin')
     .description("Administer a local data directory (tenants, keys, demo data, the provider's side)")
-    .addHelpText('after', '\nExamples:\n  confctl admin init --data ./data -o json\n  confctl admin keys create --tenant localhost --name ci --permissions "users.read.*,customers.*"');
+    .addHelpText('after', examples('confctl admin init --data ./data -o json', 'confctl admin keys create --tenant localhost --name ci --permissions "users.read.*,customers.*"'));
 
   admin
     .command('init')
@@ -27,25 +28,25 @@ export function register(program: Command, ctx: CliContext): void {
     .option(...DATA)
     .option('--domain <domain>', 'primary domain of the first tenant', 'localhost')
     .option('--no-profile', "do not save the key as the client profile 'local'")
-    .addHelpText('after', '\nExample:\n  confctl admin init --data ./data -o json   # {"tenant": "...", "key_id": "...", "secret": "..."}')
+    .addHelpText('after', examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_id": "...", "secret": "..."}'))
     .action(run(ctx, (m) => m.init));
 
-  const tenants = admin.command('tenants').description('Manage tenants');
+  const tenants = admin.command('tenants').description('Manage tenants').addHelpText('after', examples('confctl admin tenants list'));
   tenants
     .command('add <domain>')
     .description('Add a tenant with the default roles')
     .option(...DATA)
     .option('--alias <domain>', 'an alias domain (repeatable)', collect)
-    .addHelpText('after', '\nExample:\n  confctl admin tenants add acme.test --alias www.acme.test')
+    .addHelpText('after', examples('confctl admin tenants add acme.test --alias www.acme.test'))
     .action(run(ctx, (m) => m.tenantsAdd));
   tenants
     .command('list')
     .description('List tenants with their domains')
     .option(...DATA)
-    .addHelpText('after', '\nExample:\n  confctl admin tenants list -o json')
+    .addHelpText('after', examples('confctl admin tenants list -o json'))
     .action(run(ctx, (m) => m.tenantsList));
 
-  const keys = admin.command('keys').description('Manage access keys');
+  const keys = admin.command('keys').description('Manage access keys').addHelpText('after', examples('confctl admin keys list'));
   keys
     .command('create')
     .description('Create an access key; its secret is printed only now')
@@ -54,20 +55,20 @@ export function register(program: Command, ctx: CliContext): void {
     .requiredOption('--name <name>', 'what the key is for')
     .requiredOption('--permissions <list>', "comma-separated grants, e.g. '*' or 'users.read.*,customers.*'")
     .option('--expires <date>', 'ISO 8601 date or date-time after which the key stops working')
-    .addHelpText('after', '\nExample:\n  confctl admin keys create --tenant localhost --name reporting --permissions "users.read.*" --expires 2027-01-01 -o json')
+    .addHelpText('after', examples('confctl admin keys create --tenant localhost --name reporting --permissions "users.read.*" --expires 2027-01-01 -o json'))
     .action(run(ctx, (m) => m.keysCreate));
   keys
     .command('list')
     .description('List access keys (never their secrets)')
     .option(...DATA)
     .option('--tenant <domain>', 'only the keys of this tenant')
-    .addHelpText('after', '\nExample:\n  confctl admin keys list --tenant localhost')
+    .addHelpText('after', examples('confctl admin keys list --tenant localhost'))
     .action(run(ctx, (m) => m.keysList));
   keys
     .command('revoke <id>')
     .description('Revoke an access key')
     .option(...DATA)
-    .addHelpText('after', '\nExample:\n  confctl admin keys revoke ak_0123456789abcdefghijklmn')
+    .addHelpText('after', examples('confctl admin keys revoke ak_0123456789abcdefghijklmn'))
     .action(run(ctx, (m) => m.keysRevoke));
 
   admin
@@ -78,10 +79,10 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--demo', 'the demo data set (decisions §8)')
     .option('--users <n>', 'number of generated users')
     .option('--customers <n>', 'number of generated customers')
-    .addHelpText('after', '\nExamples:\n  confctl admin seed --demo\n  confctl admin seed --users 100000 --customers 100000')
+    .addHelpText('after', examples('confctl admin seed --demo', 'confctl admin seed --users 100000 --customers 100000'))
     .action(run(ctx, (m) => m.seed));
 
-  const conferences = admin.command('conferences').description("Drive a conference's life (the provider's side)");
+  const conferences = admin.command('conferences').description("Drive a conference's life (the provider's side)").addHelpText('after', examples('confctl admin conferences start 3'));
   for (const [name, summary] of [
     ['start', 'Start a conference: sets started_at and begins a recording (status Recording)'],
     ['end', 'End a started conference: sets ended_at; its running recordings become Processing'],
@@ -91,25 +92,25 @@ export function register(program: Command, ctx: CliContext): void {
       .description(summary)
       .option(...DATA)
       .option(...TENANT)
-      .addHelpText('after', `\nExample:\n  confctl admin conferences ${name} 3`)
+      .addHelpText('after', examples(`confctl admin conferences ${name} 3`))
       .action(run(ctx, (m) => (name === 'start' ? m.conferenceStart : m.conferenceEnd)));
   }
 
-  const recordings = admin.command('recordings').description("Finish or fail recordings (the provider's side)");
+  const recordings = admin.command('recordings').description("Finish or fail recordings (the provider's side)").addHelpText('after', examples('confctl admin recordings finish 5 --file ./talk.wav'));
   recordings
     .command('finish <id>')
     .description('Mark a recording Finished and store its media file (a generated WAV without --file)')
     .option(...DATA)
     .option(...TENANT)
     .option('--file <path>', 'media file to copy into the data directory')
-    .addHelpText('after', '\nExample:\n  confctl admin recordings finish 5 --file ./talk.wav')
+    .addHelpText('after', examples('confctl admin recordings finish 5 --file ./talk.wav'))
     .action(run(ctx, (m) => m.recordingFinish));
   recordings
     .command('fail <id>')
     .description('Mark a recording Failed')
     .option(...DATA)
     .option(...TENANT)
-    .addHelpText('after', '\nExample:\n  confctl admin recordings fail 5')
+    .addHelpText('after', examples('confctl admin recordings fail 5'))
     .action(run(ctx, (m) => m.recordingFail));
 
   admin
@@ -117,6 +118,6 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Import users, departments, customers, conference-accounts, connected-accounts, calendars or events from a JSON array or NDJSON file, all or nothing')
     .option(...DATA)
     .option(...TENANT)
-    .addHelpText('after', '\nExamples:\n  confctl admin import users users.ndjson\n  confctl admin import customers customers.json --tenant acme.test')
+    .addHelpText('after', examples('confctl admin import users users.ndjson', 'confctl admin import customers customers.json --tenant acme.test'))
     .action(run(ctx, (m) => m.importFile));
 }

@@ -11,6 +11,7 @@ import { accessFor, keyHeaders, type RawRequest, resolveUrl, sendRaw } from './a
 import { dataText, type FieldSpec, fieldsObject, fieldValue, type Readers, parseHeader, splitField, withQuery } from './api-input.js';
 import { bodyText, headText, statusError } from './api-output.js';
 import { paginate } from './api-paginate.js';
+import { examples } from '../help.js';
 
 export interface ApiOptions {
   method: string;
@@ -101,6 +102,14 @@ export function register(program: Command, ctx: CliContext, runF?: (opts: ApiOpt
     .option('-H, --header <header>', "an extra request header 'Name: value'", collect, [])
     .option('-i, --include', 'print the status line and headers before the body')
     .option('--paginate', "follow next_page_url and print every page's data as one JSON array (with --raw: the envelopes)")
-    .addHelpText('after', "\nExamples:\n  $ confctl api /users?page_size=5\n  $ confctl api POST /customers -F first_name=Ada -F last_name=Lovelace -F email=ada@example.com\n  $ confctl api PATCH /customers/7 -F 'address[city]=London'\n  $ confctl api --paginate /customers --raw-field filter_attribute=email -f filter_operator=Contains -f filter_value=@acme\n")
+    .addHelpText(
+      'after',
+      examples(
+        'confctl api /users?page_size=5',
+        'confctl api POST /customers -F first_name=Ada -F last_name=Lovelace -F email=ada@example.com',
+        "confctl api PATCH /customers/7 -F 'address[city]=London'",
+        'confctl api --paginate /customers --raw-field filter_attribute=email -f filter_operator=Contains -f filter_value=@acme',
+      ),
+    )
     .action((first: string, second: string | undefined, flags, cmd: Command) => (runF ?? ((o) => runApi(o, ctx)))(apiOptions(first, second, flags, cmd)));
 }

@@ -8,6 +8,7 @@ import { listWriter, renderValue, type Row } from '../output/index.js';
 import { addCommonFlags, collect, createBodyFromFlags, missingFlags, parseAttendee, readAttendeesData, updateBodyFromFlags } from './conferences-body.js';
 import { promptMissing } from './conferences-prompt.js';
 import { addListOptions, idArg, type ItemOptions, type ListOptions, listOptions, runGet, runList, runWrite, withExample, type WriteOptions } from './resource.js';
+import { examples } from '../help.js';
 
 /** Table columns of attendee lists when no --fields is given. */
 export const ATTENDEE_COLUMNS = ['id', 'name', 'email', 'attendee_type', 'attendee_id', 'joined_at'];
@@ -73,7 +74,10 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
       runFromFile(o, { verb: 'added', columns: ATTENDEE_COLUMNS, send: async (client, record) => (await client.call('addConferenceAttendees', { params: o.params, body: [record] })).data[0] }, ctx),
     ...runF,
   };
-  const conferences = program.command('conferences').description('Create, show and update online conferences; list and add attendees');
+  const conferences = program
+    .command('conferences')
+    .description('Create, show and update online conferences; list and add attendees')
+    .addHelpText('after', examples(operation('getConference').cli.example, operation('listConferenceAttendees').cli.example));
   const confId = (id: string) => ({ online_conference_id: idArg(id, 'conference_id') });
 
   const create = conferences
@@ -96,7 +100,10 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     run.update({ params: confId(id), body: updateBodyFromFlags(flags), data: flags.data, globals: globalOptions(cmd) }),
   );
 
-  const attendees = conferences.command('attendees').description('List and add attendees of an online conference');
+  const attendees = conferences
+    .command('attendees')
+    .description('List and add attendees of an online conference')
+    .addHelpText('after', examples(operation('listConferenceAttendees').cli.example, operation('addConferenceAttendees').cli.example));
   const list = attendees.command('list').description(operation('listConferenceAttendees').summary).argument('<conference_id>');
   withExample(addListOptions(list), 'listConferenceAttendees').action((id: string, flags, cmd: Command) =>
     run.attendeesList(listOptions(flags, globalOptions(cmd), undefined, confId(id))),

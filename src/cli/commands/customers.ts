@@ -18,6 +18,7 @@ import {
   withExample,
   type WriteOptions,
 } from './resource.js';
+import { examples } from '../help.js';
 
 export const CUSTOMER_FIELDS: readonly FieldFlag[] = [
   { key: 'first_name', kind: 'text', description: 'first name' },
@@ -57,7 +58,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Custom
       runChangedUpdate({ get: 'getCustomer', update: 'updateCustomer', writable: CUSTOMER_FIELDS.map((f) => f.key), name: `customer-${o.params.customer_id}` }, o, ctx),
     ...runF,
   };
-  const customers = program.command('customers').description('List, show, create and update customers');
+  const customers = program.command('customers').description('List, show, create and update customers').addHelpText('after', examples(operation('listCustomers').cli.example, operation('getCustomer').cli.example));
 
   withExample(addListOptions(customers.command('list').description(operation('listCustomers').summary), CUSTOMER_LIST), 'listCustomers').action(
     (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), CUSTOMER_LIST)),

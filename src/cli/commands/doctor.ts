@@ -12,6 +12,7 @@ import { listWriter } from '../output/index.js';
 import { keyHeaders, type RawAnswer, resolveUrl, sendRaw } from './api-http.js';
 import { configRow, type Row, settingsRows } from './doctor-config.js';
 import { judge, type Probe, PROBES } from './doctor-probes.js';
+import { examples } from '../help.js';
 
 export interface DoctorDeps {
   /** Waits for the rate-limit window to reset (tests pass an instant one). */
@@ -94,7 +95,8 @@ export function register(program: Command, ctx: CliContext, runF?: (globals: Glo
       'after',
       '\nWrites are probed with requests that cannot succeed (an invalid body or an id that does not exist):\n' +
         "400 or 404 means the permission is granted, 401 'Access denied.' that it is not.\n" +
-        '\nExit codes: 0 the key works, 2 setup incomplete, 3 key rejected, 4 unknown tenant, 8 unreachable.\n',
+        '\nExit codes: 0 the key works, 2 setup incomplete, 3 key rejected, 4 unknown tenant, 8 unreachable.\n' +
+        examples('confctl doctor', 'confctl doctor --profile acme -o json'),
     )
     .action((_flags, cmd: Command) => (runF ?? ((g) => runDoctor(g, ctx)))(globalOptions(cmd)));
 }

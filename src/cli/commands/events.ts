@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { operation } from '../../contract/operations.js';
 import { type CliContext, globalOptions } from '../context.js';
 import { idArg, type ItemOptions, runGet, withExample } from './resource.js';
+import { examples } from '../help.js';
 
 export interface EventsRunners {
   get(opts: ItemOptions): Promise<void>;
@@ -11,7 +12,7 @@ export interface EventsRunners {
 /** Registers `events`; `runF` replaces the runners in parse-only tests. */
 export function register(program: Command, ctx: CliContext, runF: Partial<EventsRunners> = {}): void {
   const run: EventsRunners = { get: (o) => runGet('getCalendarEvent', o, ctx), ...runF };
-  const events = program.command('events').description('Show calendar events');
+  const events = program.command('events').description('Show calendar events').addHelpText('after', examples(operation('getCalendarEvent').cli.example));
   const get = events
     .command('get')
     .description(`${operation('getCalendarEvent').summary} (with the conference it backs, if any)`)

@@ -4,6 +4,7 @@ import { ApiError } from '../../client/errors.js';
 import { baseUrlOf } from '../../config/settings.js';
 import type { CliContext } from '../context.js';
 import { addProfileFlags, completeProfile, type ProfileInput, profileInput, reportSecretStore } from './profile.js';
+import { examples } from '../help.js';
 
 /** Verifies the key with one `GET /users?page_size=1`; a key that is valid but lacks `users.read.*` still passes. */
 export async function runLogin(opts: ProfileInput, ctx: CliContext): Promise<void> {
@@ -35,6 +36,6 @@ export function register(program: Command, ctx: CliContext, runF?: (opts: Profil
       .description('Save a profile after checking the key with one request; asks for what the flags do not give')
       .option('--name <name>', 'profile name (default: asked, or "default")'),
   )
-    .addHelpText('after', '\nExample:\n  $ confctl login --name acme --domain acme.example --key-id ak_123\n')
+    .addHelpText('after', examples('confctl login --name acme --domain acme.example --key-id ak_123'))
     .action((flags, cmd: Command) => (runF ?? runLogin)(profileInput(flags.name, flags, cmd), ctx));
 }

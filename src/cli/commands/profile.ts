@@ -4,6 +4,7 @@ import { OUTPUT_FORMATS, type OutputFormat, type Profile, type SaveResult } from
 import { baseUrlOf } from '../../config/settings.js';
 import { type CliContext, type GlobalOptions, globalOptions, outputFormat, UsageError } from '../context.js';
 import { listWriter, renderItem } from '../output/index.js';
+import { examples } from '../help.js';
 
 export interface ProfileInput {
   name?: string;
@@ -172,27 +173,34 @@ function runners(ctx: CliContext): ProfileRunners {
 /** Registers `profile`; `runF` replaces the runners in parse-only tests. */
 export function register(program: Command, ctx: CliContext, runF: Partial<ProfileRunners> = {}): void {
   const run = { ...runners(ctx), ...runF };
-  const profile = program.command('profile').description('Manage saved API profiles (base URL and access key)');
+  const profile = program
+    .command('profile')
+    .description('Manage saved API profiles (base URL and access key)')
+    .addHelpText('after', examples('confctl profile list', 'confctl profile use acme'));
   addProfileFlags(profile.command('add').description('Save a profile (the first one saved becomes active)').argument('<name>'))
-    .addHelpText('after', '\nExample:\n  $ printf %s "$SECRET" | confctl profile add acme --domain acme.example --key-id ak_123 --secret-stdin\n')
+    .addHelpText('after', examples('printf %s "$SECRET" | confctl profile add acme --domain acme.example --key-id ak_123 --secret-stdin'))
     .action((name: string, flags, cmd: Command) => run.add(profileInput(name, flags, cmd)));
   profile
     .command('list')
     .description('List profiles (secrets are never shown)')
+    .addHelpText('after', examples('confctl profile list -o table'))
     .action((_flags, cmd: Command) => run.list({ globals: globalOptions(cmd) }));
   profile
     .command('use')
     .description('Make a profile the active one')
+    .addHelpText('after', examples('confctl profile use acme'))
     .argument('<name>')
     .action((name: string) => run.use({ name }));
   profile
     .command('show')
     .description('Show a profile, the secret masked (default: the active one)')
+    .addHelpText('after', examples('confctl profile show', 'confctl profile show acme -o json'))
     .argument('[name]')
     .action((name: string | undefined, _flags, cmd: Command) => run.show({ name, globals: globalOptions(cmd) }));
   profile
     .command('remove')
     .description('Delete a profile')
+    .addHelpText('after', examples('confctl profile remove acme'))
     .argument('<name>')
     .action((name: string) => run.remove({ name }));
   // For shell completion scripts: saved profile names, one a line.

@@ -5,6 +5,7 @@ import { operation } from '../../contract/operations.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../context.js';
 import { renderItem, renderValue, type Row } from '../output/index.js';
 import { addListOptions, idArg, type ListOptions, listOptions, runList, withExample } from './resource.js';
+import { examples } from '../help.js';
 
 /** Table columns of recording lists when no --fields is given. */
 export const RECORDING_COLUMNS = ['id', 'status', 'file_name', 'started_at', 'stopped_at'];
@@ -52,7 +53,10 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Record
     url: (o) => runUrl(o, ctx),
     ...runF,
   };
-  const recordings = program.command('recordings').description("List a conference's recordings; get a temporary URL or download one");
+  const recordings = program
+    .command('recordings')
+    .description("List a conference's recordings; get a temporary URL or download one")
+    .addHelpText('after', examples(operation('listConferenceRecordings').cli.example, operation('getRecordingUrl').cli.example));
 
   const list = recordings.command('list').description(`${operation('listConferenceRecordings').summary} (status 1 recording, 2 processing, 3 finished, 4 failed)`);
   withExample(addListOptions(list.argument('<conference_id>')), 'listConferenceRecordings').action((id: string, flags, cmd: Command) =>

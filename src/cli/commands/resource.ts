@@ -10,6 +10,7 @@ import { readData } from '../body.js';
 import { apiClient, type CliContext, type GlobalOptions, UsageError } from '../context.js';
 import { parseFilter, parseSort, FILTER_SYNTAX } from '../filter.js';
 import { listWriter, renderItem, renderValue, type Row } from '../output/index.js';
+import { examples } from '../help.js';
 
 type Params = Record<string, string>;
 type QueryValues = Record<string, string | number | boolean>;
@@ -36,7 +37,7 @@ export interface WriteOptions extends ItemOptions {
 
 /** Adds the example from the operation table to a command's help. */
 export function withExample(cmd: Command, id: OperationId): Command {
-  return cmd.addHelpText('after', `\nExample:\n  $ ${operation(id).cli.example}\n`);
+  return cmd.addHelpText('after', examples(operation(id).cli.example));
 }
 
 /** A positive integer id argument. */

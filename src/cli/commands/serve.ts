@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { type CliContext, UsageError } from '../context.js';
+import { examples } from '../help.js';
 
 /** Parsed flags of `confctl serve`. */
 export interface ServeOptions {
@@ -62,10 +63,7 @@ export function register(program: Command, ctx: CliContext): void {
       `
 On an empty data directory, serve creates the tenant 'localhost' (aliases 127.0.0.1, ::1) and an
 all-permissions key, prints the key once and saves it as the profile 'local'.
-
-Examples:
-  confctl serve --demo
-  confctl serve --port 9000 --data ./data --log json --rate-limit off`,
+${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off')}`,
     )
     .action(async (_opts, cmd: Command) => {
       const options = parseServeOptions(cmd.opts());

@@ -15,6 +15,7 @@ import {
   runList,
   withExample,
 } from './resource.js';
+import { examples } from '../help.js';
 
 export const USER_FIELDS: readonly FieldFlag[] = [
   { key: 'first_name', kind: 'text', description: 'first name' },
@@ -51,7 +52,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
     connectedAccounts: (o) => runList('listUserConnectedAccounts', o, ctx, CONNECTED_ACCOUNT_COLUMNS),
     ...runF,
   };
-  const users = program.command('users').description("List, show and update users; list a user's accounts");
+  const users = program.command('users').description("List, show and update users; list a user's accounts").addHelpText('after', examples(operation('listUsers').cli.example, operation('getUser').cli.example));
 
   withExample(addListOptions(users.command('list').description(operation('listUsers').summary), USER_LIST), 'listUsers').action(
     (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), USER_LIST)),
