@@ -37,10 +37,13 @@ function issueTemplate(issue: z.core.$ZodIssue, input: unknown): string {
       return TYPE_MESSAGES[issue.expected] ?? 'The :attribute field format is invalid.';
     }
     case 'too_big':
+      // zod's integers stop at the safe range; beyond it a number is not an integer we can take.
+      if (issue.origin === 'int' && Number(issue.maximum) === Number.MAX_SAFE_INTEGER) return TYPE_MESSAGES.int;
       if (issue.origin === 'string') return `The :attribute field must not be greater than ${issue.maximum} characters.`;
       if (issue.origin === 'array') return `The :attribute field must not have more than ${issue.maximum} items.`;
       return `The :attribute field must not be greater than ${issue.maximum}.`;
     case 'too_small':
+      if (issue.origin === 'int' && Number(issue.minimum) === Number.MIN_SAFE_INTEGER) return TYPE_MESSAGES.int;
       if (issue.origin === 'string') return 'The :attribute field is required.';
       return `The :attribute field must be at least ${issue.minimum}.`;
     case 'invalid_format':
