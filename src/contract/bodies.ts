@@ -18,10 +18,24 @@ export const E164 = /^\+[1-9][0-9]{7,14}$/;
 export const PUBLIC_ID = /^[a-zA-Z0-9-_]+$/;
 
 let zoneCache: Set<string> | undefined;
-/** True for an IANA time zone name known to this Node runtime (plus `UTC`). */
+/** Segments of an IANA name as the tz database writes them: each starts with a capital or a digit. */
+const IANA_SHAPE = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z0-9][A-Za-z0-9_+-]*)*$/;
+/**
+ * True for an IANA time zone name known to this Node runtime. `Intl.supportedValuesOf` lists
+ * only ICU's canonical ids (`Asia/Calcutta`, not the IANA `Asia/Kolkata`; no `UTC`, `Europe/Kyiv`
+ * or links such as `US/Eastern`), so any other name ICU resolves counts too, when written as the
+ * tz database writes it (`europe/paris` does not).
+ */
 export function isTimezone(name: string): boolean {
-  zoneCache ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC', 'Etc/UTC']);
-  return zoneCache.has(name);
+  zoneCache ??= new Set(Intl.supportedValuesOf('timeZone'));
+  if (zoneCache.has(name)) return true;
+  if (!IANA_SHAPE.test(name)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
 }
 const timezone = () => z.string().refine(isTimezone, { error: 'The :attribute field must be a valid timezone.' });
 

@@ -38,3 +38,17 @@ describe('integers beyond the safe range in bodies (decisions §10 message famil
     });
   });
 });
+
+describe('user timezone is any IANA name (decisions §7)', () => {
+  it.each(['Asia/Kolkata', 'Europe/Kyiv', 'UTC', 'Etc/GMT+5', 'US/Eastern', 'America/Argentina/Buenos_Aires', 'Europe/Paris'])('accepts %s and stores it as sent', async (zone) => {
+    const res = await f.call('PATCH', `/users/${f.ada.id}`, { body: { timezone: zone } });
+    expect([res.status, res.json().data?.timezone]).toEqual([200, zone]);
+    expect(f.store.users.get(f.tenant.id, f.ada.id)!.timezone).toBe(zone);
+  });
+
+  it.each(['Mars/Olympus', 'europe/paris', 'utc', '+05:00', 'Europe/', 'Factory', ''])('rejects %j', async (zone) => {
+    const res = await f.call('PATCH', `/users/${f.ada.id}`, { body: { timezone: zone } });
+    expect([res.status, res.json().errors]).toEqual([400, { timezone: ['The timezone field must be a valid timezone.'] }]);
+    expect(f.store.users.get(f.tenant.id, f.ada.id)!.timezone).toBeNull();
+  });
+});
