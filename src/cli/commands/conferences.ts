@@ -7,7 +7,7 @@ import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageErr
 import { listWriter, renderValue, type Row } from '../output/index.js';
 import { addCommonFlags, collect, createBodyFromFlags, missingFlags, parseAttendee, readAttendeesData, updateBodyFromFlags } from './conferences-body.js';
 import { promptMissing } from './conferences-prompt.js';
-import { addListOptions, idArg, type ItemOptions, type ListOptions, listOptions, runGet, runList, runWrite, withExample, type WriteOptions } from './resource.js';
+import { addGetCommand, addListOptions, idArg, type ItemOptions, type ListOptions, listOptions, runGet, runList, runWrite, withExample, type WriteOptions } from './resource.js';
 import { examples } from '../help.js';
 
 /** Table columns of attendee lists when no --fields is given. */
@@ -91,9 +91,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     run.create({ params: {}, body: createBodyFromFlags(flags), data: flags.data, globals: globalOptions(cmd) }),
   );
 
-  withExample(conferences.command('get').description(operation('getConference').summary).argument('<conference_id>'), 'getConference').action(
-    (id: string, _flags, cmd: Command) => run.get({ params: confId(id), globals: globalOptions(cmd) }),
-  );
+  addGetCommand(conferences, 'getConference', 'conference_id', run.get, 'online_conference_id');
 
   const update = conferences.command('update').description(`${operation('updateConference').summary}; sends only the fields given`).argument('<conference_id>');
   withExample(addCommonFlags(update), 'updateConference').action((id: string, flags, cmd: Command) =>

@@ -5,10 +5,10 @@ import { operation } from '../../contract/operations.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
 import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
 import { type CliContext, globalOptions } from '../context.js';
-import { runChangedUpdate, type UpdateOptions } from '../edit/update.js';
+import { addUpdateCommand, runChangedUpdate, type UpdateOptions } from '../edit/update.js';
 import {
+  addGetCommand,
   addListOptions,
-  idArg,
   type ItemOptions,
   type ListOptions,
   listOptions,
@@ -64,9 +64,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Custom
     (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), CUSTOMER_LIST)),
   );
 
-  withExample(customers.command('get').description(operation('getCustomer').summary).argument('<customer_id>'), 'getCustomer').action(
-    (id: string, _flags, cmd: Command) => run.get({ params: { customer_id: idArg(id, 'customer_id') }, globals: globalOptions(cmd) }),
-  );
+  addGetCommand(customers, 'getCustomer', 'customer_id', run.get);
 
   const create = customers.command('create').description(`${operation('createCustomer').summary} (first name, last name and e-mail required)`);
   addFromFileOptions(addBodyOptions(create, CUSTOMER_FIELDS, { clear: false }), { concurrency: true });
@@ -77,18 +75,5 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Custom
     return bulk ? run.createFromFile(bulk) : run.create({ params: {}, body, data: flags.data, globals });
   });
 
-  const update = customers
-    .command('update')
-    .description(`${operation('updateCustomer').summary}; fetches it first and sends only the fields that differ`)
-    .argument('<customer_id>')
-    .option('--edit', 'edit the writable fields as JSON in $VISUAL/$EDITOR (flags applied first)');
-  withExample(addBodyOptions(update, CUSTOMER_FIELDS, { clear: true }), 'updateCustomer').action((id: string, flags, cmd: Command) =>
-    run.update({
-      params: { customer_id: idArg(id, 'customer_id') },
-      body: bodyFromFlags(flags, CUSTOMER_FIELDS),
-      data: flags.data,
-      edit: Boolean(flags.edit),
-      globals: globalOptions(cmd),
-    }),
-  );
+  addUpdateCommand(customers, { update: 'updateCustomer', idParam: 'customer_id', fields: CUSTOMER_FIELDS }, run.update);
 }

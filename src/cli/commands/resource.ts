@@ -7,7 +7,7 @@ import type { ListOperationId } from '../../client/types.js';
 import type { ListSpec } from '../../contract/list-query.js';
 import { type OperationId, operation } from '../../contract/operations.js';
 import { readData } from '../body.js';
-import { apiClient, type CliContext, type GlobalOptions, UsageError } from '../context.js';
+import { apiClient, type CliContext, type GlobalOptions, globalOptions, UsageError } from '../context.js';
 import { parseFilter, parseSort, FILTER_SYNTAX } from '../filter.js';
 import { listWriter, renderItem, renderValue, type Row } from '../output/index.js';
 import { examples } from '../help.js';
@@ -38,6 +38,16 @@ export interface WriteOptions extends ItemOptions {
 /** Adds the example from the operation table to a command's help. */
 export function withExample(cmd: Command, id: OperationId): Command {
   return cmd.addHelpText('after', examples(operation(id).cli.example));
+}
+
+/**
+ * Registers `get <ARG>` under `parent` for a single-resource operation whose path parameter is
+ * `param` (default: named like the argument); the parsed options go to `run`.
+ */
+export function addGetCommand(parent: Command, id: OperationId, arg: string, run: (opts: ItemOptions) => Promise<void>, param = arg): void {
+  withExample(parent.command('get').description(operation(id).summary).argument(`<${arg}>`), id).action((value: string, _flags, cmd: Command) =>
+    run({ params: { [param]: idArg(value, arg) }, globals: globalOptions(cmd) }),
+  );
 }
 
 /** A positive integer id argument. */

@@ -2,10 +2,11 @@
 import type { Command } from 'commander';
 import { USER_LIST } from '../../contract/list-query.js';
 import { operation } from '../../contract/operations.js';
-import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
+import type { FieldFlag } from '../body.js';
 import { type CliContext, globalOptions } from '../context.js';
-import { runChangedUpdate, type UpdateOptions } from '../edit/update.js';
+import { addUpdateCommand, runChangedUpdate, type UpdateOptions } from '../edit/update.js';
 import {
+  addGetCommand,
   addListOptions,
   idArg,
   type ItemOptions,
@@ -58,24 +59,9 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
     (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), USER_LIST)),
   );
 
-  withExample(users.command('get').description(operation('getUser').summary).argument('<user_id>'), 'getUser').action(
-    (id: string, _flags, cmd: Command) => run.get({ params: { user_id: idArg(id, 'user_id') }, globals: globalOptions(cmd) }),
-  );
+  addGetCommand(users, 'getUser', 'user_id', run.get);
 
-  const update = users
-    .command('update')
-    .description(`${operation('updateUser').summary}; fetches it first and sends only the fields that differ`)
-    .argument('<user_id>')
-    .option('--edit', 'edit the writable fields as JSON in $VISUAL/$EDITOR (flags applied first)');
-  withExample(addBodyOptions(update, USER_FIELDS, { clear: true }), 'updateUser').action((id: string, flags, cmd: Command) =>
-    run.update({
-      params: { user_id: idArg(id, 'user_id') },
-      body: bodyFromFlags(flags, USER_FIELDS),
-      data: flags.data,
-      edit: Boolean(flags.edit),
-      globals: globalOptions(cmd),
-    }),
-  );
+  addUpdateCommand(users, { update: 'updateUser', idParam: 'user_id', fields: USER_FIELDS }, run.update);
 
   const accounts = users.command('accounts').description(operation('listUserConferenceAccounts').summary).argument('<user_id>');
   withExample(addListOptions(accounts), 'listUserConferenceAccounts').action((id: string, flags, cmd: Command) =>

@@ -6,10 +6,11 @@
  * unchanged (set it to null to clear it). `--dry-run` still GETs the resource, then prints the
  * PATCH it would send (nothing when nothing differs).
  */
-import type { OperationId } from '../../contract/operations.js';
-import { readData } from '../body.js';
-import { printSingle, type WriteOptions } from '../commands/resource.js';
-import { apiClient, type CliContext, UsageError } from '../context.js';
+import type { Command } from 'commander';
+import { type OperationId, operation } from '../../contract/operations.js';
+import { addBodyOptions, bodyFromFlags, type FieldFlag, readData } from '../body.js';
+import { idArg, printSingle, withExample, type WriteOptions } from '../commands/resource.js';
+import { apiClient, type CliContext, globalOptions, UsageError } from '../context.js';
 import { changedFields, pickKeys } from './changes.js';
 import { editJson, editorCommand } from './editor.js';
 
@@ -25,6 +26,27 @@ export interface UpdateSpec {
   writable: readonly string[];
   /** Names the temp file, e.g. `customer-12`. */
   name: string;
+}
+
+/**
+ * Registers `update <ID_PARAM>` under `parent` (users, customers): one flag per writable field,
+ * `--data`, `--clear`, `--edit`; the parsed options go to `run`.
+ */
+export function addUpdateCommand(parent: Command, def: { update: OperationId; idParam: string; fields: readonly FieldFlag[] }, run: (opts: UpdateOptions) => Promise<void>): void {
+  const update = parent
+    .command('update')
+    .description(`${operation(def.update).summary}; fetches it first and sends only the fields that differ`)
+    .argument(`<${def.idParam}>`)
+    .option('--edit', 'edit the writable fields as JSON in $VISUAL/$EDITOR (flags applied first)');
+  withExample(addBodyOptions(update, def.fields, { clear: true }), def.update).action((id: string, flags, cmd: Command) =>
+    run({
+      params: { [def.idParam]: idArg(id, def.idParam) },
+      body: bodyFromFlags(flags, def.fields),
+      data: flags.data,
+      edit: Boolean(flags.edit),
+      globals: globalOptions(cmd),
+    }),
+  );
 }
 
 export async function runChangedUpdate(spec: UpdateSpec, opts: UpdateOptions, ctx: CliContext): Promise<void> {
