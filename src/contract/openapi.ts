@@ -55,7 +55,8 @@ export function openApiDocument(serverUrl = API_PREFIX): Json {
     if (op.query !== 'none' || op.body) {
       responses['400'] = { description: 'Validation failure', content: { 'application/json': { schema: jsonSchema(ValidationErrorBody, 'output') } } };
     }
-    if (op.id === 'updateConference' || op.id === 'addConferenceAttendees' || op.id === 'getRecordingUrl') {
+    // createConference: listed attendees beyond the maximum attendee count (decisions §2).
+    if (['createConference', 'updateConference', 'addConferenceAttendees', 'getRecordingUrl'].includes(op.id)) {
       responses['409'] = text('Business rule rejection');
     }
     const item: Json = {
