@@ -1,24 +1,7 @@
-import type {
-  AttendeesAddBody,
-  ConferenceCreateBody,
-  ConferenceUpdateBody,
-  CustomerCreateBody,
-  CustomerUpdateBody,
-  UserUpdateBody,
-} from '../contract/bodies.js';
+import type * as B from '../contract/bodies.js';
 import type { Paginated, Single } from '../contract/common.js';
 import type { OperationId } from '../contract/operations.js';
-import type {
-  CalendarEvent,
-  ConnectedAccount,
-  Customer,
-  OnlineConference,
-  OnlineConferenceAccount,
-  OnlineConferenceAttendee,
-  OnlineConferenceRecording,
-  TemporaryUrl,
-  User,
-} from '../contract/resources.js';
+import type * as R from '../contract/resources.js';
 
 /** `{message, data}` (spec §2). */
 export type Envelope<T> = Single<T>;
@@ -48,23 +31,23 @@ type Id = string | number;
 
 /** Per operation: the success body, and the request body and query it takes. */
 export interface OperationTypes {
-  listUsers: { result: Page<User>; query: ListQuery };
-  getUser: { result: Envelope<User> };
-  updateUser: { result: Envelope<User>; body: UserUpdateBody };
-  listUserConferenceAccounts: { result: Page<OnlineConferenceAccount>; query: PageQuery };
-  listUserConnectedAccounts: { result: Page<ConnectedAccount>; query: PageQuery };
-  listCustomers: { result: Page<Customer>; query: ListQuery };
-  createCustomer: { result: Envelope<Customer>; body: CustomerCreateBody };
-  getCustomer: { result: Envelope<Customer> };
-  updateCustomer: { result: Envelope<Customer>; body: CustomerUpdateBody };
-  createConference: { result: Envelope<OnlineConference>; body: ConferenceCreateBody };
-  getConference: { result: Envelope<OnlineConference> };
-  updateConference: { result: Envelope<OnlineConference>; body: ConferenceUpdateBody };
-  addConferenceAttendees: { result: Envelope<OnlineConferenceAttendee[]>; body: AttendeesAddBody };
-  listConferenceAttendees: { result: Page<OnlineConferenceAttendee>; query: PageQuery };
-  listConferenceRecordings: { result: Page<OnlineConferenceRecording>; query: PageQuery };
-  getRecordingUrl: { result: Envelope<TemporaryUrl>; query: { expiry?: number | '' } };
-  getCalendarEvent: { result: Envelope<CalendarEvent> };
+  listUsers: { result: Page<R.User>; query: ListQuery };
+  getUser: { result: Envelope<R.User> };
+  updateUser: { result: Envelope<R.User>; body: B.UserUpdateBody };
+  listUserConferenceAccounts: { result: Page<R.OnlineConferenceAccount>; query: PageQuery };
+  listUserConnectedAccounts: { result: Page<R.ConnectedAccount>; query: PageQuery };
+  listCustomers: { result: Page<R.Customer>; query: ListQuery };
+  createCustomer: { result: Envelope<R.Customer>; body: B.CustomerCreateBody };
+  getCustomer: { result: Envelope<R.Customer> };
+  updateCustomer: { result: Envelope<R.Customer>; body: B.CustomerUpdateBody };
+  createConference: { result: Envelope<R.OnlineConference>; body: B.ConferenceCreateBody };
+  getConference: { result: Envelope<R.OnlineConference> };
+  updateConference: { result: Envelope<R.OnlineConference>; body: B.ConferenceUpdateBody };
+  addConferenceAttendees: { result: Envelope<R.OnlineConferenceAttendee[]>; body: B.AttendeesAddBody };
+  listConferenceAttendees: { result: Page<R.OnlineConferenceAttendee>; query: PageQuery };
+  listConferenceRecordings: { result: Page<R.OnlineConferenceRecording>; query: PageQuery };
+  getRecordingUrl: { result: Envelope<R.TemporaryUrl>; query: { expiry?: number | '' } };
+  getCalendarEvent: { result: Envelope<R.CalendarEvent> };
 }
 
 export type ResultOf<K extends OperationId> = OperationTypes[K]['result'];
@@ -83,21 +66,21 @@ export interface CallInput {
 
 /** One typed function per operation, path parameters positional in path order. */
 export interface OperationFunctions {
-  listUsers(query?: ListQuery): Promise<Page<User>>;
-  getUser(userId: Id): Promise<Envelope<User>>;
-  updateUser(userId: Id, body: UserUpdateBody): Promise<Envelope<User>>;
-  listUserConferenceAccounts(userId: Id, query?: PageQuery): Promise<Page<OnlineConferenceAccount>>;
-  listUserConnectedAccounts(userId: Id, query?: PageQuery): Promise<Page<ConnectedAccount>>;
-  listCustomers(query?: ListQuery): Promise<Page<Customer>>;
-  createCustomer(body: CustomerCreateBody): Promise<Envelope<Customer>>;
-  getCustomer(customerId: Id): Promise<Envelope<Customer>>;
-  updateCustomer(customerId: Id, body: CustomerUpdateBody): Promise<Envelope<Customer>>;
-  createConference(body: ConferenceCreateBody): Promise<Envelope<OnlineConference>>;
-  getConference(conferenceId: Id): Promise<Envelope<OnlineConference>>;
-  updateConference(conferenceId: Id, body: ConferenceUpdateBody): Promise<Envelope<OnlineConference>>;
-  addConferenceAttendees(conferenceId: Id, attendees: AttendeesAddBody): Promise<Envelope<OnlineConferenceAttendee[]>>;
-  listConferenceAttendees(conferenceId: Id, query?: PageQuery): Promise<Page<OnlineConferenceAttendee>>;
-  listConferenceRecordings(conferenceId: Id, query?: PageQuery): Promise<Page<OnlineConferenceRecording>>;
-  getRecordingUrl(conferenceId: Id, recordingId: Id, query?: { expiry?: number | '' }): Promise<Envelope<TemporaryUrl>>;
-  getCalendarEvent(calendarId: Id, eventId: Id): Promise<Envelope<CalendarEvent>>;
+  listUsers(query?: ListQuery): Promise<Page<R.User>>;
+  getUser(userId: Id): Promise<Envelope<R.User>>;
+  updateUser(userId: Id, body: B.UserUpdateBody): Promise<Envelope<R.User>>;
+  listUserConferenceAccounts(userId: Id, query?: PageQuery): Promise<Page<R.OnlineConferenceAccount>>;
+  listUserConnectedAccounts(userId: Id, query?: PageQuery): Promise<Page<R.ConnectedAccount>>;
+  listCustomers(query?: ListQuery): Promise<Page<R.Customer>>;
+  createCustomer(body: B.CustomerCreateBody): Promise<Envelope<R.Customer>>;
+  getCustomer(customerId: Id): Promise<Envelope<R.Customer>>;
+  updateCustomer(customerId: Id, body: B.CustomerUpdateBody): Promise<Envelope<R.Customer>>;
+  createConference(body: B.ConferenceCreateBody): Promise<Envelope<R.OnlineConference>>;
+  getConference(conferenceId: Id): Promise<Envelope<R.OnlineConference>>;
+  updateConference(conferenceId: Id, body: B.ConferenceUpdateBody): Promise<Envelope<R.OnlineConference>>;
+  addConferenceAttendees(conferenceId: Id, attendees: B.AttendeesAddBody): Promise<Envelope<R.OnlineConferenceAttendee[]>>;
+  listConferenceAttendees(conferenceId: Id, query?: PageQuery): Promise<Page<R.OnlineConferenceAttendee>>;
+  listConferenceRecordings(conferenceId: Id, query?: PageQuery): Promise<Page<R.OnlineConferenceRecording>>;
+  getRecordingUrl(conferenceId: Id, recordingId: Id, query?: { expiry?: number | '' }): Promise<Envelope<R.TemporaryUrl>>;
+  getCalendarEvent(calendarId: Id, eventId: Id): Promise<Envelope<R.CalendarEvent>>;
 }
