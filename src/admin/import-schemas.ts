@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { CustomerCreateBody, UserUpdateBody, WorkHoursInput } from '../contract/bodies.js';
 import { TypeName } from '../contract/common.js';
+import { parseIsoInstant } from '../contract/dates.js';
 import { EVENT_ATTENDEE_STATUS, USER_STATUS } from '../contract/resources.js';
 
 /** Required text, 1 to 255 characters (the contract's `first_name` rule). */
@@ -16,11 +17,11 @@ const optionalText = z.string().max(255).nullable().optional();
 const ref = z.number().int();
 const optionalRef = ref.nullable().optional();
 
-/** Any date or date-time `Date.parse` reads (as list filters do), normalised to ISO UTC. */
+/** An ISO 8601 date or date-time (as list filters take them), normalised to ISO UTC. */
 const date = z
   .string()
-  .refine((v) => !Number.isNaN(Date.parse(v)), { error: 'The :attribute field must be a valid date.' })
-  .transform((v) => new Date(Date.parse(v)).toISOString());
+  .refine((v) => parseIsoInstant(v) !== undefined, { error: 'The :attribute field must be a valid date.' })
+  .transform((v) => new Date(parseIsoInstant(v)!).toISOString());
 
 const owner = { owner_type: TypeName, owner_id: ref };
 

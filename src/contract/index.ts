@@ -3,6 +3,7 @@ export * from './common.js';
 export * from './messages.js';
 export * from './resources.js';
 export * from './bodies.js';
+export * from './dates.js';
 export * from './list-query.js';
 export * from './validation.js';
 export * from './operations.js';

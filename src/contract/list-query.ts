@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseIsoInstant } from './dates.js';
 import { addError, type FieldErrors, issuesToErrors, type ParseResult } from './validation.js';
 
 /** How a filter attribute's value is parsed and compared (decisions §6). */
@@ -138,8 +139,8 @@ function filterValue(type: AttributeType, operator: Operator, raw: string): { va
   if (operator === 'Contains' || type === 'text') return { value: raw };
   // Beyond the safe range a number no longer compares exactly: not an integer we can take.
   if (type === 'integer') return /^-?[0-9]+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? { value: Number(raw) } : { error: INTEGER };
-  const time = Date.parse(raw);
-  return Number.isNaN(time) ? { error: 'The :attribute field must be a valid date.' } : { value: new Date(time).toISOString() };
+  const time = parseIsoInstant(raw);
+  return time === undefined ? { error: 'The :attribute field must be a valid date.' } : { value: new Date(time).toISOString() };
 }
 
 /**

@@ -38,3 +38,20 @@ describe('page parameters beyond the safe integers (decisions §10 message famil
     }
   });
 });
+
+describe('date filter values are ISO 8601 dates (decisions §1, §6)', () => {
+  it.each(['5', 'March 7, 2026', '2026-02-30', '2026-01-31T25:00'])('rejects %j with 400', async (value) => {
+    const res = await f.call('GET', `/users?filter_attribute=created_at&filter_operator=LessThan&filter_value=${encodeURIComponent(value)}`);
+    expect([res.status, res.json()]).toEqual([400, { message: 'The filter_value field must be a valid date.', errors: { filter_value: ['The filter_value field must be a valid date.'] } }]);
+  });
+
+  it('compares an offset date-time as the instant it names, and one without offset as UTC', async () => {
+    const id = f.store.users.insert(f.tenant.id, { first_name: 'Tim', last_name: 'Stamp', email: 'tim@acme.test', created_at: '2026-01-31T09:30:00.000Z' }).id;
+    const list = async (op: string, value: string) =>
+      (await f.call('GET', `/users?filter_attribute=created_at&filter_operator=${op}&filter_value=${encodeURIComponent(value)}`)).json().data.map((u: { id: number }) => u.id);
+    expect(await list('Equal', '2026-01-31T10:30:00+01:00')).toEqual([id]);
+    expect(await list('Equal', '2026-01-31T09:30:00')).toEqual([id]);
+    expect(await list('LessThan', '2026-02-01')).toEqual([id]);
+    expect(await list('LessThan', '2026-01-31T10:30:00+01:00')).toEqual([]);
+  });
+});
