@@ -53,7 +53,15 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
   const logger = createLogger(options.log, options.logStream);
   const { store, trustProxy } = options;
 
-  async function dispatch(req: PipelineRequest, headers: Record<string, string>): Promise<Reply> {
+  /** Sets the `RateLimit-*` headers of a decision. */
+  const rateHeaders = (headers: Record<string, string>, d: { limit: number; remaining: number; reset: number }) => {
+    headers['RateLimit-Limit'] = String(d.limit);
+    headers['RateLimit-Remaining'] = String(d.remaining);
+    headers['RateLimit-Reset'] = String(d.reset);
+  };
+  const clientOf = (req: PipelineRequest) => header(req.headers, 'x-access-key-id') || clientAddress(req.headers, req.remoteAddress, trustProxy);
+
+  async function dispatch(req: PipelineRequest, headers: Record<string, string>, seen: { tenantId?: number }): Promise<Reply> {
     const q = req.url.indexOf('?');
     const pathname = q === -1 ? req.url : req.url.slice(0, q);
     const search = q === -1 ? '' : req.url.slice(q + 1);
@@ -68,13 +76,12 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const host = requestHost(req.headers, trustProxy);
     const tenant = store.tenants.byDomain(hostName(host));
     if (!tenant) throw new HttpError(404, MESSAGES.unknownTenant);
+    seen.tenantId = tenant.id;
 
     const keyId = header(req.headers, 'x-access-key-id');
     if (limiter) {
-      const d = limiter.hit(tenant.id, keyId || clientAddress(req.headers, req.remoteAddress, trustProxy));
-      headers['RateLimit-Limit'] = String(d.limit);
-      headers['RateLimit-Remaining'] = String(d.remaining);
-      headers['RateLimit-Reset'] = String(d.reset);
+      const d = limiter.hit(tenant.id, clientOf(req));
+      rateHeaders(headers, d);
       if (!d.allowed) throw new HttpError(429, MESSAGES.tooManyRequests, { 'Retry-After': String(d.reset) });
     }
 
@@ -98,13 +105,16 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const started = performance.now();
     const requestId = validRequestId(req.headers) ?? randomUUID();
     const headers: Record<string, string> = {};
+    const seen: { tenantId?: number } = {};
     let reply: Reply;
     try {
-      reply = await dispatch(req, headers);
+      reply = await dispatch(req, headers, seen);
     } catch (err) {
       reply = errorReply(err);
       if (reply.status === 500) logger.error(err, requestId);
     }
+    // Answers decided before the rate-limit stage carry the window as it stands (decisions §5).
+    if (limiter && !headers['RateLimit-Limit']) rateHeaders(headers, limiter.peek(seen.tenantId, clientOf(req)));
     Object.assign(reply.headers, headers, { 'X-Process-ID': randomUUID(), 'X-Request-ID': requestId });
     const keyId = header(req.headers, 'x-access-key-id');
     logger.access({

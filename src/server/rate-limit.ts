@@ -29,7 +29,29 @@ export class RateLimiter {
     private readonly now: () => number,
   ) {}
 
+  /** Counts one request of `client` on `tenantId` and decides whether it may proceed. */
   hit(tenantId: number, client: string): RateDecision {
+    const reset = this.roll();
+    const key = clientKey(client);
+    const clientCount = (this.clients.get(key) ?? 0) + 1;
+    this.clients.set(key, clientCount);
+    let tenantCount = this.tenants.get(tenantId) ?? 0;
+    if (clientCount <= this.limits.client) this.tenants.set(tenantId, ++tenantCount);
+    return this.decision(clientCount, tenantCount, reset);
+  }
+
+  /**
+   * The `RateLimit-*` values for a response the limiter did not count (an unknown route, host or
+   * method, `openapi.json`): the current window as it stands, so every response carries them.
+   */
+  peek(tenantId: number | undefined, client: string): RateDecision {
+    const reset = this.roll();
+    const tenantCount = tenantId === undefined ? 0 : (this.tenants.get(tenantId) ?? 0);
+    return { ...this.decision(this.clients.get(clientKey(client)) ?? 0, tenantCount, reset), allowed: true };
+  }
+
+  /** Starts a new window when the clock has moved on; answers the whole seconds until it ends. */
+  private roll(): number {
     const ms = this.now();
     const window = Math.floor(ms / 1000);
     if (window !== this.window) {
@@ -37,22 +59,21 @@ export class RateLimiter {
       this.clients = new Map();
       this.tenants = new Map();
     }
-    const reset = Math.max(1, Math.ceil(((window + 1) * 1000 - ms) / 1000));
-    const key = client.length > MAX_CLIENT_ID ? client.slice(0, MAX_CLIENT_ID) : client;
-    const clientCount = (this.clients.get(key) ?? 0) + 1;
-    this.clients.set(key, clientCount);
+    return Math.max(1, Math.ceil(((window + 1) * 1000 - ms) / 1000));
+  }
+
+  private decision(clientCount: number, tenantCount: number, reset: number): RateDecision {
     const clientRemaining = this.limits.client - clientCount;
-    let tenantCount = this.tenants.get(tenantId) ?? 0;
-    if (clientRemaining >= 0) this.tenants.set(tenantId, ++tenantCount);
     const tenantRemaining = this.limits.tenant - tenantCount;
-    const allowed = clientRemaining >= 0 && tenantRemaining >= 0;
     // Report the limit closest to exhaustion (fewest remaining; the client's on a tie).
     const useTenant = tenantRemaining < clientRemaining;
     return {
-      allowed,
+      allowed: clientRemaining >= 0 && tenantRemaining >= 0,
       limit: useTenant ? this.limits.tenant : this.limits.client,
       remaining: Math.max(0, useTenant ? tenantRemaining : clientRemaining),
       reset,
     };
   }
 }
+
+const clientKey = (client: string) => (client.length > MAX_CLIENT_ID ? client.slice(0, MAX_CLIENT_ID) : client);

@@ -86,13 +86,26 @@ describe('rate limits over HTTP', () => {
     f = setup();
   });
 
-  it('leaves routes outside a tenant and disabled limits without RateLimit headers', async () => {
+  it('sends no RateLimit headers when limits are off', async () => {
     f = setup({ rateLimit: null });
     for (let i = 0; i < 30; i++) expect((await f.call('GET', '/users')).status).toBe(200);
     expect((await f.call('GET', '/users')).headers['ratelimit-limit']).toBeUndefined();
-    f.store.close();
-    f = setup({ rateLimit: { client: 1, tenant: 1 } });
-    expect((await f.call('GET', '/openapi.json')).headers['ratelimit-limit']).toBeUndefined();
-    expect((await f.call('GET', '/nope')).headers['ratelimit-limit']).toBeUndefined();
+  });
+
+  it('reports the window without counting on answers decided before the rate-limit stage', async () => {
+    // A frozen clock keeps every request in one window.
+    f = setup({ rateLimit: { client: 2, tenant: 10 }, now: () => Date.UTC(2026, 0, 1, 0, 0, 0, 500) });
+    const spent = await f.call('GET', '/users');
+    expect(spent.headers['ratelimit-remaining']).toBe('1');
+    for (const path of ['/openapi.json', '/nope', '/nope/again']) {
+      const r = await f.call('GET', path);
+      expect(r.headers).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '1', 'ratelimit-reset': '1' });
+    }
+    const wrongMethod = await f.call('DELETE', '/users');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers['ratelimit-remaining']).toBe('1');
+    // Those answers did not spend the budget: one more request still passes.
+    expect((await f.call('GET', '/users')).status).toBe(200);
+    expect((await f.call('GET', '/users')).status).toBe(429);
   });
 });
