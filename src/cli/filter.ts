@@ -1,3 +1,4 @@
+import { parseIsoInstant } from '../contract/dates.js';
 import type { ListSpec, Operator } from '../contract/list-query.js';
 import { UsageError } from './errors.js';
 
@@ -36,7 +37,19 @@ export function parseFilter(expr: string, spec: ListSpec): FilterParams {
   const [sym, operator] = symbol!;
   const value = rest.slice(sym.length).trim();
   if (!value) throw new UsageError(`filter '${expr}' has no value after '${sym}'`, `to match empty or missing values use ${attribute}:null`);
+  checkValue(attribute, spec.filters[attribute], operator, value);
   return { filter_attribute: attribute, filter_operator: operator, filter_value: value };
+}
+
+/** Rejects a value the server would refuse for the attribute's type (Contains takes any text). */
+function checkValue(attribute: string, type: ListSpec['filters'][string], operator: Operator, value: string): void {
+  if (operator === 'Contains') return;
+  if (type === 'integer' && !/^-?[0-9]+$/.test(value)) {
+    throw new UsageError(`'${attribute}' compares whole numbers, not '${value}'`, `e.g. ${attribute}>=10, or ${attribute}~${value} to match text`);
+  }
+  if (type === 'date' && parseIsoInstant(value) === undefined) {
+    throw new UsageError(`'${attribute}' compares ISO 8601 dates, not '${value}'`, `e.g. ${attribute}>=2026-01-31 or ${attribute}<2026-01-31T12:00:00Z`);
+  }
 }
 
 /** Parses `--sort [-]attr` (a leading `-` sorts descending). */

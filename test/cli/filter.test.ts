@@ -38,6 +38,16 @@ describe('parseFilter', () => {
   it.each(['email', '1abc=x', '=x', 'email^x', 'email:empty', 'email=', 'id>'])('rejects %j', (expr) => {
     expect(() => parseFilter(expr, USER_LIST)).toThrow(UsageError);
   });
+
+  it('checks values against the attribute type before any request (Contains takes any text)', () => {
+    expect(() => parseFilter('id>abc', USER_LIST)).toThrow("'id' compares whole numbers, not 'abc'");
+    expect(() => parseFilter('status=1.5', USER_LIST)).toThrow(UsageError);
+    expect(() => parseFilter('created_at>=yesterday', USER_LIST)).toThrow("'created_at' compares ISO 8601 dates, not 'yesterday'");
+    expect(() => parseFilter('updated_at<2026-02-30', USER_LIST)).toThrow(UsageError);
+    expect(parseFilter('id~12', USER_LIST)).toEqual({ filter_attribute: 'id', filter_operator: 'Contains', filter_value: '12' });
+    expect(parseFilter('created_at~2026-01', USER_LIST).filter_value).toBe('2026-01');
+    expect(parseFilter('id!=-3', USER_LIST).filter_value).toBe('-3');
+  });
 });
 
 describe('parseSort', () => {
