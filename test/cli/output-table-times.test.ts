@@ -32,3 +32,19 @@ describe('times in tables', () => {
     expect(text).not.toContain('T09:30');
   });
 });
+
+describe('table width', () => {
+  const rows = [{ id: 1, email: `${'x'.repeat(120)}@example.com` }];
+
+  it('fits a terminal, truncating with …', async () => {
+    const text = await renderTable(rows, ['id', 'email'], { width: 60, color: false, stdoutIsTTY: true });
+    expect(Math.max(...text.trimEnd().split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
+    expect(text).toContain('…');
+  });
+
+  it('never truncates in a pipe', async () => {
+    const text = await renderTable(rows, ['id', 'email'], { width: 60, color: false, stdoutIsTTY: false });
+    expect(text).toContain(rows[0].email);
+    expect(text).not.toContain('…');
+  });
+});

@@ -14,14 +14,19 @@ export function fitWidths(natural: number[], width: number): number[] {
   return widths;
 }
 
-/** A bordered table of `rows` over `columns`, cells truncated with `…` to fit `width`; times local and short. */
-export async function renderTable(rows: readonly Row[], columns: readonly string[], opts: { width: number; color: boolean }): Promise<string> {
+/** A bordered table of `rows` over `columns`, cells truncated with `…` to fit a terminal's `width`; times local and short. */
+export async function renderTable(
+  rows: readonly Row[],
+  columns: readonly string[],
+  opts: { width: number; color: boolean; stdoutIsTTY?: boolean },
+): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const texts = rows.map((r) => columns.map((c) => tableCell(r[c]).replace(/\s+/g, ' ')));
   const natural = columns.map((c, i) => Math.max(c.length, ...texts.map((t) => t[i].length)) + 2);
   const table = new Table({
     head: [...columns],
-    colWidths: fitWidths(natural, opts.width),
+    // Only a terminal has a width to fit; in a pipe nothing is truncated (ARCHITECTURE: pipe output).
+    colWidths: opts.stdoutIsTTY === false ? natural : fitWidths(natural, opts.width),
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     style: { head: opts.color ? ['cyan'] : [], border: [] },
   });
@@ -30,7 +35,7 @@ export async function renderTable(rows: readonly Row[], columns: readonly string
 }
 
 /** A single resource as a two-column key/value table. */
-export function renderRecord(row: Row, opts: { width: number; color: boolean }): Promise<string> {
+export function renderRecord(row: Row, opts: { width: number; color: boolean; stdoutIsTTY?: boolean }): Promise<string> {
   const rows = Object.entries(row).map(([field, value]) => ({ field, value }));
   return renderTable(rows, ['field', 'value'], opts);
 }
