@@ -11,6 +11,7 @@ export const EXIT = {
   validation: 6,
   rateLimited: 7,
   network: 8,
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -47,6 +48,7 @@ export function exitCodeForStatus(status: number): ExitCode {
 /** The exit code of anything thrown by a command: the one place errors become exit codes. */
 export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof CliError) return err.exitCode;
+  if (isPromptCancel(err)) return EXIT.interrupted;
   if (err instanceof ApiError) return exitCodeForStatus(err.status);
   if (err instanceof NetworkError) return EXIT.network;
   return EXIT.unexpected;
@@ -69,8 +71,14 @@ function apiHint(err: ApiError): string | undefined {
   }
 }
 
+/** Ctrl-C (or a closed terminal) at an @inquirer/prompts question. */
+function isPromptCancel(err: unknown): boolean {
+  return err instanceof Error && err.name === 'ExitPromptError';
+}
+
 /** Stderr lines for an error: one line saying what failed, a hint, one line per invalid field. */
 export function errorLines(err: unknown): string[] {
+  if (isPromptCancel(err)) return ['cancelled; nothing was sent'];
   if (err instanceof CliError) return [`error: ${err.message}`, ...(err.hint ? [`hint: ${err.hint}`] : [])];
   if (err instanceof ApiError) {
     const hint = apiHint(err);

@@ -59,3 +59,11 @@ describe('a base URL that is not an http(s) URL', () => {
     expect(JSON.parse(f.stdout())).toContainEqual({ check: 'base URL', status: 'fail', detail: "'not-a-url' is not a URL: give an http or https URL" });
   });
 });
+
+describe('a prompt cancelled with Ctrl-C', () => {
+  it('exits 130 saying nothing was sent', async () => {
+    const cancel = Object.assign(new Error('User force closed the prompt with SIGINT'), { name: 'ExitPromptError' });
+    expect(exitCodeFor(cancel)).toBe(130);
+    expect(errorLines(cancel)).toEqual(['cancelled; nothing was sent']);
+  });
+});

@@ -6,14 +6,14 @@
 import type { ApiClient } from '../../client/client.js';
 import type { CallInput, ListOperationId } from '../../client/types.js';
 import { type CliContext, CliError, type OutputFormat } from '../context.js';
-import type { ExitCode } from '../errors.js';
+import { EXIT } from '../errors.js';
 import { listWriter, type Row } from '../output/index.js';
 import { writeChunk } from '../output/sink.js';
 import { streamPages } from '../output/stream.js';
 import { rowProgress } from '../progress/rows.js';
 
 /** 128 + SIGINT: what shells report for a command ended by Ctrl-C. */
-export const EXIT_INTERRUPTED = 130 as ExitCode;
+export const EXIT_INTERRUPTED = EXIT.interrupted;
 
 export interface AllOptions {
   format: OutputFormat;
