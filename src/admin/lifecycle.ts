@@ -114,10 +114,12 @@ export function finishRecording(
     if (!isFile) throw new AdminError('invalid', `The file ${file} does not exist or is not a regular file.`);
   }
   const stoppedAt = before.stopped_at ?? now.toISOString();
-  const storedName = `rec-${recordingId}${file !== undefined ? mediaExtension(file) : '.wav'}`;
+  const fileName = `rec-${recordingId}${file !== undefined ? mediaExtension(file) : '.wav'}`;
+  // Stored like the demo's recordings: `recordings/rec-<id>.<ext>` under the media directory.
+  const storedName = path.posix.join('recordings', fileName);
   const finalPath = path.join(mediaDir, storedName);
-  mkdirSync(mediaDir, { recursive: true });
-  const tempPath = path.join(mediaDir, `.${storedName}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  mkdirSync(path.dirname(finalPath), { recursive: true });
+  const tempPath = path.join(path.dirname(finalPath), `.${fileName}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let renamed = false;
   try {
     if (file !== undefined) copyFileSync(file, tempPath);
@@ -130,7 +132,7 @@ export function finishRecording(
         status: RECORDING_STATUS.Finished,
         stopped_at: current.stopped_at ?? stoppedAt,
         path: storedName,
-        file_name: path.basename(storedName),
+        file_name: fileName,
       });
     });
   } catch (error) {

@@ -1,8 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
 
+let clockOverride: (() => string) | undefined;
+
 /** The current time as stored: ISO 8601 UTC with milliseconds (string order = time order). */
 export function nowIso(): string {
-  return new Date().toISOString();
+  return clockOverride ? clockOverride() : new Date().toISOString();
+}
+
+/**
+ * Runs the synchronous `fn` with `nowIso` answering `clock()`, so seeders can stamp every row
+ * with fixed times (better-sqlite3 is synchronous: nothing else runs meanwhile).
+ */
+export function withClock<T>(clock: () => string, fn: () => T): T {
+  const previous = clockOverride;
+  clockOverride = clock;
+  try {
+    return fn();
+  } finally {
+    clockOverride = previous;
+  }
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';

@@ -100,15 +100,15 @@ describe('finishRecording / failRecording', () => {
     const finished = finishRecording(f.store, f.tenantId, id, { mediaDir, file: source, now: t2 });
     const stored = f.store.recordings.get(f.tenantId, id)!;
     expect(stored).toEqual(finished);
-    expect(stored).toMatchObject({ status: RECORDING_STATUS.Finished, path: `rec-${id}.mp4`, file_name: `rec-${id}.mp4`, stopped_at: t1.toISOString() });
+    expect(stored).toMatchObject({ status: RECORDING_STATUS.Finished, path: `recordings/rec-${id}.mp4`, file_name: `rec-${id}.mp4`, stopped_at: t1.toISOString() });
     expect(readFileSync(path.join(mediaDir, stored.path!)).equals(bytes)).toBe(true);
-    expect(readdirSync(mediaDir)).toEqual([`rec-${id}.mp4`]); // no temporary files left
+    expect(readdirSync(path.join(mediaDir, 'recordings'))).toEqual([`rec-${id}.mp4`]); // no temporary files left
   });
 
   it('without a file writes a WAV as long as the recording', () => {
     const id = processing();
     const finished = finishRecording(f.store, f.tenantId, id, { mediaDir, now: t2 });
-    expect(finished).toMatchObject({ status: RECORDING_STATUS.Finished, path: `rec-${id}.wav`, file_name: `rec-${id}.wav` });
+    expect(finished).toMatchObject({ status: RECORDING_STATUS.Finished, path: `recordings/rec-${id}.wav`, file_name: `rec-${id}.wav` });
     expect(wavDurationSeconds(readFileSync(path.join(mediaDir, finished.path!)))).toBe(12.5);
   });
 
@@ -132,7 +132,7 @@ describe('finishRecording / failRecording', () => {
     }).id, t0);
     expect(failRecording(f.store, f.tenantId, recording.id, { now: t2 })).toMatchObject({ status: RECORDING_STATUS.Failed, stopped_at: t2.toISOString() });
     expectAdminError(() => finishRecording(f.store, f.tenantId, recording.id, { mediaDir, now: t2 }), 'conflict', /is Failed/);
-    expect(readdirSync(mediaDir)).toEqual([`rec-${id}.wav`]);
+    expect(readdirSync(path.join(mediaDir, 'recordings'))).toEqual([`rec-${id}.wav`]);
   });
 
   it('fails a Processing recording keeping its stopped_at', () => {
@@ -157,7 +157,7 @@ describe('stored file names', () => {
     const source = path.join(dir, 'odd.we ird');
     writeFileSync(source, 'x');
     const finished = finishRecording(f.store, f.tenantId, recording.id, { mediaDir, file: source, now: t2 });
-    expect(finished).toMatchObject({ path: `rec-${recording.id}`, file_name: `rec-${recording.id}` });
+    expect(finished).toMatchObject({ path: `recordings/rec-${recording.id}`, file_name: `rec-${recording.id}` });
     expect(readFileSync(path.join(mediaDir, finished.path!), 'utf8')).toBe('x');
   });
 });

@@ -6,6 +6,7 @@ import type { Store } from '../types.js';
 import { at, DELETED_CUSTOMERS, DELETED_USERS, DEMO_CUSTOMERS, DEMO_DEPARTMENTS, DEMO_DOMAIN, DEMO_USERS, WORK_PATTERNS } from './demo-data.js';
 import { emailPart, PLACES, STREETS, TIMEZONES } from './names.js';
 import { ensureDefaultRoles } from './roles.js';
+import { withClock } from '../util.js';
 import { seedDemoConferences } from './demo-conferences.js';
 
 /** What `seedDemo` created, with ids worth showing (all zero / empty when `skipped`). */
@@ -44,7 +45,8 @@ export function seedDemo(store: Store, tenantId: number, options: { mediaDir: st
   const [f0, l0] = DEMO_USERS[0];
   if (store.users.findByEmail(tenantId, demoEmail(f0, l0))) return empty;
   const files: { rel: string; seconds: number }[] = [];
-  const summary = store.transaction(() => {
+  // Rows the demo does not date itself are stamped at the anchor, so two runs give equal rows.
+  const summary = withClock(() => at(0), () => store.transaction(() => {
     ensureDefaultRoles(store, tenantId);
     const departments = DEMO_DEPARTMENTS.map((name) => store.departments.create(tenantId, name));
     const users: User[] = DEMO_USERS.map(([first, last], i) => {
@@ -95,7 +97,7 @@ export function seedDemo(store: Store, tenantId: number, options: { mediaDir: st
     const rest = seedDemoConferences(store, tenantId, users.filter((_, i) => !DELETED_USERS.has(i)),
       customers.filter((_, i) => !DELETED_CUSTOMERS.has(i)), files);
     return { ...rest, skipped: false, departments: departments.length, users: users.length, customers: customers.length };
-  });
+  }));
   for (const f of files) {
     const target = path.join(options.mediaDir, f.rel);
     mkdirSync(path.dirname(target), { recursive: true });

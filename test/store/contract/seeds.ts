@@ -7,17 +7,19 @@ import { wavDurationSeconds } from '../../../src/media/wav.js';
 import { ensureDefaultRoles, seedBulk, seedDemo, type Store } from '../../../src/store/index.js';
 import { q, type StoreFactory } from './fixtures.js';
 
-/** Everything the demo holds, minus the write-time stamps the repos set themselves. */
+/** Everything the demo holds, write-time stamps included (the demo fixes those too). */
 function snapshot(store: Store, tenantId: number, ids: Record<string, number>) {
-  const strip = <T extends object>(o: T | null | undefined) => (o ? { ...o, created_at: undefined, updated_at: undefined } : o);
   const all = q({ with_trashed: true, page_size: 100 });
+  const page = { page_size: 50, page_number: 1 };
   return {
     users: store.users.list(tenantId, all).rows,
     customers: store.customers.list(tenantId, all).rows,
-    event: (({ online_conference, ...e }) => ({ ...strip(e), online_conference: strip(online_conference) }))(store.events.get(tenantId, ids.calendar, ids.event)!),
-    conferences: ['conference_not_started', 'conference_planning', 'conference_running', 'conference_ended'].map((k) => strip(store.conferences.get(tenantId, ids[k]))),
-    attendees: store.attendees.listByConference(ids.conference_running, { page_size: 50, page_number: 1 }).rows.map(strip),
-    recordings: store.recordings.listByConference(ids.conference_ended, { page_size: 50, page_number: 1 }).rows.map(strip),
+    accounts: store.conferenceAccounts.listByOwner(tenantId, 'User', ids.user, page).rows,
+    connected: store.connectedAccounts.listByOwner(tenantId, 'User', ids.user, page).rows,
+    event: store.events.get(tenantId, ids.calendar, ids.event),
+    conferences: ['conference_not_started', 'conference_planning', 'conference_running', 'conference_ended'].map((k) => store.conferences.get(tenantId, ids[k])),
+    attendees: store.attendees.listByConference(ids.conference_running, page).rows,
+    recordings: store.recordings.listByConference(ids.conference_ended, page).rows,
   };
 }
 
