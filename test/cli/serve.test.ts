@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRateLimit, parseServeOptions } from '../../src/cli/commands/serve.js';
-import { baseUrlFor } from '../../src/cli/commands/serve-run.js';
+import { baseUrlFor, listenError } from '../../src/cli/commands/serve-run.js';
+import { CliError } from '../../src/cli/errors.js';
 
 describe('serve flags', () => {
   it('has the documented defaults', () => {
@@ -39,5 +40,20 @@ describe('serve flags', () => {
     expect(baseUrlFor('127.0.0.1', 8080)).toBe('http://127.0.0.1:8080/api/public/v2.0');
     expect(baseUrlFor('0.0.0.0', 1)).toBe('http://localhost:1/api/public/v2.0');
     expect(baseUrlFor('::1', 2)).toBe('http://[::1]:2/api/public/v2.0');
+  });
+});
+
+describe('listen errors', () => {
+  const err = (code: string) => Object.assign(new Error(`listen ${code}`), { code });
+
+  it('say what went wrong and what to do', () => {
+    const inUse = listenError(err('EADDRINUSE'), { host: '127.0.0.1', port: 8080 }) as CliError;
+    expect(inUse).toBeInstanceOf(CliError);
+    expect(inUse.message).toBe('cannot listen on 127.0.0.1:8080: the port is already in use');
+    expect(inUse.hint).toContain('--port 0');
+    expect(listenError(err('EADDRNOTAVAIL'), { host: '203.0.113.7', port: 1 }).message).toContain('not an address of this machine');
+    expect(listenError(err('EACCES'), { host: '127.0.0.1', port: 80 }).message).toContain('permission denied');
+    const other = err('EMFILE');
+    expect(listenError(other, { host: 'h', port: 1 })).toBe(other);
   });
 });

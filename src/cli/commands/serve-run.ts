@@ -4,7 +4,7 @@ import { initFirstTenant } from '../../local/init.js';
 import { openLocal } from '../../local/open.js';
 import { closeGracefully, createServer } from '../../server/index.js';
 import { seedDemo } from '../../store/index.js';
-import type { CliContext } from '../context.js';
+import { type CliContext, CliError, EXIT } from '../context.js';
 import { saveLocalProfile } from './local-profile.js';
 import type { ServeOptions } from './serve.js';
 
@@ -12,6 +12,21 @@ import type { ServeOptions } from './serve.js';
 export function baseUrlFor(host: string, port: number): string {
   const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}${API_PREFIX}`;
+}
+
+/** A readable error for a failed `listen` (port taken, address not ours, privileged port). */
+export function listenError(err: NodeJS.ErrnoException, options: Pick<ServeOptions, 'host' | 'port'>): Error {
+  const where = `${options.host}:${options.port}`;
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return new CliError(`cannot listen on ${where}: the port is already in use`, EXIT.unexpected, 'pick another with --port, or --port 0 for a free one');
+    case 'EADDRNOTAVAIL':
+      return new CliError(`cannot listen on ${where}: ${options.host} is not an address of this machine`, EXIT.unexpected, 'use --host 127.0.0.1, or 0.0.0.0 for every interface');
+    case 'EACCES':
+      return new CliError(`cannot listen on ${where}: permission denied`, EXIT.unexpected, 'ports below 1024 need privileges; use --port 8080');
+    default:
+      return err;
+  }
 }
 
 /**
@@ -44,7 +59,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     server.listen(options.port, options.host, () => resolve());
   }).catch((err: NodeJS.ErrnoException) => {
     store.close();
-    throw err;
+    throw listenError(err, options);
   });
   const port = (server.address() as AddressInfo).port;
   const baseUrl = baseUrlFor(options.host, port);
