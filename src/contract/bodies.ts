@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXPIRY_MAX, EXPIRY_MIN } from './operations-meta.js';
 import { ADDRESS_FIELDS, type AddressField, DAYS, type Day } from './resources.js';
 
 const BETWEEN = (a: number, b: number) => `The :attribute field must be between ${a} and ${b}.`;
@@ -126,11 +127,7 @@ export type ConferenceUpdateBody = z.infer<typeof ConferenceUpdateBody>;
 export const AttendeesAddBody = z.array(AttendeeInput);
 export type AttendeesAddBody = z.infer<typeof AttendeesAddBody>;
 
-/** Bounds of the recording URL `expiry` in seconds (decisions §7). */
-export const EXPIRY_MIN = 1;
-export const EXPIRY_MAX = 604800;
-/** Seconds added to a recording's length for the default expiry. */
-export const EXPIRY_GRACE = 600;
+export { EXPIRY_GRACE, EXPIRY_MAX, EXPIRY_MIN } from './operations-meta.js';
 
 /**
  * Query of the recording URL operation; an empty `expiry` means the default. A whole number

@@ -1,65 +1,9 @@
 import { z } from 'zod';
 import { parseIsoInstant } from './dates.js';
+import { type AttributeType, type ListSpec, OPERATORS, type Operator, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './list-specs.js';
 import { addError, type FieldErrors, issuesToErrors, type ParseResult } from './validation.js';
 
-/** How a filter attribute's value is parsed and compared (decisions §6). */
-export type AttributeType = 'integer' | 'text' | 'date';
-
-export const OPERATORS = [
-  'Equal',
-  'NotEqual',
-  'Contains',
-  'GreaterThan',
-  'GreaterThanOrEqual',
-  'LessThan',
-  'LessThanOrEqual',
-  'IsNull',
-  'NotNull',
-] as const;
-export type Operator = (typeof OPERATORS)[number];
-
-/** The filter and order attributes one list operation accepts. */
-export interface ListSpec {
-  filters: Readonly<Record<string, AttributeType>>;
-  orders: readonly string[];
-}
-
-export const USER_LIST: ListSpec = {
-  filters: {
-    id: 'integer',
-    first_name: 'text',
-    last_name: 'text',
-    email: 'text',
-    status: 'integer',
-    timezone: 'text',
-    role: 'text',
-    department: 'text',
-    department_id: 'integer',
-    created_at: 'date',
-    updated_at: 'date',
-    deleted_at: 'date',
-  },
-  orders: ['id', 'first_name', 'last_name', 'email', 'status', 'timezone', 'role', 'created_at', 'updated_at', 'deleted_at'],
-};
-
-const CUSTOMER_ATTRIBUTES = {
-  id: 'integer',
-  first_name: 'text',
-  middle_name: 'text',
-  last_name: 'text',
-  email: 'text',
-  contact_number: 'text',
-  address: 'text',
-  city_country: 'text',
-  created_at: 'date',
-  updated_at: 'date',
-  deleted_at: 'date',
-} as const satisfies Record<string, AttributeType>;
-
-export const CUSTOMER_LIST: ListSpec = { filters: CUSTOMER_ATTRIBUTES, orders: Object.keys(CUSTOMER_ATTRIBUTES) };
-
-export const PAGE_SIZE_DEFAULT = 15;
-export const PAGE_SIZE_MAX = 100;
+export { type AttributeType, CUSTOMER_LIST, type ListSpec, OPERATORS, type Operator, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, USER_LIST } from './list-specs.js';
 
 /** A validated filter; `value` is null for IsNull/NotNull, a number for integer comparisons. */
 export interface ListFilter {

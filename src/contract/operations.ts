@@ -1,3 +1,8 @@
+/**
+ * The operation table with its schemas: the plain data of `operations-meta.ts` plus, per
+ * operation id, the request body schema and the schema of one resource in `data`. The server and
+ * the OpenAPI document read this; the CLI and the client need only the zod-free meta table.
+ */
 import type { z } from 'zod';
 import {
   AttendeesAddBody,
@@ -7,7 +12,7 @@ import {
   CustomerUpdateBody,
   UserUpdateBody,
 } from './bodies.js';
-import { CUSTOMER_LIST, type ListSpec, USER_LIST } from './list-query.js';
+import { OPERATION_META, type OperationId, type OperationMeta } from './operations-meta.js';
 import {
   CalendarEvent,
   ConnectedAccount,
@@ -20,259 +25,38 @@ import {
   User,
 } from './resources.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH';
+export * from './operations-meta.js';
 
-/**
- * What the success body holds: `single` `{message, data}`; `list` the paginated envelope;
- * `attendees` `{message, data: [...]}`; `temporaryUrl` `{message, data: {url, expires_at}}`.
- */
-export type ResponseKind = 'single' | 'list' | 'attendees' | 'temporaryUrl';
-
-/** Which query parameters an operation reads. */
-export type QueryKind = 'none' | 'list' | 'page' | 'expiry';
-
-export interface Operation {
-  /** Stable id, used for client function names and handler registration. */
-  id: OperationId;
-  method: HttpMethod;
-  /** Path template relative to the base URL, with `{name}` parameters. */
-  path: string;
-  permissions: readonly string[];
-  summary: string;
-  query: QueryKind;
-  /** Filter and order attributes, for `query: 'list'`. */
-  listSpec?: ListSpec;
+export interface Operation extends OperationMeta {
+  /** Schema of the JSON body; present exactly when the method is not GET. */
   body?: z.ZodType;
-  response: ResponseKind;
   /** Schema of one resource in `data` (or of one list item). */
   resource: z.ZodType;
-  /** The CLI command that runs it, and an example for help text and docs. */
-  cli: { command: string; example: string };
 }
 
-export type OperationId =
-  | 'listUsers'
-  | 'getUser'
-  | 'updateUser'
-  | 'listUserConferenceAccounts'
-  | 'listUserConnectedAccounts'
-  | 'listCustomers'
-  | 'createCustomer'
-  | 'getCustomer'
-  | 'updateCustomer'
-  | 'createConference'
-  | 'getConference'
-  | 'updateConference'
-  | 'addConferenceAttendees'
-  | 'listConferenceAttendees'
-  | 'listConferenceRecordings'
-  | 'getRecordingUrl'
-  | 'getCalendarEvent';
+/** The schemas of each operation, by id (every id must have an entry). */
+const SCHEMAS: Readonly<Record<OperationId, { body?: z.ZodType; resource: z.ZodType }>> = {
+  listUsers: { resource: User },
+  getUser: { resource: User },
+  updateUser: { body: UserUpdateBody, resource: User },
+  listUserConferenceAccounts: { resource: OnlineConferenceAccount },
+  listUserConnectedAccounts: { resource: ConnectedAccount },
+  listCustomers: { resource: Customer },
+  createCustomer: { body: CustomerCreateBody, resource: Customer },
+  getCustomer: { resource: Customer },
+  updateCustomer: { body: CustomerUpdateBody, resource: Customer },
+  createConference: { body: ConferenceCreateBody, resource: OnlineConference },
+  getConference: { resource: OnlineConference },
+  updateConference: { body: ConferenceUpdateBody, resource: OnlineConference },
+  addConferenceAttendees: { body: AttendeesAddBody, resource: OnlineConferenceAttendee },
+  listConferenceAttendees: { resource: OnlineConferenceAttendee },
+  listConferenceRecordings: { resource: OnlineConferenceRecording },
+  getRecordingUrl: { resource: TemporaryUrl },
+  getCalendarEvent: { resource: CalendarEvent },
+};
 
-/** The 17 operations of the interface (spec §4): the single table everything is derived from. */
-export const OPERATIONS: readonly Operation[] = [
-  {
-    id: 'listUsers',
-    method: 'GET',
-    path: '/users',
-    permissions: ['users.read.*'],
-    summary: 'List users',
-    query: 'list',
-    listSpec: USER_LIST,
-    response: 'list',
-    resource: User,
-    cli: { command: 'users list', example: "confctl users list --filter 'email~@acme.com' --sort -created_at" },
-  },
-  {
-    id: 'getUser',
-    method: 'GET',
-    path: '/users/{user_id}',
-    permissions: ['users.read.*'],
-    summary: 'Get a user',
-    query: 'none',
-    response: 'single',
-    resource: User,
-    cli: { command: 'users get', example: 'confctl users get 42' },
-  },
-  {
-    id: 'updateUser',
-    method: 'PATCH',
-    path: '/users/{user_id}',
-    permissions: ['users.update.*'],
-    summary: 'Update a user',
-    query: 'none',
-    body: UserUpdateBody,
-    response: 'single',
-    resource: User,
-    cli: { command: 'users update', example: 'confctl users update 42 --role Manager --timezone Europe/Paris' },
-  },
-  {
-    id: 'listUserConferenceAccounts',
-    method: 'GET',
-    path: '/users/{user_id}/online_conference_accounts',
-    permissions: ['users.read.*', 'online_conference_accounts.read.*'],
-    summary: "List a user's online conference accounts",
-    query: 'page',
-    response: 'list',
-    resource: OnlineConferenceAccount,
-    cli: { command: 'users accounts', example: 'confctl users accounts 42' },
-  },
-  {
-    id: 'listUserConnectedAccounts',
-    method: 'GET',
-    path: '/users/{user_id}/connected_accounts',
-    permissions: ['users.read.*', 'connected_accounts.read.*'],
-    summary: "List a user's connected accounts",
-    query: 'page',
-    response: 'list',
-    resource: ConnectedAccount,
-    cli: { command: 'users connected-accounts', example: 'confctl users connected-accounts 42' },
-  },
-  {
-    id: 'listCustomers',
-    method: 'GET',
-    path: '/customers',
-    permissions: ['customers.read.*'],
-    summary: 'List customers',
-    query: 'list',
-    listSpec: CUSTOMER_LIST,
-    response: 'list',
-    resource: Customer,
-    cli: { command: 'customers list', example: "confctl customers list --filter 'city_country~Berlin' --sort last_name" },
-  },
-  {
-    id: 'createCustomer',
-    method: 'POST',
-    path: '/customers',
-    permissions: ['customers.create.*'],
-    summary: 'Create a customer',
-    query: 'none',
-    body: CustomerCreateBody,
-    response: 'single',
-    resource: Customer,
-    cli: {
-      command: 'customers create',
-      example: 'confctl customers create --first-name Ada --last-name Lovelace --email ada@example.com --contact-number +441234567890',
-    },
-  },
-  {
-    id: 'getCustomer',
-    method: 'GET',
-    path: '/customers/{customer_id}',
-    permissions: ['customers.read.*'],
-    summary: 'Get a customer',
-    query: 'none',
-    response: 'single',
-    resource: Customer,
-    cli: { command: 'customers get', example: 'confctl customers get 7' },
-  },
-  {
-    id: 'updateCustomer',
-    method: 'PATCH',
-    path: '/customers/{customer_id}',
-    permissions: ['customers.update.*'],
-    summary: 'Update a customer',
-    query: 'none',
-    body: CustomerUpdateBody,
-    response: 'single',
-    resource: Customer,
-    cli: { command: 'customers update', example: "confctl customers update 7 --data '{\"address\":{\"city\":\"Berlin\",\"country\":\"Germany\"}}'" },
-  },
-  {
-    id: 'createConference',
-    method: 'POST',
-    path: '/online_conferences',
-    permissions: ['online_conferences.create.*'],
-    summary: 'Create an online conference',
-    query: 'none',
-    body: ConferenceCreateBody,
-    response: 'single',
-    resource: OnlineConference,
-    cli: {
-      command: 'conferences create',
-      example: 'confctl conferences create --account 1 --public-id weekly-sync --title "Weekly sync" --private --attendee "Ada <ada@example.com>"',
-    },
-  },
-  {
-    id: 'getConference',
-    method: 'GET',
-    path: '/online_conferences/{online_conference_id}',
-    permissions: ['online_conferences.read.*'],
-    summary: 'Get an online conference',
-    query: 'none',
-    response: 'single',
-    resource: OnlineConference,
-    cli: { command: 'conferences get', example: 'confctl conferences get 3' },
-  },
-  {
-    id: 'updateConference',
-    method: 'PATCH',
-    path: '/online_conferences/{online_conference_id}',
-    permissions: ['online_conferences.update.*'],
-    summary: 'Update an online conference that has not started',
-    query: 'none',
-    body: ConferenceUpdateBody,
-    response: 'single',
-    resource: OnlineConference,
-    cli: { command: 'conferences update', example: 'confctl conferences update 3 --title "Weekly sync (moved)" --public' },
-  },
-  {
-    id: 'addConferenceAttendees',
-    method: 'POST',
-    path: '/online_conferences/{online_conference_id}/attendees',
-    permissions: ['online_conferences.update.*'],
-    summary: 'Add attendees to an online conference',
-    query: 'none',
-    body: AttendeesAddBody,
-    response: 'attendees',
-    resource: OnlineConferenceAttendee,
-    cli: { command: 'conferences attendees add', example: 'confctl conferences attendees add 3 --attendee "Grace <grace@example.com>"' },
-  },
-  {
-    id: 'listConferenceAttendees',
-    method: 'GET',
-    path: '/online_conferences/{online_conference_id}/attendees',
-    permissions: ['online_conferences.read.*'],
-    summary: "List an online conference's attendees",
-    query: 'page',
-    response: 'list',
-    resource: OnlineConferenceAttendee,
-    cli: { command: 'conferences attendees list', example: 'confctl conferences attendees list 3' },
-  },
-  {
-    id: 'listConferenceRecordings',
-    method: 'GET',
-    path: '/online_conferences/{online_conference_id}/recordings',
-    permissions: ['online_conferences.read.*', 'online_conference_recordings.read.*'],
-    summary: "List an online conference's recordings",
-    query: 'page',
-    response: 'list',
-    resource: OnlineConferenceRecording,
-    cli: { command: 'recordings list', example: 'confctl recordings list 3' },
-  },
-  {
-    id: 'getRecordingUrl',
-    method: 'GET',
-    path: '/online_conferences/{online_conference_id}/recordings/{online_conference_recording_id}/url',
-    permissions: ['online_conferences.read.*', 'online_conference_recordings.read.*'],
-    summary: 'Get a temporary download URL for a finished recording',
-    query: 'expiry',
-    response: 'temporaryUrl',
-    resource: TemporaryUrl,
-    cli: { command: 'recordings url', example: 'confctl recordings url 3 5 --expiry 3600 --download talk.wav' },
-  },
-  {
-    id: 'getCalendarEvent',
-    method: 'GET',
-    path: '/calendars/{calendar_id}/events/{event_id}',
-    permissions: ['events.read.*'],
-    summary: 'Get a calendar event',
-    query: 'none',
-    response: 'single',
-    resource: CalendarEvent,
-    cli: { command: 'events get', example: 'confctl events get 2 11' },
-  },
-];
+/** The 17 operations of the interface (spec §4), in the meta table's order, with their schemas. */
+export const OPERATIONS: readonly Operation[] = OPERATION_META.map((meta) => ({ ...meta, ...SCHEMAS[meta.id] }));
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));
 
@@ -282,23 +66,3 @@ export function operation(id: OperationId): Operation {
   if (!op) throw new Error(`unknown operation ${id}`);
   return op;
 }
-
-/** The `{name}` parameters of a path template, in order. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
-}
-
-/** Fills a path template; values are URI-encoded. */
-export function fillPath(path: string, params: Readonly<Record<string, string | number>>): string {
-  return path.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
-    const v = params[name];
-    if (v === undefined) throw new Error(`missing path parameter ${name}`);
-    return encodeURIComponent(String(v));
-  });
-}
-
-/** The path prefix of the interface version (spec §9). */
-export const API_PREFIX = '/api/public/v2.0';
-
-/** Every permission the interface uses (spec §5). */
-export const ALL_PERMISSIONS: readonly string[] = [...new Set(OPERATIONS.flatMap((op) => op.permissions))].sort();

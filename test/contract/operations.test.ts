@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/contract/openapi.js';
-import { ALL_PERMISSIONS, fillPath, OPERATIONS, operation, pathParams } from '../../src/contract/operations.js';
+import { ALL_PERMISSIONS, fillPath, OPERATION_META, OPERATIONS, operation, operationMeta, pathParams } from '../../src/contract/operations.js';
 
 describe('the operation table', () => {
   it('has the 17 operations of the interface, each once', () => {
@@ -8,6 +8,17 @@ describe('the operation table', () => {
     expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(17);
     expect(new Set(OPERATIONS.map((o) => `${o.method} ${o.path}`)).size).toBe(17);
     for (const op of OPERATIONS) expect(op.cli.example.startsWith(`confctl ${op.cli.command}`), op.id).toBe(true);
+  });
+
+  it('attaches schemas to the zod-free meta table, a body exactly to the operations that are not GET', () => {
+    expect(OPERATIONS.map((o) => o.id)).toEqual(OPERATION_META.map((o) => o.id));
+    for (const op of OPERATIONS) {
+      const { body: _body, resource: _resource, ...meta } = op;
+      expect(meta, op.id).toEqual(operationMeta(op.id));
+      expect(op.resource, op.id).toBeDefined();
+      // The client sends a JSON body by this rule (src/client/client.ts `hasBody`).
+      expect(Boolean(op.body), op.id).toBe(op.method !== 'GET');
+    }
   });
 
   it('lists the permissions of spec §5', () => {
