@@ -1,5 +1,5 @@
 import { parseIsoInstant } from '../contract/dates.js';
-import type { ListSpec, Operator } from '../contract/list-query.js';
+import type { ListSpec, Operator } from '../contract/list-specs.js';
 import { UsageError } from './errors.js';
 
 /** The list query parameters a `--filter` expression becomes (decisions §6). */

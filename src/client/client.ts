@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Dispatcher, request } from 'undici';
-import { fillPath, type OperationId, OPERATIONS, operation, pathParams } from '../contract/operations.js';
+import { fillPath, OPERATION_META, type OperationId, operationMeta, pathParams } from '../contract/operations-meta.js';
 import type { PlannedRequest } from './curl.js';
 import { ApiError, type FieldErrors, NetworkError } from './errors.js';
 import { abortableSleep, createPacer, type Pacer, realSleep, type Sleep } from './pacing.js';
@@ -144,13 +144,13 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   function call<K extends OperationId>(id: K, input: CallInput = {}): Promise<ResultOf<K>> {
-    const op = operation(id);
+    const op = operationMeta(id);
     const url = baseUrl + fillPath(op.path, input.params ?? {}) + queryString(input.query);
-    return send(op.method, url, op.body ? (input.body ?? {}) : undefined, op.permissions, input.signal) as Promise<ResultOf<K>>;
+    return send(op.method, url, hasBody(op.method) ? (input.body ?? {}) : undefined, op.permissions, input.signal) as Promise<ResultOf<K>>;
   }
 
   async function* paginate<K extends ListOperationId>(id: K, input: CallInput = {}): AsyncGenerator<Page<ItemOf<K>>> {
-    const op = operation(id);
+    const op = operationMeta(id);
     let page = (await call(id, input)) as Page<ItemOf<K>>;
     for (;;) {
       yield page;
@@ -165,18 +165,23 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   const functions = Object.fromEntries(
-    OPERATIONS.map((op) => {
+    OPERATION_META.map((op) => {
       const names = pathParams(op.path);
       const fn = (...args: unknown[]) => {
         const params = Object.fromEntries(names.map((n, i) => [n, args[i] as string | number]));
         const rest = args[names.length];
-        return call(op.id, op.body ? { params, body: rest } : { params, query: rest as Query | undefined });
+        return call(op.id, hasBody(op.method) ? { params, body: rest } : { params, query: rest as Query | undefined });
       };
       return [op.id, fn];
     }),
   ) as unknown as OperationFunctions;
 
   return { ...functions, baseUrl, call, paginate };
+}
+
+/** Every operation but a GET takes a JSON body (the contract's rule; its tests hold the table to it). */
+function hasBody(method: string): boolean {
+  return method !== 'GET';
 }
 
 function describe(err: unknown): string {

@@ -1,6 +1,6 @@
 import type * as B from '../contract/bodies.js';
 import type { Paginated, Single } from '../contract/common.js';
-import type { OperationId } from '../contract/operations.js';
+import type { OperationId } from '../contract/operations-meta.js';
 import type * as R from '../contract/resources.js';
 
 /** `{message, data}` (spec §2). */

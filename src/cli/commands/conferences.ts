@@ -1,6 +1,6 @@
 /** `confctl conferences create|get|update` and `conferences attendees list|add`. */
 import type { Command } from 'commander';
-import { operation } from '../../contract/operations.js';
+import { operationMeta } from '../../contract/operations-meta.js';
 import { readData } from '../body.js';
 import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../context.js';
@@ -77,12 +77,12 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
   const conferences = program
     .command('conferences')
     .description('Create, show and update online conferences; list and add attendees')
-    .addHelpText('after', examples(operation('getConference').cli.example, operation('listConferenceAttendees').cli.example));
+    .addHelpText('after', examples(operationMeta('getConference').cli.example, operationMeta('listConferenceAttendees').cli.example));
   const confId = (id: string) => ({ online_conference_id: idArg(id, 'conference_id') });
 
   const create = conferences
     .command('create')
-    .description(`${operation('createConference').summary}; asks for missing account, public id, title and visibility on a terminal`)
+    .description(`${operationMeta('createConference').summary}; asks for missing account, public id, title and visibility on a terminal`)
     .option('--account <id>', 'online conference account id')
     .option('--public-id <id>', 'public id: letters, digits, - and _ (default when asked: from the title)')
     .option('--backer-event <id>', 'calendar event id backing the conference')
@@ -93,7 +93,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
 
   addGetCommand(conferences, 'getConference', 'conference_id', run.get, 'online_conference_id');
 
-  const update = conferences.command('update').description(`${operation('updateConference').summary}; sends only the fields given`).argument('<conference_id>');
+  const update = conferences.command('update').description(`${operationMeta('updateConference').summary}; sends only the fields given`).argument('<conference_id>');
   withExample(addCommonFlags(update), 'updateConference').action((id: string, flags, cmd: Command) =>
     run.update({ params: confId(id), body: updateBodyFromFlags(flags), data: flags.data, globals: globalOptions(cmd) }),
   );
@@ -101,15 +101,15 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
   const attendees = conferences
     .command('attendees')
     .description('List and add attendees of an online conference')
-    .addHelpText('after', examples(operation('listConferenceAttendees').cli.example, operation('addConferenceAttendees').cli.example));
-  const list = attendees.command('list').description(operation('listConferenceAttendees').summary).argument('<conference_id>');
+    .addHelpText('after', examples(operationMeta('listConferenceAttendees').cli.example, operationMeta('addConferenceAttendees').cli.example));
+  const list = attendees.command('list').description(operationMeta('listConferenceAttendees').summary).argument('<conference_id>');
   withExample(addListOptions(list), 'listConferenceAttendees').action((id: string, flags, cmd: Command) =>
     run.attendeesList(listOptions(flags, globalOptions(cmd), undefined, confId(id))),
   );
 
   const add = attendees
     .command('add')
-    .description(`${operation('addConferenceAttendees').summary}; prints the attendees returned`)
+    .description(`${operationMeta('addConferenceAttendees').summary}; prints the attendees returned`)
     .argument('<conference_id>')
     .option('--attendee <"Name <email>">', 'attendee to add (repeatable)', collect)
     .option('--data <json>', 'JSON array of {"name","email"}, @FILE or - for stdin');

@@ -1,7 +1,7 @@
 /** `confctl customers list|get|create|update`. */
 import type { Command } from 'commander';
-import { CUSTOMER_LIST } from '../../contract/list-query.js';
-import { operation } from '../../contract/operations.js';
+import { CUSTOMER_LIST } from '../../contract/list-specs.js';
+import { operationMeta } from '../../contract/operations-meta.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
 import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
 import { type CliContext, globalOptions } from '../context.js';
@@ -58,15 +58,15 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Custom
       runChangedUpdate({ get: 'getCustomer', update: 'updateCustomer', writable: CUSTOMER_FIELDS.map((f) => f.key), name: `customer-${o.params.customer_id}` }, o, ctx),
     ...runF,
   };
-  const customers = program.command('customers').description('List, show, create and update customers').addHelpText('after', examples(operation('listCustomers').cli.example, operation('getCustomer').cli.example));
+  const customers = program.command('customers').description('List, show, create and update customers').addHelpText('after', examples(operationMeta('listCustomers').cli.example, operationMeta('getCustomer').cli.example));
 
-  withExample(addListOptions(customers.command('list').description(operation('listCustomers').summary), CUSTOMER_LIST), 'listCustomers').action(
+  withExample(addListOptions(customers.command('list').description(operationMeta('listCustomers').summary), CUSTOMER_LIST), 'listCustomers').action(
     (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), CUSTOMER_LIST)),
   );
 
   addGetCommand(customers, 'getCustomer', 'customer_id', run.get);
 
-  const create = customers.command('create').description(`${operation('createCustomer').summary} (first name, last name and e-mail required)`);
+  const create = customers.command('create').description(`${operationMeta('createCustomer').summary} (first name, last name and e-mail required)`);
   addFromFileOptions(addBodyOptions(create, CUSTOMER_FIELDS, { clear: false }), { concurrency: true });
   withExample(create, 'createCustomer').action((flags, cmd: Command) => {
     const body = bodyFromFlags(flags, CUSTOMER_FIELDS);

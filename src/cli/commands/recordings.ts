@@ -1,7 +1,6 @@
 /** `confctl recordings list|url`; `url --download FILE` saves the recording itself. */
 import type { Command } from 'commander';
-import { EXPIRY_MAX, EXPIRY_MIN } from '../../contract/bodies.js';
-import { operation } from '../../contract/operations.js';
+import { EXPIRY_MAX, EXPIRY_MIN, operationMeta } from '../../contract/operations-meta.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../context.js';
 import { renderItem, renderValue, type Row } from '../output/index.js';
 import { addListOptions, idArg, type ListOptions, listOptions, runList, withExample } from './resource.js';
@@ -56,16 +55,16 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Record
   const recordings = program
     .command('recordings')
     .description("List a conference's recordings; get a temporary URL or download one")
-    .addHelpText('after', examples(operation('listConferenceRecordings').cli.example, operation('getRecordingUrl').cli.example));
+    .addHelpText('after', examples(operationMeta('listConferenceRecordings').cli.example, operationMeta('getRecordingUrl').cli.example));
 
-  const list = recordings.command('list').description(`${operation('listConferenceRecordings').summary} (status 1 recording, 2 processing, 3 finished, 4 failed)`);
+  const list = recordings.command('list').description(`${operationMeta('listConferenceRecordings').summary} (status 1 recording, 2 processing, 3 finished, 4 failed)`);
   withExample(addListOptions(list.argument('<conference_id>')), 'listConferenceRecordings').action((id: string, flags, cmd: Command) =>
     run.list(listOptions(flags, globalOptions(cmd), undefined, { online_conference_id: idArg(id, 'conference_id') })),
   );
 
   const url = recordings
     .command('url')
-    .description(`${operation('getRecordingUrl').summary}; with --download, save the file instead of printing the URL`)
+    .description(`${operationMeta('getRecordingUrl').summary}; with --download, save the file instead of printing the URL`)
     .argument('<conference_id>')
     .argument('<recording_id>')
     .option('--expiry <seconds>', `seconds until the URL expires (${EXPIRY_MIN}-${EXPIRY_MAX}; default: recording length + 10 minutes)`)

@@ -4,8 +4,8 @@
  */
 import type { Command } from 'commander';
 import type { ListOperationId } from '../../client/types.js';
-import type { ListSpec } from '../../contract/list-query.js';
-import { type OperationId, operation } from '../../contract/operations.js';
+import type { ListSpec } from '../../contract/list-specs.js';
+import { type OperationId, operationMeta } from '../../contract/operations-meta.js';
 import { readData } from '../body.js';
 import { apiClient, type CliContext, type GlobalOptions, globalOptions, UsageError } from '../context.js';
 import { parseFilter, parseSort, FILTER_SYNTAX } from '../filter.js';
@@ -37,7 +37,7 @@ export interface WriteOptions extends ItemOptions {
 
 /** Adds the example from the operation table to a command's help. */
 export function withExample(cmd: Command, id: OperationId): Command {
-  return cmd.addHelpText('after', examples(operation(id).cli.example));
+  return cmd.addHelpText('after', examples(operationMeta(id).cli.example));
 }
 
 /**
@@ -45,7 +45,7 @@ export function withExample(cmd: Command, id: OperationId): Command {
  * `param` (default: named like the argument); the parsed options go to `run`.
  */
 export function addGetCommand(parent: Command, id: OperationId, arg: string, run: (opts: ItemOptions) => Promise<void>, param = arg): void {
-  withExample(parent.command('get').description(operation(id).summary).argument(`<${arg}>`), id).action((value: string, _flags, cmd: Command) =>
+  withExample(parent.command('get').description(operationMeta(id).summary).argument(`<${arg}>`), id).action((value: string, _flags, cmd: Command) =>
     run({ params: { [param]: idArg(value, arg) }, globals: globalOptions(cmd) }),
   );
 }
@@ -124,7 +124,7 @@ export async function runGet(id: OperationId, opts: ItemOptions, ctx: CliContext
 /** Sends a create or update body: `--data` first, field flags over it. An empty update is exit 2. */
 export async function runWrite(id: OperationId, opts: WriteOptions, ctx: CliContext): Promise<void> {
   const body = { ...(opts.data !== undefined ? await readData(opts.data, ctx.streams.stdin) : {}), ...opts.body };
-  if (operation(id).method === 'PATCH' && !Object.keys(body).length) {
+  if (operationMeta(id).method === 'PATCH' && !Object.keys(body).length) {
     throw new UsageError('nothing to update', 'give at least one field flag, --clear FIELD or --data');
   }
   const { client, format } = await apiClient(ctx, opts.globals);

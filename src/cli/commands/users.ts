@@ -1,7 +1,7 @@
 /** `confctl users list|get|update|accounts|connected-accounts`. */
 import type { Command } from 'commander';
-import { USER_LIST } from '../../contract/list-query.js';
-import { operation } from '../../contract/operations.js';
+import { USER_LIST } from '../../contract/list-specs.js';
+import { operationMeta } from '../../contract/operations-meta.js';
 import type { FieldFlag } from '../body.js';
 import { type CliContext, globalOptions } from '../context.js';
 import { addUpdateCommand, runChangedUpdate, type UpdateOptions } from '../edit/update.js';
@@ -53,9 +53,9 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
     connectedAccounts: (o) => runList('listUserConnectedAccounts', o, ctx, CONNECTED_ACCOUNT_COLUMNS),
     ...runF,
   };
-  const users = program.command('users').description("List, show and update users; list a user's accounts").addHelpText('after', examples(operation('listUsers').cli.example, operation('getUser').cli.example));
+  const users = program.command('users').description("List, show and update users; list a user's accounts").addHelpText('after', examples(operationMeta('listUsers').cli.example, operationMeta('getUser').cli.example));
 
-  withExample(addListOptions(users.command('list').description(operation('listUsers').summary), USER_LIST), 'listUsers').action(
+  withExample(addListOptions(users.command('list').description(operationMeta('listUsers').summary), USER_LIST), 'listUsers').action(
     (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), USER_LIST)),
   );
 
@@ -63,12 +63,12 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
 
   addUpdateCommand(users, { update: 'updateUser', idParam: 'user_id', fields: USER_FIELDS }, run.update);
 
-  const accounts = users.command('accounts').description(operation('listUserConferenceAccounts').summary).argument('<user_id>');
+  const accounts = users.command('accounts').description(operationMeta('listUserConferenceAccounts').summary).argument('<user_id>');
   withExample(addListOptions(accounts), 'listUserConferenceAccounts').action((id: string, flags, cmd: Command) =>
     run.accounts(listOptions(flags, globalOptions(cmd), undefined, { user_id: idArg(id, 'user_id') })),
   );
 
-  const connected = users.command('connected-accounts').description(operation('listUserConnectedAccounts').summary).argument('<user_id>');
+  const connected = users.command('connected-accounts').description(operationMeta('listUserConnectedAccounts').summary).argument('<user_id>');
   withExample(addListOptions(connected), 'listUserConnectedAccounts').action((id: string, flags, cmd: Command) =>
     run.connectedAccounts(listOptions(flags, globalOptions(cmd), undefined, { user_id: idArg(id, 'user_id') })),
   );

@@ -7,7 +7,7 @@
  * PATCH it would send (nothing when nothing differs).
  */
 import type { Command } from 'commander';
-import { type OperationId, operation } from '../../contract/operations.js';
+import { type OperationId, operationMeta } from '../../contract/operations-meta.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag, readData } from '../body.js';
 import { idArg, printSingle, withExample, type WriteOptions } from '../commands/resource.js';
 import { apiClient, type CliContext, globalOptions, UsageError } from '../context.js';
@@ -35,7 +35,7 @@ export interface UpdateSpec {
 export function addUpdateCommand(parent: Command, def: { update: OperationId; idParam: string; fields: readonly FieldFlag[] }, run: (opts: UpdateOptions) => Promise<void>): void {
   const update = parent
     .command('update')
-    .description(`${operation(def.update).summary}; fetches it first and sends only the fields that differ`)
+    .description(`${operationMeta(def.update).summary}; fetches it first and sends only the fields that differ`)
     .argument(`<${def.idParam}>`)
     .option('--edit', 'edit the writable fields as JSON in $VISUAL/$EDITOR (flags applied first)');
   withExample(addBodyOptions(update, def.fields, { clear: true }), def.update).action((id: string, flags, cmd: Command) =>
