@@ -1,0 +1,71 @@
+/**
+ * Start-up stays fast by loading a package only on the path that needs it (ARCHITECTURE.md,
+ * "Measured facts"). These tests run the built bin with loader hooks that record every package
+ * it imports, and check which ones each kind of command loads. No timings: only what loads.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BIN = resolve(__dirname, '../../bin/confctl.js');
+const HOOKS = pathToFileURL(resolve(__dirname, 'startup-hooks.mjs')).href;
+const root = mkdtempSync(join(tmpdir(), 'confctl-startup-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let runs = 0;
+
+/** Runs `confctl ARGS` (no terminal, empty config directory); answers its exit code and the packages it loaded. */
+function loaded(args: string[], extraEnv: Record<string, string> = {}): { code: number | null; stderr: string; packages: string[] } {
+  const out = join(root, `packages-${++runs}.txt`);
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(HOOKS)}, { data: { out: ${JSON.stringify(out)} } });`;
+  const env: NodeJS.ProcessEnv = { ...process.env, CONFCTL_CONFIG_DIR: join(root, 'config'), NO_COLOR: '1', ...extraEnv };
+  for (const k of ['CONFCTL_PROFILE', 'CONFCTL_BASE_URL', 'CONFCTL_DOMAIN', 'CONFCTL_KEY_ID', 'CONFCTL_KEY_SECRET', 'CONFCTL_OUTPUT']) {
+    if (!(k in extraEnv)) delete env[k];
+  }
+  const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, BIN, ...args], { env, encoding: 'utf8', input: '' });
+  const packages = existsSync(out) ? [...new Set(readFileSync(out, 'utf8').split('\n').filter(Boolean))].sort() : [];
+  return { code: r.status, stderr: r.stderr, packages };
+}
+
+describe('packages loaded at start-up', () => {
+  it('records what a command imports (the probe itself works)', () => {
+    const r = loaded(['serve', '--help']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.packages).toContain('commander');
+  });
+
+  it('--version loads commander alone', () => {
+    expect(loaded(['--version']).packages).toEqual(['commander']);
+  });
+
+  it.each(['users', 'customers', 'conferences', 'recordings', 'events', 'api', 'doctor', 'profile', 'login', 'serve', 'admin', 'completion'])(
+    '%s --help loads commander alone (no zod, undici, conf, table or colour)',
+    (noun) => {
+      const r = loaded([noun, '--help']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.packages).toEqual(['commander']);
+    },
+  );
+
+  it('profile list loads conf but neither zod nor undici', () => {
+    const r = loaded(['profile', 'list', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.packages).toContain('conf');
+    expect(r.packages).not.toContain('zod');
+    expect(r.packages).not.toContain('undici');
+  });
+
+  it('an API command loads the client (undici) but not zod: the server validates, the CLI does not', () => {
+    const r = loaded(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--dry-run'], {
+      CONFCTL_BASE_URL: 'http://127.0.0.1:9/api/public/v2.0',
+      CONFCTL_KEY_ID: 'ak_x',
+      CONFCTL_KEY_SECRET: 's',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.packages).toContain('undici');
+    expect(r.packages).not.toContain('zod');
+  });
+});
