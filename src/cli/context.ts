@@ -72,6 +72,17 @@ export interface CliContext {
   onInterrupt?: (handler: () => void) => () => void;
 }
 
+/**
+ * Called by the real process before its first HTTP request. undici compiles its HTTP parser
+ * (WebAssembly) on first use, V8 then optimises it again on a background thread, and the process
+ * waits for that thread before it exits: about 80 ms on every API command (2-core development
+ * machine). A command sends few requests, so V8's baseline WebAssembly compiler is enough. The
+ * flag is process-wide, so only the CLI's own process sets it (never the client library).
+ */
+export async function baselineWasmOnly(): Promise<void> {
+  (await import('node:v8')).setFlagsFromString('--liftoff-only');
+}
+
 /** The production context over the real process. */
 export function processContext(): CliContext {
   const env = process.env;
@@ -81,7 +92,10 @@ export function processContext(): CliContext {
     env,
     now: () => new Date(),
     config: async () => (await import('../config/profiles.js')).openProfiles({ env }),
-    createClient: async (options) => (await import('../client/client.js')).createClient(options),
+    createClient: async (options) => {
+      await baselineWasmOnly();
+      return (await import('../client/client.js')).createClient(options);
+    },
     prompter: {
       input: async (q) => (await import('@inquirer/prompts')).input(q, { output: process.stderr }),
       password: async (q) => (await import('@inquirer/prompts')).password({ ...q, mask: '*' }, { output: process.stderr }),

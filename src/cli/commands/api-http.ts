@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { NetworkError } from '../../client/errors.js';
-import { type CliContext, type GlobalOptions, requireAccess, settingsFor, UsageError } from '../context.js';
+import { baselineWasmOnly, type CliContext, type GlobalOptions, requireAccess, settingsFor, UsageError } from '../context.js';
 
 export interface RawRequest {
   method: string;
@@ -71,6 +71,7 @@ async function once(req: RawRequest, { timeoutMs, log, dispatcher }: SendOptions
   log?.(`> ${req.method} ${req.url}`);
   for (const [k, v] of Object.entries(req.headers)) log?.(`> ${k}: ${k === 'x-access-key-secret' ? '********' : v}`);
   if (req.body !== undefined) log?.(`> ${req.body}`);
+  if (!dispatcher) await baselineWasmOnly(); // the real network, not a test's mock
   const { request } = await import('undici'); // loaded on the first request, not for --help
   const started = Date.now();
   const signal = AbortSignal.timeout(timeoutMs);
