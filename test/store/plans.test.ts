@@ -7,7 +7,7 @@ import { f, q } from './contract/fixtures.js';
 /**
  * Query plans on a realistic shape: one dominant tenant plus small ones, after ANALYZE. Guards the
  * index choices (ARCHITECTURE.md "Index trap"): no index leads with tenant_id, equality filters
- * use their index, an unfiltered count does not join departments. (test/store/tools/plan-check.ts
+ * use their index, counts do not join departments. (plans-tenants.test.ts: a big beside a small tenant.) (test/store/tools/plan-check.ts
  * prints plans and timings for 100,000 users.)
  */
 describe('query plans', () => {
@@ -24,10 +24,11 @@ describe('query plans', () => {
   const runner = new ListRunner(db, USER_LIST_DEF);
   const plan = (query: ReturnType<typeof q>) => runner.explain(1, query);
 
-  it('has no index leading with tenant_id on users or customers', () => {
-    const leading = db.prepare(`SELECT il.name FROM sqlite_master m, pragma_index_list(m.name) il, pragma_index_info(il.name) ii
-      WHERE m.name IN ('users', 'customers') AND ii.seqno = 0 AND ii.name = 'tenant_id'`).all();
-    expect(leading).toEqual([]);
+  it('has no index leading with tenant_id on users or customers but the partial tenant indexes', () => {
+    const leading = db.prepare(`SELECT il.name, il.partial FROM sqlite_master m, pragma_index_list(m.name) il, pragma_index_info(il.name) ii
+      WHERE m.name IN ('users', 'customers') AND ii.seqno = 0 AND ii.name = 'tenant_id' ORDER BY il.name`).all();
+    // partial on `tenant_id > 0`: invisible to a query without that term (plans-tenants.test.ts)
+    expect(leading).toEqual([{ name: 'customers_tenant', partial: 1 }, { name: 'users_tenant', partial: 1 }]);
   });
 
   it('uses the email index for Equal on email', () => {
@@ -42,8 +43,11 @@ describe('query plans', () => {
     expect(plan(q({ order_by: 'created_at', order_direction: 'desc' })).page.join(' ')).toMatch(/SCAN u USING INDEX users_created/);
   });
 
-  it('counts without the departments join unless filtering by department', () => {
+  it('counts without the departments join, also when filtering by department (a semi-join)', () => {
     expect(plan(q()).count.join(' ')).not.toMatch(/\bd\b/);
-    expect(plan(q({ filter: f('department', 'text', 'Equal', 'eng') })).count.join(' ')).toMatch(/\bd\b/);
+    expect(plan(q({ filter: f('department', 'text', 'Equal', 'eng') })).count.join(' ')).not.toMatch(/\bd\b/);
+    expect(runner.run(1, q({ filter: f('department', 'text', 'Equal', 'ENG') })).total).toBe(
+      (db.prepare(`SELECT COUNT(*) AS n FROM users WHERE tenant_id = 1 AND deleted_at IS NULL AND department_id = 1`).get() as { n: number }).n,
+    );
   });
 });

@@ -19,6 +19,7 @@ export const USER_LIST_DEF: ListDef = {
   tenantColumn: 'u.tenant_id',
   deletedColumn: 'u.deleted_at',
   idColumn: 'u.id',
+  tenantIndex: 'users_tenant',
   columns: {
     id: { sql: 'u.id', type: 'integer' },
     first_name: { sql: 'u.first_name', type: 'text' },
@@ -27,7 +28,7 @@ export const USER_LIST_DEF: ListDef = {
     status: { sql: 'u.status', type: 'integer' },
     timezone: { sql: 'u.timezone', type: 'text' },
     role: { sql: 'u.role', type: 'text' },
-    department: { sql: 'd.name', type: 'text', join: true },
+    department: { sql: 'd.name', type: 'text', join: true, semi: { fk: 'u.department_id', table: 'departments', column: 'name', index: 'users_department' } },
     department_id: { sql: 'u.department_id', type: 'integer' },
     created_at: { sql: 'u.created_at', type: 'date' },
     updated_at: { sql: 'u.updated_at', type: 'date' },

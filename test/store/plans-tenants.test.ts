@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { ListQuery } from '../../src/contract/index.js';
+import { openStore, seedBulk } from '../../src/store/index.js';
+import { compileList, ListRunner, SMALL_TENANT_ROWS, TENANT, type ListDef, type TenantAccess } from '../../src/store/list-query.js';
+import { CUSTOMER_LIST_DEF } from '../../src/store/repos/customers.js';
+import { USER_LIST_DEF } from '../../src/store/repos/users.js';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { f, q } from './contract/fixtures.js';
+
+/**
+ * Plans for a big tenant beside a small one (ARCHITECTURE.md "Index trap"; measured with
+ * test/store/tools/tenant-plans.ts at 100,000 users): the small tenant reads its rows through the
+ * tenant index, the big tenant keeps the plans it had before that index existed (walk the order
+ * index, stop after the page), and a department filter uses the department index.
+ */
+describe('query plans with a big and a small tenant', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'confctl-plans-'));
+  const file = join(dir, 'db.sqlite');
+  const store = openStore(file);
+  const big = store.tenants.create('big.test').id;
+  for (const n of ['Engineering', 'Sales', 'Support', 'Finance', 'Legal', 'Marketing', 'Research', 'Operations']) store.departments.create(big, n);
+  seedBulk(store, big, { users: 12_000, customers: 12_000 });
+  const small = store.tenants.create('small.test').id;
+  for (const n of ['Engineering', 'Sales']) store.departments.create(small, n);
+  seedBulk(store, small, { users: 50, customers: 50 });
+  store.optimize();
+  store.close();
+  const db = new Database(file);
+  const users = new ListRunner(db, USER_LIST_DEF);
+  const customers = new ListRunner(db, CUSTOMER_LIST_DEF);
+  const text = (p: { page: string[]; count: string[] }) => ({ page: p.page.join(' | '), count: p.count.join(' | ') });
+  const page15 = (over: Partial<ListQuery> = {}) => q({ page_size: 15, ...over });
+
+  it('chooses the access by tenant size', () => {
+    expect(users.tenantAccess(small)).toBe('index');
+    expect(users.tenantAccess(big)).toBe('scan');
+    expect(customers.tenantAccess(small)).toBe('index');
+    expect(customers.tenantAccess(big)).toBe('scan');
+  });
+
+  it('the small tenant pages and counts through the tenant index, in id order without sorting', () => {
+    for (const [runner, idx] of [[users, 'users_tenant'], [customers, 'customers_tenant']] as const) {
+      const p = text(runner.explain(small, page15()));
+      expect(p.page).toMatch(new RegExp(`^SEARCH [uc] USING INDEX ${idx} \\(tenant_id=\\? AND deleted_at=\\?\\)`));
+      expect(p.page).not.toMatch(/TEMP B-TREE/);
+      expect(p.count).toMatch(new RegExp(`SEARCH [uc] USING COVERING INDEX ${idx} \\(tenant_id=\\? AND deleted_at=\\?\\)`));
+      // any order and filter still reads only the tenant's rows
+      const o = text(runner.explain(small, page15({ order_by: 'created_at', order_direction: 'desc', filter: f('email', 'text', 'Contains', 'ada') })));
+      expect(o.page).toMatch(new RegExp(`^SEARCH [uc] USING INDEX ${idx} \\(tenant_id=\\?`));
+      expect(o.count).toMatch(new RegExp(`^SEARCH [uc] USING INDEX ${idx} \\(tenant_id=\\?`));
+      expect(text(runner.explain(small, page15({ with_trashed: true }))).page).toMatch(new RegExp(`USING INDEX ${idx} \\(tenant_id=\\?\\)`));
+    }
+  });
+
+  it('the big tenant walks by id or by the order index and stops after the page (no tenant index, no sort)', () => {
+    const byId = text(users.explain(big, page15()));
+    expect(byId.page).toMatch(/^SCAN u \|/);
+    expect(byId.page).not.toMatch(/users_tenant|TEMP B-TREE/);
+    const byCreated = text(users.explain(big, page15({ order_by: 'created_at', order_direction: 'desc' })));
+    expect(byCreated.page).toMatch(/^SCAN u USING INDEX users_created \|/);
+    expect(byCreated.page).not.toMatch(/TEMP B-TREE/);
+    const byName = text(customers.explain(big, page15({ order_by: 'last_name' })));
+    expect(byName.page).toMatch(/^SCAN c USING INDEX customers_last_name$/);
+    // filters keep their own index; only the unfiltered count reads the (covering) tenant index
+    const email = text(users.explain(big, page15({ filter: f('email', 'text', 'Equal', 'x@y.z') })));
+    expect(email.page).toMatch(/USING INDEX users_email_live \(email=\? AND tenant_id=\?\)/);
+    expect(email.count).toMatch(/USING INDEX users_email_live \(email=\? AND tenant_id=\?\)/);
+    expect(text(users.explain(big, page15({ filter: f('status', 'integer', 'Equal', 0) }))).count).not.toMatch(/users_tenant/);
+    expect(byId.count).toBe('SEARCH u USING COVERING INDEX users_tenant (tenant_id=? AND deleted_at=?)');
+    expect(text(users.explain(big, page15({ with_trashed: true }))).count).toBe('SEARCH u USING COVERING INDEX users_tenant (tenant_id=?)');
+  });
+
+  it('a department filter uses the department index, not a scan through the join', () => {
+    const b = text(users.explain(big, page15({ filter: f('department', 'text', 'Equal', 'sales') })));
+    expect(b.count).toMatch(/^SEARCH u USING INDEX users_department \(department_id=\?\)/);
+    expect(b.count).not.toMatch(/\bd\b/);
+    const c = text(users.explain(big, page15({ filter: f('department', 'text', 'Contains', 'ing') })));
+    expect(c.count).toMatch(/^SEARCH u USING INDEX users_department \(department_id=\?\)/);
+    const s = text(users.explain(small, page15({ filter: f('department', 'text', 'Equal', 'sales') })));
+    expect(s.page).toMatch(/USING INDEX users_tenant .*SEARCH departments USING INDEX departments_tenant \(tenant_id=\?\)/);
+  });
+
+  it('both accesses return the same rows and totals', () => {
+    const run = (def: ListDef, tenant: number, query: ListQuery, access: TenantAccess) => {
+      const c = compileList(def, query, access);
+      const params = [tenant, ...c.params.map((p) => (p === TENANT ? tenant : p))];
+      const n = (db.prepare(c.countSql).get(...params) as { n: number }).n;
+      return { n, ids: (db.prepare(c.pageSql).all(...params, c.limit, c.offset) as { id: number }[]).map((r) => r.id) };
+    };
+    const queries = [
+      page15(),
+      page15({ with_trashed: true, page_number: 2 }),
+      page15({ order_by: 'last_name', order_direction: 'desc' }),
+      page15({ filter: f('department', 'text', 'Equal', 'SALES') }),
+      page15({ filter: f('department', 'text', 'NotEqual', 'sales') }),
+      page15({ filter: f('department', 'text', 'Contains', 'ing') }),
+      page15({ filter: f('department', 'text', 'IsNull') }),
+      page15({ filter: f('department', 'text', 'NotNull'), order_by: 'created_at' }),
+      page15({ filter: f('status', 'integer', 'Equal', 0) }),
+    ];
+    for (const tenant of [big, small])
+      for (const query of queries) {
+        const a = run(USER_LIST_DEF, tenant, query, 'index');
+        expect(run(USER_LIST_DEF, tenant, query, 'scan')).toEqual(a);
+        expect(a.ids.length).toBeGreaterThan(0);
+        expect(users.run(tenant, query).total).toBe(a.n);
+      }
+    // the department semi-join matches the old join's semantics
+    const joined = (name: string) =>
+      (db.prepare(`SELECT COUNT(*) AS n FROM users u LEFT JOIN departments d ON d.id = u.department_id
+        WHERE u.tenant_id = ? AND u.deleted_at IS NULL AND d.name = ? COLLATE NOCASE`).get(big, name) as { n: number }).n;
+    expect(users.run(big, page15({ filter: f('department', 'text', 'Equal', 'sales') })).total).toBe(joined('Sales'));
+  });
+
+  it('a tenant growing past SMALL_TENANT_ROWS switches to scan access (sizes follow writes, like the totals)', () => {
+    const grow = new Database(file);
+    const t = Number(grow.prepare(`INSERT INTO tenants (created_at) VALUES ('2025-01-01T00:00:00.000Z')`).run().lastInsertRowid);
+    expect(users.tenantAccess(t)).toBe('index');
+    expect(users.run(t, page15()).total).toBe(0);
+    grow.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+      INSERT INTO users (tenant_id, first_name, last_name, email, created_at, updated_at)
+      SELECT ?, 'F', 'L', 'g' || i || '@x.example', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z' FROM n`).run(SMALL_TENANT_ROWS + 1, t);
+    grow.close();
+    expect(users.tenantAccess(t)).toBe('scan');
+    expect(users.run(t, page15()).total).toBe(SMALL_TENANT_ROWS + 1);
+  });
+
+  it('cleans up', () => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
