@@ -13,8 +13,9 @@ export interface ColumnDef {
    * tenant_id = <tenant> AND <filter on column>)`, so the filter can use the index on `fk`
    * (filtering on the joined column scanned users). IsNull/NotNull test `fk` itself (the
    * foreign key guarantees the joined row, whose `column` is NOT NULL). A large tenant's count
-   * names `index` (on `fk`): left to choose, the planner walked users_email_live and read every
-   * row out of order (134 ms at 100,000 users; 2-4 ms through the index).
+   * names `index`, on (fk, tenant, deleted_at) WHERE tenant > 0 (covering; 0.2-0.4 ms at 100,000
+   * users): left to choose, the planner walked users_email_live and read every row out of order
+   * (134 ms), or through the join counted via the plain fk index (8.6 ms).
    */
   semi?: { fk: string; table: string; column: string; index: string };
 }
@@ -153,7 +154,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   const [countFrom, countWhere] = !query.filter
     ? [indexed, byIndex]
     : access === 'scan' && countIndex
-      ? [`${def.from} INDEXED BY ${countIndex}`, whereSql]
+      ? [`${def.from} INDEXED BY ${countIndex}`, [`${def.tenantColumn} = ?`, `${def.tenantColumn} > 0`, ...where].join(' AND ')]
       : [from, whereSql];
   const order = compileOrder(def, query.order_by, query.order_direction);
   return {

@@ -10,7 +10,8 @@ import type { Db } from './db.js';
  * Only `users_tenant` and `customers_tenant` (migration 2) lead with `tenant_id`: with one
  * dominant tenant such an index hijacks the planner (ARCHITECTURE.md, "Index trap"), so they are
  * partial on `tenant_id > 0` (every row): the planner can use them only in a query that says so,
- * which the list compiler writes for small tenants only (list-query.ts, `TenantAccess`).
+ * which the list compiler writes for small tenants only (list-query.ts, `TenantAccess`). Any
+ * index holding `tenant_id` after another column is partial the same way (migration 3).
  */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   {
@@ -256,6 +257,16 @@ CREATE INDEX recordings_conference ON recordings(online_conference_id);
     sql: `
 CREATE INDEX users_tenant ON users(tenant_id, deleted_at) WHERE tenant_id > 0;
 CREATE INDEX customers_tenant ON customers(tenant_id, deleted_at) WHERE tenant_id > 0;
+`,
+  },
+  {
+    version: 3,
+    name: 'covering index for counts filtered by department',
+    // A large tenant's department count reads only this index (8.6 -> 0.2 ms at 100,000 users).
+    // Partial on `tenant_id > 0` like migration 2: as a plain index the planner skip-scanned it
+    // for every list of a large tenant (`ANY(department_id) AND tenant_id=?`, pages 0.06 -> 90 ms).
+    sql: `
+CREATE INDEX users_department_tenant ON users(department_id, tenant_id, deleted_at) WHERE tenant_id > 0;
 `,
   },
 ];

@@ -49,6 +49,25 @@ describe('migrations and pragmas', () => {
     raw.close();
   });
 
+  it('upgrades a version-1 database with data: the tenant indexes cover existing rows and lists use them', () => {
+    const file = path.join(dir, 'v1.db');
+    const raw = new Database(file);
+    raw.exec(MIGRATIONS[0].sql);
+    raw.pragma('user_version = 1');
+    raw.exec(`INSERT INTO tenants (id, created_at) VALUES (1, 'x');
+      INSERT INTO users (tenant_id, first_name, last_name, email, created_at, updated_at) VALUES (1, 'A', 'B', 'a@b.c', 'x', 'x');`);
+    raw.close();
+    const s = openStore(file);
+    expect(s.users.list(1, { page_size: 15, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null }).total).toBe(1);
+    s.close();
+    const check = new Database(file);
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const names = (check.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('users_tenant', 'customers_tenant', 'users_department_tenant') ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
+    expect(names).toEqual(['customers_tenant', 'users_department_tenant', 'users_tenant']);
+    expect((check.prepare('SELECT COUNT(*) AS n FROM users INDEXED BY users_tenant WHERE tenant_id = 1 AND tenant_id > 0').get() as { n: number }).n).toBe(1);
+    check.close();
+  });
+
   it('refuses a database from a newer schema', () => {
     const file = path.join(dir, 'newer.db');
     const raw = new Database(file);

@@ -28,7 +28,7 @@ export const USER_LIST_DEF: ListDef = {
     status: { sql: 'u.status', type: 'integer' },
     timezone: { sql: 'u.timezone', type: 'text' },
     role: { sql: 'u.role', type: 'text' },
-    department: { sql: 'd.name', type: 'text', join: true, semi: { fk: 'u.department_id', table: 'departments', column: 'name', index: 'users_department' } },
+    department: { sql: 'd.name', type: 'text', join: true, semi: { fk: 'u.department_id', table: 'departments', column: 'name', index: 'users_department_tenant' } },
     department_id: { sql: 'u.department_id', type: 'integer' },
     created_at: { sql: 'u.created_at', type: 'date' },
     updated_at: { sql: 'u.updated_at', type: 'date' },
