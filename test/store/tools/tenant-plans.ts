@@ -54,7 +54,7 @@ const TENANT_DELETED_IDX = TENANT_IDX.replaceAll(' WHERE tenant_id > 0', '');
 const TENANT_ONLY_IDX = TENANT_DELETED_IDX.replaceAll(', deleted_at)', ')');
 const DEPT_IDX = 'CREATE INDEX users_department_tenant ON users(department_id, tenant_id, deleted_at) WHERE tenant_id > 0;';
 const DEPT_IDX_PLAIN = 'DROP INDEX users_department; CREATE INDEX users_department ON users(department_id, tenant_id, deleted_at);';
-const unplus = (def: ListDef, sql: string) => sql.replaceAll(`${def.tenantColumn} > 0 AND `, '').replaceAll(` INDEXED BY ${def.tenantIndex}`, '');
+const unplus = (def: ListDef, sql: string) => sql.replaceAll(`${def.tenantColumn} > 0 AND `, '').replace(/ INDEXED BY \w+/g, '');
 const plus = (def: ListDef, sql: string) => sql.replaceAll(`${def.tenantColumn} = ?`, `+${def.tenantColumn} = ?`);
 const variants: Record<string, Variant> = {
   'before (no tenant index; department via join)': { analyze: 'stat4', steer: unplus },
@@ -62,18 +62,16 @@ const variants: Record<string, Variant> = {
   'before, no ANALYZE': { analyze: 'none', steer: unplus },
   '(tenant_id, deleted_at) index, planner decides, stat4': { ddl: TENANT_DELETED_IDX, analyze: 'stat4', steer: unplus },
   '(tenant_id, deleted_at) index, planner decides, stat1 only': { ddl: TENANT_DELETED_IDX, analyze: 'stat1', steer: unplus },
-  '(tenant_id, deleted_at) index, +tenant for big / INDEXED BY small (skip-scan)': { ddl: TENANT_DELETED_IDX, analyze: 'stat4', access: true, steer: (d, s, small) => (small ? s : plus(d, s)) },
+  '(tenant_id, deleted_at) index, +tenant for big / INDEXED BY small (skip-scan)': { ddl: TENANT_DELETED_IDX, analyze: 'stat4', access: true, steer: (d, s, small) => (small ? s : plus(d, unplus(d, s))) },
   '(tenant_id) index, planner decides, stat4': { ddl: TENANT_ONLY_IDX, analyze: 'stat4', steer: unplus },
-  '(tenant_id) index, +tenant for big / INDEXED BY small': { ddl: TENANT_ONLY_IDX, analyze: 'stat4', access: true, steer: (d, s, small) => (small ? s : plus(d, s).replace(' INDEXED BY ' + d.tenantIndex, '')) },
-  'tenant index + steering, department count by users_department (department_id)': {
-    ddl: TENANT_IDX, analyze: 'stat4', access: true, steer: (d, s) => s.replace('INDEXED BY users_department_tenant', 'INDEXED BY users_department').replace(`AND ${d.tenantColumn} > 0 AND u.deleted_at IS NULL AND u.department_id IN`, 'AND u.deleted_at IS NULL AND u.department_id IN'),
-  },
+  '(tenant_id) index, +tenant for big / INDEXED BY small': { ddl: TENANT_ONLY_IDX, analyze: 'stat4', access: true, steer: (d, s, small) => (small ? s : plus(d, unplus(d, s))) },
+  // (measured before: the department count through the plain users_department index, 8.6 ms eq / 16.9 ms contains at 100,000)
   'tenant index + steering, users_department widened to (department_id, tenant_id, deleted_at) (skip-scan)': {
     ddl: TENANT_IDX + DEPT_IDX_PLAIN, analyze: 'stat4', access: true, steer: (_d, s) => s.replace('INDEXED BY users_department_tenant', 'INDEXED BY users_department'),
   },
   'chosen: tenant index + steering + partial users_department_tenant, stat4': { ddl: TENANT_IDX + DEPT_IDX, analyze: 'stat4', access: true },
-  'chosen, stat1 only': { ddl: TENANT_IDX, analyze: 'stat1', access: true },
-  'chosen, no ANALYZE': { ddl: TENANT_IDX, analyze: 'none', access: true },
+  'chosen, stat1 only': { ddl: TENANT_IDX + DEPT_IDX, analyze: 'stat1', access: true },
+  'chosen, no ANALYZE': { ddl: TENANT_IDX + DEPT_IDX, analyze: 'none', access: true },
 };
 
 function median(xs: number[]) { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; }
