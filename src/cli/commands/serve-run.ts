@@ -39,11 +39,9 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv);
   const { store, layout } = local;
   const created = initFirstTenant(store);
-  if (options.demo) {
-    const tenant = store.tenants.list()[0];
-    seedDemo(store, tenant.id, { mediaDir: layout.mediaDir });
-    store.optimize();
-  }
+  if (options.demo) seedDemo(store, store.tenants.list()[0].id, { mediaDir: layout.mediaDir });
+  // Fresh planner statistics: without them a large tenant's ordered pages can pick a poor index.
+  store.optimize();
   const { server } = createServer({
     store,
     signingSecret: local.signingSecret,
