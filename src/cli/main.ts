@@ -1,7 +1,7 @@
 /**
  * The confctl program. Start-up stays fast: only commander and this file load up front; the one
  * noun being run is imported (and registers its subcommands) on demand, the rest appear in help
- * as cheap stubs. Errors become exit codes here and nowhere else.
+ * as cheap placeholders. Errors become exit codes here and nowhere else.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';

@@ -50,20 +50,20 @@ function node(cmd: Command, path: string): CommandNode {
 }
 
 /**
- * The whole program as a tree: each stub command main.ts left unloaded is replaced by its
+ * The whole program as a tree: each placeholder command main.ts left unloaded is replaced by its
  * module, `./NAME.js` beside this file (main.ts cannot be imported back: it is still running).
  */
 export async function commandTree(program: Command, ctx: CliContext): Promise<CommandNode> {
   const commands = program.commands as Command[];
-  for (const stub of [...commands]) {
-    if (stub.commands.length || stub.options.length || stub.registeredArguments.length) continue;
+  for (const placeholder of [...commands]) {
+    if (placeholder.commands.length || placeholder.options.length || placeholder.registeredArguments.length) continue;
     let mod: { register(program: Command, ctx: CliContext): void };
     try {
-      mod = await import(`./${stub.name()}.js`);
+      mod = await import(`./${placeholder.name()}.js`);
     } catch {
       continue;
     }
-    commands.splice(commands.indexOf(stub), 1);
+    commands.splice(commands.indexOf(placeholder), 1);
     mod.register(program, ctx);
   }
   return node(program, '');
