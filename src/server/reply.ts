@@ -1,4 +1,5 @@
 import { MESSAGES, validationBody } from '../contract/index.js';
+import { UniqueViolation } from '../store/util.js';
 import { HttpError, ValidationError } from './errors.js';
 
 /** A finished response, independent of node:http (the in-process runner returns it as is). */
@@ -25,11 +26,15 @@ export function textReply(status: number, message: string, headers: Readonly<Rec
 }
 
 /**
- * Renders any thrown value: `HttpError` as plain text, `ValidationError` as the 400 JSON body,
- * anything else as the bare 500 text (the caller logs the cause; nothing internal leaks).
+ * Renders any thrown value: `HttpError` as plain text, `ValidationError` (and a uniqueness clash
+ * the store met at write time) as the 400 JSON body, anything else as the bare 500 text (the
+ * caller logs the cause; nothing internal leaks).
  */
 export function errorReply(err: unknown): Reply {
   if (err instanceof HttpError) return textReply(err.status, err.message, err.headers);
   if (err instanceof ValidationError) return jsonReply(400, validationBody(err.errors));
+  if (err instanceof UniqueViolation) {
+    return jsonReply(400, validationBody({ [err.field]: [`The ${err.field} has already been taken.`] }));
+  }
   return textReply(500, MESSAGES.unexpected);
 }

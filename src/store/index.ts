@@ -12,7 +12,7 @@ import { userRepo } from './repos/users.js';
 import type { Store } from './types.js';
 
 export type * from './types.js';
-export { NotFoundError } from './util.js';
+export { NotFoundError, UniqueViolation } from './util.js';
 export { SCHEMA_VERSION } from './migrations.js';
 export { ensureDefaultRoles, DEFAULT_ROLES } from './seed/roles.js';
 export { seedDemo, type DemoSummary } from './seed/demo.js';

@@ -61,3 +61,26 @@ export class NotFoundError extends Error {
     this.name = 'NotFoundError';
   }
 }
+
+/** Thrown when a write would break a uniqueness rule: another writer got there first. */
+export class UniqueViolation extends Error {
+  constructor(readonly field: string) {
+    super(`the ${field} is already taken`);
+    this.name = 'UniqueViolation';
+  }
+}
+
+/**
+ * Runs a write, turning SQLite's UNIQUE failure into a `UniqueViolation` naming the first column
+ * of the index (e.g. `email`). The callers check uniqueness first; this covers a concurrent
+ * writer in another process (an admin import beside `serve`) between that check and the write.
+ */
+export function guardUnique<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (err) {
+    const column = (err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && /UNIQUE constraint failed: \w+\.(\w+)/.exec((err as Error).message);
+    if (column) throw new UniqueViolation(column[1]);
+    throw err;
+  }
+}

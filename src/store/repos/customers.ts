@@ -2,7 +2,7 @@ import { ADDRESS_FIELDS, type Address, type Customer } from '../../contract/inde
 import type { Db } from '../db.js';
 import { ListRunner, type ListDef } from '../list-query.js';
 import type { CustomerInsert, CustomerPatch, CustomerRepo } from '../types.js';
-import { NotFoundError, nowIso } from '../util.js';
+import { guardUnique, NotFoundError, nowIso } from '../util.js';
 
 type CustomerRow = Omit<Customer, 'address'> & Record<(typeof ADDRESS_FIELDS)[number], string | null>;
 
@@ -93,7 +93,7 @@ export function customerRepo(db: Db): CustomerRepo {
         updated_at: input.updated_at ?? created,
         deleted_at: input.deleted_at ?? null,
       };
-      return getAny(tenantId, Number(insert.run(row).lastInsertRowid))!;
+      return getAny(tenantId, Number(guardUnique(() => insert.run(row)).lastInsertRowid))!;
     },
     update(tenantId, id, patch: CustomerPatch) {
       const has = (f: string) => Object.prototype.hasOwnProperty.call(patch, f) && (patch as Record<string, unknown>)[f] !== undefined;
@@ -103,7 +103,7 @@ export function customerRepo(db: Db): CustomerRepo {
         params[f] = has(f) ? (patch[f] ?? null) : null;
       }
       Object.assign(params, addressParams(has('address') ? patch.address : null));
-      if (update.run(params).changes === 0) throw new NotFoundError('Customer', id);
+      if (guardUnique(() => update.run(params)).changes === 0) throw new NotFoundError('Customer', id);
       return getAny(tenantId, id)!;
     },
     emailTaken: (tenantId, email, exceptId) => taken.get(email, tenantId, exceptId ?? null) !== undefined,

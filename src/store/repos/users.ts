@@ -2,7 +2,7 @@ import type { User, WorkHours } from '../../contract/index.js';
 import type { Db } from '../db.js';
 import { ListRunner, type ListDef } from '../list-query.js';
 import type { UserInsert, UserPatch, UserRepo } from '../types.js';
-import { NotFoundError, nowIso } from '../util.js';
+import { guardUnique, NotFoundError, nowIso } from '../util.js';
 
 type UserRow = Omit<User, 'work_hours'> & { work_hours: string | null };
 
@@ -100,7 +100,7 @@ export function userRepo(db: Db): UserRepo {
         params[`has_${f}`] = has ? 1 : 0;
         params[f] = !has ? null : f === 'work_hours' ? json(patch.work_hours) : (patch[f] ?? null);
       }
-      if (update.run(params).changes === 0) throw new NotFoundError('User', id);
+      if (guardUnique(() => update.run(params)).changes === 0) throw new NotFoundError('User', id);
       return getAny(tenantId, id)!;
     },
     emailTaken: (tenantId, email, exceptId) => taken.get(email, tenantId, exceptId ?? null) !== undefined,
