@@ -4,13 +4,14 @@
  * All or nothing: every record is validated (its form, then its references and uniqueness
  * against the tenant and the rest of the file) before anything is written; any bad record makes
  * `importRecords` throw an `ImportError` listing every bad record, and nothing is written.
- * Validation and the writes run inside one store transaction, so no concurrent writer can slip
- * between the checks and the inserts. A record with form errors is not checked for references.
+ * The checks against stored data run again inside the one transaction that writes, so no
+ * concurrent writer can slip between them and the inserts. A record with form errors is not
+ * checked for references.
  */
 import { orderErrors, parseWith, type FieldErrors } from '../contract/validation.js';
 import type { Store } from '../store/types.js';
 import { IMPORT_KINDS, ImportContext, type ImportKind, type KindSpec } from './import-kinds.js';
-import { ImportError, readRecords, type ImportRowError } from './records.js';
+import { ImportError, readRecords, type ImportRecord, type ImportRowError } from './records.js';
 
 export { IMPORT_KINDS, type ImportKind } from './import-kinds.js';
 export { ImportError, type ImportRowError, type ImportFormat } from './records.js';
@@ -31,40 +32,63 @@ function shapeKeys(schema: unknown): string[] {
 }
 
 /**
+ * Every record's form, references and uniqueness (reads only). Answers the well-formed records
+ * (parsed) and the errors of the bad ones, sorted by line.
+ */
+function check(store: Store, tenantId: number, spec: KindSpec, records: readonly ImportRecord[], order: string[]): { valid: ImportRecord[]; rows: ImportRowError[] } {
+  const ctx = new ImportContext(store, tenantId);
+  const rows: ImportRowError[] = [];
+  const valid: ImportRecord[] = [];
+  for (const record of records) {
+    let errors: FieldErrors;
+    if (record.value === null || typeof record.value !== 'object' || Array.isArray(record.value)) {
+      errors = { record: ['The record must be a JSON object.'] };
+    } else {
+      const parsed = parseWith(spec.schema, record.value, 'record');
+      if (parsed.ok) {
+        errors = {};
+        spec.check(parsed.value, ctx, errors);
+        valid.push({ line: record.line, value: parsed.value });
+      } else {
+        errors = parsed.errors;
+      }
+    }
+    if (Object.keys(errors).length) rows.push({ line: record.line, errors: orderErrors(errors, order) });
+  }
+  return { valid, rows };
+}
+
+/**
  * Imports the records of `text` (a JSON array or NDJSON, see `records.ts`) as `kind` into the
  * tenant. `fileName` names the file in errors. Returns how many records were created.
+ *
+ * Validation runs first, outside the write lock, so `serve` keeps writing meanwhile; the checks
+ * against stored data (references, uniqueness) run again inside the one IMMEDIATE transaction
+ * that writes, since another process may have committed in between. Only that second, cheap pass
+ * holds the lock.
  */
 export function importRecords(store: Store, tenantId: number, kind: ImportKind, text: string, options: { fileName: string }): ImportResult {
   const spec: KindSpec | undefined = IMPORT_KINDS[kind];
   if (!spec) throw new TypeError(`Unknown import kind: ${String(kind)}`);
   const { format, records, bad } = readRecords(text, options.fileName);
   const order = shapeKeys(spec.schema);
+  const fail = (rows: ImportRowError[]) => {
+    rows.sort((a, b) => a.line - b.line);
+    return new ImportError(options.fileName, format, format === 'json' ? 'record' : 'line', rows);
+  };
 
+  const first = check(store, tenantId, spec, records, order);
+  if (bad.length || first.rows.length) throw fail([...bad, ...first.rows]);
   return store.transaction(() => {
     const ctx = new ImportContext(store, tenantId);
-    const rows: ImportRowError[] = [...bad];
-    const valid: unknown[] = [];
-    for (const record of records) {
-      let errors: FieldErrors;
-      if (record.value === null || typeof record.value !== 'object' || Array.isArray(record.value)) {
-        errors = { record: ['The record must be a JSON object.'] };
-      } else {
-        const parsed = parseWith(spec.schema, record.value, 'record');
-        if (parsed.ok) {
-          errors = {};
-          spec.check(parsed.value, ctx, errors);
-          valid.push(parsed.value);
-        } else {
-          errors = parsed.errors;
-        }
-      }
-      if (Object.keys(errors).length) rows.push({ line: record.line, errors: orderErrors(errors, order) });
+    const rows: ImportRowError[] = [];
+    for (const { line, value } of first.valid) {
+      const errors: FieldErrors = {};
+      spec.check(value, ctx, errors);
+      if (Object.keys(errors).length) rows.push({ line, errors: orderErrors(errors, order) });
     }
-    if (rows.length) {
-      rows.sort((a, b) => a.line - b.line);
-      throw new ImportError(options.fileName, format, format === 'json' ? 'record' : 'line', rows);
-    }
-    for (const row of valid) spec.write(row, ctx);
-    return { kind, created: valid.length };
+    if (rows.length) throw fail(rows);
+    for (const { value } of first.valid) spec.write(value, ctx);
+    return { kind, created: first.valid.length };
   });
 }

@@ -1,4 +1,4 @@
-import { openDatabase } from './db.js';
+import { immediate, openDatabase } from './db.js';
 import { attendeeRepo } from './repos/attendees.js';
 import { conferenceAccountRepo, connectedAccountRepo, providerRepo } from './repos/accounts.js';
 import { calendarRepo, eventRepo } from './repos/calendars.js';
@@ -13,6 +13,7 @@ import type { Store } from './types.js';
 
 export type * from './types.js';
 export { NotFoundError, UniqueViolation } from './util.js';
+export { DEFAULT_BUSY_TIMEOUT_MS, isBusyError } from './db.js';
 export { SCHEMA_VERSION } from './migrations.js';
 export { ensureDefaultRoles, DEFAULT_ROLES } from './seed/roles.js';
 export { seedDemo, type DemoSummary } from './seed/demo.js';
@@ -28,8 +29,9 @@ export function openStore(location: string): Store {
   return {
     location,
     close: () => db.close(),
-    // better-sqlite3 nests transactions with savepoints: an inner failure rolls back only itself.
-    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    // IMMEDIATE (see `immediate`); nested calls are savepoints: an inner failure rolls back only itself.
+    transaction: <T>(fn: () => T): T => immediate(db, fn)(),
+    setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
     optimize() {
       db.exec('ANALYZE');
       db.pragma('optimize');

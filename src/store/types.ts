@@ -28,8 +28,15 @@ export interface Store {
   /** The database file (or `:memory:`). */
   readonly location: string;
   close(): void;
-  /** Runs `fn` in one write transaction (nested calls join the outer one). */
+  /**
+   * Runs `fn` in one write transaction that holds the write lock from its start, so it never
+   * fails half-way for a concurrent writer (nested calls join the outer one). When another
+   * process holds the lock longer than the busy timeout it throws an error `isBusyError` knows,
+   * having written nothing.
+   */
   transaction<T>(fn: () => T): T;
+  /** How long a write waits for another process's write lock before failing busy (milliseconds). */
+  setBusyTimeout(ms: number): void;
   /** Runs the planner's maintenance (`ANALYZE`/`PRAGMA optimize`), e.g. after bulk seeding. */
   optimize(): void;
 

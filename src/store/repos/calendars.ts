@@ -1,5 +1,5 @@
 import type { CalendarEvent, EventAttendee, OnlineConference } from '../../contract/index.js';
-import type { Db } from '../db.js';
+import { type Db, immediate } from '../db.js';
 import type { CalendarRecord, CalendarRepo, EventInsert, EventRepo } from '../types.js';
 import { bool, nowIso } from '../util.js';
 import { CONFERENCE_COLUMNS, toConference } from './conferences.js';
@@ -55,7 +55,7 @@ export function eventRepo(db: Db): EventRepo {
   };
 
   return {
-    insert: db.transaction((tenantId: number, i: EventInsert) => {
+    insert: immediate(db, (tenantId: number, i: EventInsert) => {
       const id = Number(
         insert.run({
           tenant_id: tenantId,

@@ -1,4 +1,4 @@
-import type { Db } from '../db.js';
+import { type Db, immediate } from '../db.js';
 import type { TenantRecord, TenantRepo } from '../types.js';
 import { nowIso } from '../util.js';
 
@@ -36,7 +36,7 @@ export function tenantRepo(db: Db): TenantRepo {
   };
 
   return {
-    create: db.transaction((primaryDomain: string, aliases: readonly string[] = []) => {
+    create: immediate(db, (primaryDomain: string, aliases: readonly string[] = []) => {
       const now = nowIso();
       const id = Number(insertTenant.run(now).lastInsertRowid);
       insertDomain.run(norm(primaryDomain), id, 1, now);
