@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Dispatcher, request } from 'undici';
+import { MESSAGES } from '../contract/messages.js';
 import { fillPath, OPERATION_META, type OperationId, operationMeta, pathParams } from '../contract/operations-meta.js';
 import type { PlannedRequest } from './curl.js';
 import { ApiError, type FieldErrors, NetworkError } from './errors.js';
@@ -126,8 +127,10 @@ export function createClient(options: ClientOptions): ApiClient {
       }
       pacer?.observe(answer.headers);
       if (answer.status >= 200 && answer.status < 300) return answer.text ? JSON.parse(answer.text) : {};
+      // 503 `Service busy, try again.` wrote nothing, so it is retried whatever the method.
+      const busy = answer.status === 503 && answer.text.trim() === MESSAGES.serviceBusy;
       const wait =
-        answer.status === 429
+        answer.status === 429 || busy
           ? (retryAfterMs(answer.headers['retry-after']) ?? backoffMs(tries))
           : answer.status >= 500 && idempotent
             ? backoffMs(tries)

@@ -6,6 +6,7 @@ export const MESSAGES = {
   unknownTenant: 'Unknown tenant.',
   methodNotAllowed: 'Method not allowed.',
   tooManyRequests: 'Too many requests.',
+  serviceBusy: 'Service busy, try again.',
   payloadTooLarge: 'Payload too large.',
   unexpected: 'An unexpected error the service.',
   conferenceStarted: 'Cannot modify an online conference that has started.',

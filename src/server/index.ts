@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { payloadTooLarge, readNodeBody } from './body.js';
+import { SERVE_BUSY_TIMEOUT_MS } from './busy.js';
 import { HANDLERS } from './handlers/index.js';
 import type { HandlerMap } from './handlers/types.js';
 import { createMediaRoute, isMediaPath } from './media-route.js';
@@ -48,10 +49,12 @@ export interface ConfServer {
 /**
  * Builds the API server without listening. `handlers` replaces the registry (tests only).
  * Recording links (`/media/recordings/...`) are served beside the pipeline, on the socket only.
- * The server ends responses with `Connection: close` once `closeGracefully` has begun.
+ * The server ends responses with `Connection: close` once `closeGracefully` has begun. It sets
+ * the store's busy timeout short (see busy.ts): the caller's start-up writes are done by then.
  */
 export function createServer(options: ServerOptions, handlers: HandlerMap = HANDLERS): ConfServer {
   const resolved = resolveOptions(options);
+  resolved.store.setBusyTimeout(SERVE_BUSY_TIMEOUT_MS);
   const handle = createPipeline(resolved, handlers);
   const media = createMediaRoute(resolved);
   const server = http.createServer((req, res) => {

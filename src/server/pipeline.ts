@@ -4,6 +4,7 @@ import { API_PREFIX, MESSAGES, OPERATIONS, type Operation, SUCCESS_MESSAGES } fr
 import type { ListResult } from '../store/types.js';
 import { createLogger } from './access-log.js';
 import { authenticate, authorize } from './auth.js';
+import { retryBusy } from './busy.js';
 import { HttpError, notFound } from './errors.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
 import { fieldOrder, validateInput } from './input.js';
@@ -93,7 +94,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const origin = `${requestScheme(req.headers, trustProxy)}://${host}`;
     const base = { store, tenant, key, op, params: match.params, body: undefined, query: undefined, origin, now, options };
     const ctx = await validateInput(base, handler, target.order, search, (limit) => req.readBody(limit));
-    const data = await handler.run(ctx);
+    const data = await retryBusy(() => handler.run(ctx), options.now);
     if (op.response === 'list') {
       const page = ctx.query as { page_number: number; page_size: number };
       return jsonReply(200, paginate(data as ListResult<unknown>, page, { origin, pathname, params: new URLSearchParams(search) }));
