@@ -8,12 +8,13 @@
  * - recording: 1 Recording or 2 Processing → 3 Finished (with a media file) or 4 Failed.
  * Anything else is an `AdminError` of kind `conflict`; unknown ids are `not_found`.
  */
-import { copyFileSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { RECORDING_STATUS } from '../contract/resources.js';
 import type { OnlineConference, OnlineConferenceRecording } from '../contract/resources.js';
 import type { Store } from '../store/types.js';
+import { copyPrivateFile, ensurePrivateDir, writePrivateFile } from '../media/files.js';
 import { generateWav } from '../media/wav.js';
 import { AdminError } from './errors.js';
 
@@ -118,12 +119,12 @@ export function finishRecording(
   // Stored like the demo's recordings: `recordings/rec-<id>.<ext>` under the media directory.
   const storedName = path.posix.join('recordings', fileName);
   const finalPath = path.join(mediaDir, storedName);
-  mkdirSync(path.dirname(finalPath), { recursive: true });
+  ensurePrivateDir(path.dirname(finalPath));
   const tempPath = path.join(path.dirname(finalPath), `.${fileName}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   let renamed = false;
   try {
-    if (file !== undefined) copyFileSync(file, tempPath);
-    else writeFileSync(tempPath, generateWav({ seconds: generatedWavSeconds(before.started_at, stoppedAt) }));
+    if (file !== undefined) copyPrivateFile(file, tempPath);
+    else writePrivateFile(tempPath, generateWav({ seconds: generatedWavSeconds(before.started_at, stoppedAt) }));
     return store.transaction(() => {
       const current = getOpenRecording(store, tenantId, recordingId, 'finished');
       renameSync(tempPath, finalPath);

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { ensurePrivateDir, writePrivateFile } from '../media/files.js';
 
 /**
  * A local instance's data directory (decisions §8): `confctl.db` (SQLite, WAL), `media/`
@@ -22,7 +23,7 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
   return join(base, 'confctl');
 }
 
-/** Creates the directory layout (idempotent) and answers its paths. */
+/** Creates the directory layout (idempotent; what it creates is 0700) and answers its paths. */
 export function prepareDataDir(dir: string): DataDir {
   const layout = {
     dir,
@@ -30,7 +31,7 @@ export function prepareDataDir(dir: string): DataDir {
     mediaDir: join(dir, 'media'),
     instanceFile: join(dir, 'instance.json'),
   };
-  mkdirSync(layout.mediaDir, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(layout.mediaDir);
   return layout;
 }
 
@@ -47,7 +48,18 @@ export function instanceSecret(layout: DataDir, now: Date = new Date()): string 
     throw new Error(`${layout.instanceFile} has no valid signing_secret; remove it to create a new one`);
   }
   const content: InstanceFile = { signing_secret: randomBytes(32).toString('hex'), created_at: now.toISOString() };
-  writeFileSync(layout.instanceFile, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(layout.instanceFile, 0o600);
+  writePrivateFile(layout.instanceFile, `${JSON.stringify(content, null, 2)}\n`);
   return content.signing_secret;
+}
+
+/**
+ * A warning when other users may list or read the data directory (group or other permission
+ * bits set): the files in it are owner-only, but their names and any file copied in with a
+ * wider mode are not. Undefined when the directory is private (or on Windows, which has no modes).
+ */
+export function exposureWarning(dir: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (platform === 'win32') return undefined;
+  const mode = statSync(dir).mode & 0o777;
+  if ((mode & 0o077) === 0) return undefined;
+  return `warning: the data directory ${dir} is accessible to other users (mode ${mode.toString(8).padStart(4, '0')}); run: chmod 700 '${dir}'`;
 }

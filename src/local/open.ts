@@ -1,6 +1,6 @@
 import { openStore } from '../store/index.js';
 import type { Store, TenantRecord } from '../store/types.js';
-import { type DataDir, instanceSecret, prepareDataDir, resolveDataDir } from './data-dir.js';
+import { type DataDir, exposureWarning, instanceSecret, prepareDataDir, resolveDataDir } from './data-dir.js';
 
 /** An opened local data directory: its layout, the store and the URL-signing secret. */
 export interface LocalInstance {
@@ -9,9 +9,19 @@ export interface LocalInstance {
   signingSecret: string;
 }
 
-/** Opens (creating if needed) the data directory named by `--data`, `CONFCTL_DATA` or the default. */
-export function openLocal(dataFlag: string | undefined, env: NodeJS.ProcessEnv): LocalInstance {
+const warned = new Set<string>();
+
+/**
+ * Opens (creating if needed) the data directory named by `--data`, `CONFCTL_DATA` or the default.
+ * `warn` gets the warning of a data directory other users can access, once per directory and process.
+ */
+export function openLocal(dataFlag: string | undefined, env: NodeJS.ProcessEnv, warn?: (message: string) => void): LocalInstance {
   const layout = prepareDataDir(resolveDataDir(dataFlag, env));
+  if (warn && !warned.has(layout.dir)) {
+    const warning = exposureWarning(layout.dir);
+    if (warning) warn(warning);
+    warned.add(layout.dir);
+  }
   const signingSecret = instanceSecret(layout);
   return { layout, store: openStore(layout.database), signingSecret };
 }

@@ -12,7 +12,7 @@ export type Opts = Record<string, unknown>;
 /** Runs `work` on the opened data directory and always closes it; admin errors become exit codes. */
 export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: LocalInstance, opts: Opts) => T | Promise<T>): Promise<T> {
   const opts = cmd.opts<Opts>();
-  const local = openLocal(opts.data as string | undefined, ctx.env as NodeJS.ProcessEnv);
+  const local = openLocal(opts.data as string | undefined, ctx.env as NodeJS.ProcessEnv, (m) => ctx.streams.stderr.write(`${m}\n`));
   try {
     return await work(local, opts);
   } catch (err) {

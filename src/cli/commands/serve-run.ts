@@ -36,7 +36,7 @@ export function listenError(err: NodeJS.ErrnoException, options: Pick<ServeOptio
  */
 export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   const out = ctx.streams.stdout;
-  const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv);
+  const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv, (m) => ctx.streams.stderr.write(`${m}\n`));
   const { store, layout } = local;
   const created = initFirstTenant(store);
   if (options.demo) seedDemo(store, store.tenants.list()[0].id, { mediaDir: layout.mediaDir });

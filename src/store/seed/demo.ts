@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { User } from '../../contract/index.js';
 import { generateWav } from '../../media/wav.js';
+import { writePrivateFile } from '../../media/files.js';
 import type { Store } from '../types.js';
 import { at, DELETED_CUSTOMERS, DELETED_USERS, DEMO_CUSTOMERS, DEMO_DEPARTMENTS, DEMO_DOMAIN, DEMO_USERS, WORK_PATTERNS } from './demo-data.js';
 import { emailPart, PLACES, STREETS, TIMEZONES } from './names.js';
@@ -100,8 +100,7 @@ export function seedDemo(store: Store, tenantId: number, options: { mediaDir: st
   }));
   for (const f of files) {
     const target = path.join(options.mediaDir, f.rel);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, generateWav({ seconds: f.seconds }));
+    writePrivateFile(target, generateWav({ seconds: f.seconds }));
   }
   return { ...summary, files: files.map((f) => f.rel) };
 }

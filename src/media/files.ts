@@ -1,0 +1,28 @@
+/**
+ * Files a data directory holds (recordings, the instance file, backups) are the owner's only:
+ * files 0600 and the directories we create 0700, whatever the process umask.
+ */
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
+/** Creates `dir` and its missing parents as 0700 (existing ones keep their mode). */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
+
+/** Writes `file` as 0600 (also when it existed with another mode), creating its directory. */
+export function writePrivateFile(file: string, data: string | Uint8Array): void {
+  ensurePrivateDir(path.dirname(file));
+  writeFileSync(file, data, { mode: PRIVATE_FILE_MODE });
+  chmodSync(file, PRIVATE_FILE_MODE);
+}
+
+/** Copies `from` to `to` as 0600 (a plain copy would keep the source's mode). */
+export function copyPrivateFile(from: string, to: string): void {
+  ensurePrivateDir(path.dirname(to));
+  copyFileSync(from, to);
+  chmodSync(to, PRIVATE_FILE_MODE);
+}
