@@ -75,7 +75,11 @@ export function createServer(options: ServerOptions, handlers: HandlerMap = HAND
 }
 
 function write(res: http.ServerResponse, reply: Reply, closing: boolean): void {
-  if (res.destroyed) return;
+  // A 499 (the client went away mid-upload) is only for the log: there is no one to answer.
+  if (res.destroyed || reply.status === 499) {
+    res.destroy();
+    return;
+  }
   const body = Buffer.from(reply.body, 'utf8');
   const headers: Record<string, string> = { ...reply.headers, 'Content-Length': String(body.length) };
   if (closing) headers.Connection = 'close';
