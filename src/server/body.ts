@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { MESSAGES } from '../contract/index.js';
+import { requestTimedOut } from './connections.js';
 import { ClientClosedRequest, HttpError, ValidationError } from './errors.js';
 
 /** 413 `Payload too large.`; the connection is closed since the rest of the body is not read. */
@@ -35,10 +36,11 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffe
       cleanup();
       resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     };
-    // A request stream fails or closes before its end only when the connection went away.
+    // A request stream fails or closes before its end only when the connection went away:
+    // the client's doing, unless the server cut it for taking too long (answered 408).
     const onGone = (err?: Error) => {
       cleanup();
-      reject(new ClientClosedRequest({ cause: err }));
+      reject(requestTimedOut(req.socket) ? new HttpError(408, MESSAGES.requestTimeout) : new ClientClosedRequest({ cause: err }));
     };
     req.on('data', onData);
     req.on('end', onEnd);

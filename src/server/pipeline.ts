@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { API_PREFIX, MESSAGES, OPERATIONS, type Operation, SUCCESS_MESSAGES } from '../contract/index.js';
 import type { AccessKeyRecord, ListResult } from '../store/types.js';
 import { createLogger } from './access-log.js';
+import { tooManyConnections } from './connections.js';
 import { authenticated, authorize, verifyKey } from './auth.js';
 import { HttpError, notFound } from './errors.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
@@ -25,6 +26,8 @@ export interface PipelineRequest {
   remoteAddress: string;
   /** Reads the body, rejecting with 413 beyond `limit` bytes. Called only for operations with a body. */
   readBody(limit: number): Promise<Buffer>;
+  /** The connection was opened over the server's connection caps: answered 503 before anything else. */
+  overCap?: boolean;
 }
 
 type Target = { kind: 'openapi' } | { kind: 'operation'; op: Operation; handler: Handler; order: string[] };
@@ -70,6 +73,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     key ? `key:${key.id}` : `address:${clientAddress(req.headers, req.remoteAddress, trustProxy)}`;
 
   async function dispatch(req: PipelineRequest, headers: Record<string, string>): Promise<Reply> {
+    if (req.overCap) throw tooManyConnections();
     const q = req.url.indexOf('?');
     const pathname = q === -1 ? req.url : req.url.slice(0, q);
     const search = q === -1 ? '' : req.url.slice(q + 1);
