@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputString } from './common.js';
 import { EXPIRY_MAX, EXPIRY_MIN } from './operations-meta.js';
 import { ADDRESS_FIELDS, type AddressField, DAYS, type Day } from './resources.js';
 
@@ -7,9 +8,9 @@ const FORMAT_INVALID = 'The :attribute field format is invalid.';
 const REQUIRED = 'The :attribute field is required.';
 
 /** A required text field of at most `max` characters (an empty string counts as missing). */
-const text = (max = 255) => z.string().min(1, { error: REQUIRED }).max(max);
-const optionalText = (max = 255) => z.string().max(max);
-const email = () => z.string().min(1, { error: REQUIRED }).max(255).pipe(z.email());
+const text = (max = 255) => inputString().min(1, { error: REQUIRED }).max(max);
+const optionalText = (max = 255) => inputString().max(max);
+const email = () => inputString().min(1, { error: REQUIRED }).max(255).pipe(z.email());
 const intBetween = (a: number, b: number) =>
   z.number().int().min(a, { error: BETWEEN(a, b) }).max(b, { error: BETWEEN(a, b) });
 
@@ -38,7 +39,7 @@ export function isTimezone(name: string): boolean {
     return false;
   }
 }
-const timezone = () => z.string().refine(isTimezone, { error: 'The :attribute field must be a valid timezone.' });
+const timezone = () => inputString().refine(isTimezone, { error: 'The :attribute field must be a valid timezone.' });
 
 const seconds = (t: { hour: number; minute: number; second: number }) => t.hour * 3600 + t.minute * 60 + t.second;
 const inRange = (t: { hour: number; minute: number; second: number }, maxHour: number) =>
@@ -94,7 +95,7 @@ export const CustomerCreateBody = z.object({
   middle_name: optionalText().nullable().optional(),
   last_name: text(),
   email: email(),
-  contact_number: z.string().regex(E164, { error: FORMAT_INVALID }).nullable().optional(),
+  contact_number: inputString().regex(E164, { error: FORMAT_INVALID }).nullable().optional(),
   address: AddressInput.nullable().optional(),
 });
 export type CustomerCreateBody = z.infer<typeof CustomerCreateBody>;

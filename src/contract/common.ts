@@ -4,6 +4,21 @@ import { z } from 'zod';
 export type MessageTemplate = string;
 
 export const id = z.number().int().positive();
+
+/** A NUL character, or a UTF-16 surrogate without its pair (JSON's `"\ud800"` parses to one). */
+const ILL_FORMED = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** True for text that can be stored and read back as sent: no NUL, no lone surrogate. */
+export function isWellFormedText(value: string): boolean {
+  return !ILL_FORMED.test(value);
+}
+
+/**
+ * The contract's input string, the base of every text field of every body: text with NUL or a
+ * lone surrogate is `The X field format is invalid.`, and no other check of that field runs.
+ */
+export const inputString = () =>
+  z.string().refine(isWellFormedText, { error: 'The :attribute field format is invalid.', abort: true });
 export const timestamp = z.string().describe('ISO 8601 date-time, UTC, e.g. 2026-01-31T09:30:00.000Z');
 export const nullableTimestamp = timestamp.nullable();
 

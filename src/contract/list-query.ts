@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputString } from './common.js';
 import { parseIsoInstant } from './dates.js';
 import { type AttributeType, type ListSpec, OPERATORS, type Operator, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './list-specs.js';
 import { addError, type FieldErrors, issuesToErrors, type ParseResult } from './validation.js';
@@ -74,7 +75,7 @@ function buildListSchema(spec: ListSpec) {
     order_direction: z.enum(['asc', 'desc'], { error: selected }).optional(),
     filter_attribute: z.enum(Object.keys(spec.filters) as [string, ...string[]], { error: selected }).optional(),
     filter_operator: z.enum(OPERATORS, { error: selected }).optional(),
-    filter_value: z.string().optional(),
+    filter_value: inputString().optional(),
   });
 }
 

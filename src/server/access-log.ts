@@ -20,8 +20,8 @@ export interface Logger {
 
 const OFF: Logger = { access() {}, error() {} };
 
-/** Query parameters whose values never reach the log (the recording links' `signature`). */
-const SECRET_PARAMS = new Set(['signature']);
+/** Query parameters whose values never reach the log: `signature`, and any name with `secret`, `token` or `password` in it. */
+const SECRET_PARAM = /^signature$|secret|token|password/;
 
 function paramName(raw: string): string {
   try {
@@ -41,7 +41,7 @@ export function maskPath(path: string): string {
   const parts = path.slice(q + 1).split('&').map((part) => {
     const eq = part.indexOf('=');
     const name = eq === -1 ? part : part.slice(0, eq);
-    return SECRET_PARAMS.has(paramName(name)) ? `${name}=***` : part;
+    return SECRET_PARAM.test(paramName(name)) ? `${name}=***` : part;
   });
   return `${path.slice(0, q)}?${parts.join('&')}`;
 }

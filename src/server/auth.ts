@@ -8,25 +8,31 @@ const DUMMY_DIGEST = Buffer.alloc(32);
 const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 
 /**
- * Authenticates the key pair sent (decisions §3): the key must exist, belong to `tenantId`, be
+ * Verifies the key pair sent (decisions §3): the key must exist, belong to `tenantId`, be
  * neither revoked nor expired, and the SHA-256 of the sent secret must equal the stored digest
- * (constant-time). Every failure is the same 401 `Invalid or missing access key.`
+ * (constant-time). One digest and one prepared-statement lookup; `null` when any of it fails.
  */
-export function authenticate(
+export function verifyKey(
   store: Store,
-  tenantId: number,
+  tenantId: number | null,
   keyId: string | undefined,
   secret: string | undefined,
   now: number,
-): AccessKeyRecord {
-  if (!keyId || !secret) throw new HttpError(401, MESSAGES.invalidKey);
+): AccessKeyRecord | null {
+  if (!keyId || !secret) return null;
   const key = store.keys.get(keyId);
   const stored = key && HEX_DIGEST.test(key.secret_hash) ? Buffer.from(key.secret_hash, 'hex') : DUMMY_DIGEST;
   const sent = createHash('sha256').update(secret, 'utf8').digest();
   const matches = timingSafeEqual(sent, stored) && stored !== DUMMY_DIGEST;
-  if (!key || !matches || key.tenant_id !== tenantId || key.revoked_at !== null || isExpired(key, now)) {
-    throw new HttpError(401, MESSAGES.invalidKey);
+  if (!key || !matches || (tenantId !== null && key.tenant_id !== tenantId) || key.revoked_at !== null || isExpired(key, now)) {
+    return null;
   }
+  return key;
+}
+
+/** The key `verifyKey` accepts, else 401 `Invalid or missing access key.` (every failure alike). */
+export function authenticated(key: AccessKeyRecord | null): AccessKeyRecord {
+  if (!key) throw new HttpError(401, MESSAGES.invalidKey);
   return key;
 }
 

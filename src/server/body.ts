@@ -1,24 +1,28 @@
 import type { IncomingMessage } from 'node:http';
 import { MESSAGES } from '../contract/index.js';
-import { HttpError, ValidationError } from './errors.js';
+import { requestTimedOut } from './connections.js';
+import { ClientClosedRequest, HttpError, ValidationError } from './errors.js';
 
 /** 413 `Payload too large.`; the connection is closed since the rest of the body is not read. */
 export const payloadTooLarge = (): HttpError => new HttpError(413, MESSAGES.payloadTooLarge, { Connection: 'close' });
 
 /**
  * Reads a request body of at most `limit` bytes. A declared `Content-Length` above the limit is
- * refused before reading; otherwise reading stops as soon as the limit is passed.
+ * refused before reading; otherwise reading stops as soon as the limit is passed. A client that
+ * goes away before the body ends (an aborted upload) rejects with `ClientClosedRequest`.
  */
 export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.reject(payloadTooLarge());
+  if (req.destroyed) return Promise.reject(new ClientClosedRequest());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
-      req.off('error', onError);
+      req.off('error', onGone);
+      req.off('close', onGone);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -32,13 +36,16 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffe
       cleanup();
       resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     };
-    const onError = (err: Error) => {
+    // A request stream fails or closes before its end only when the connection went away:
+    // the client's doing, unless the server cut it for taking too long (answered 408).
+    const onGone = (err?: Error) => {
       cleanup();
-      reject(err);
+      reject(requestTimedOut(req.socket) ? new HttpError(408, MESSAGES.requestTimeout) : new ClientClosedRequest({ cause: err }));
     };
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('error', onError);
+    req.on('error', onGone);
+    req.on('close', onGone);
   });
 }
 

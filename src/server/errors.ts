@@ -24,5 +24,13 @@ export class ValidationError extends Error {
   }
 }
 
+/** The client closed the connection before its request body arrived: logged as 499, never answered. */
+export class ClientClosedRequest extends Error {
+  constructor(options?: ErrorOptions) {
+    super('client closed request', options);
+    this.name = 'ClientClosedRequest';
+  }
+}
+
 /** 404 `Resource object does not exist.`: unknown routes and absent, deleted or foreign rows. */
 export const notFound = (): HttpError => new HttpError(404, MESSAGES.notFound);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { payloadTooLarge, readNodeBody } from './body.js';
 import { SERVE_BUSY_TIMEOUT_MS } from './busy.js';
+import { answerClientErrors, countConnections, timeoutOptions } from './connections.js';
 import { HANDLERS } from './handlers/index.js';
 import type { HandlerMap } from './handlers/types.js';
 import { createMediaRoute, isMediaPath } from './media-route.js';
@@ -13,8 +14,8 @@ export { closeGracefully } from './shutdown.js';
 export { HttpError, ValidationError, notFound } from './errors.js';
 export type { Handler, HandlerContext, HandlerMap } from './handlers/types.js';
 export { HANDLERS } from './handlers/index.js';
-export { DEFAULT_MAX_ATTENDEES, DEFAULT_RATE_LIMIT, MAX_BODY_BYTES } from './options.js';
-export type { LogFormat, RateLimitOptions, ResolvedOptions, ServerOptions } from './options.js';
+export { DEFAULT_MAX_ATTENDEES, DEFAULT_MAX_CONNECTIONS, DEFAULT_RATE_LIMIT, DEFAULT_TIMEOUTS, MAX_BODY_BYTES } from './options.js';
+export type { LogFormat, RateLimitOptions, ResolvedOptions, ServerOptions, Timeouts } from './options.js';
 export type { Reply } from './reply.js';
 export { OPENAPI_PATH } from './pipeline.js';
 
@@ -50,16 +51,19 @@ export interface ConfServer {
  * Builds the API server without listening. `handlers` replaces the registry (tests only).
  * Recording links (`/media/recordings/...`) are served beside the pipeline, on the socket only.
  * The server ends responses with `Connection: close` once `closeGracefully` has begun. It sets
- * the store's busy timeout short (see busy.ts): the caller's start-up writes are done by then.
+ * the store's busy timeout short (see busy.ts): the caller's start-up writes are done by then. It sets
+ * node's timeouts, answers a connection over the caps with 503, and renders the parser's own
+ * refusals (400, 408, 431) like every other error.
  */
 export function createServer(options: ServerOptions, handlers: HandlerMap = HANDLERS): ConfServer {
   const resolved = resolveOptions(options);
   resolved.store.setBusyTimeout(SERVE_BUSY_TIMEOUT_MS);
   const handle = createPipeline(resolved, handlers);
   const media = createMediaRoute(resolved);
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(timeoutOptions(resolved), (req, res) => {
+    const overCap = connections.isOverCap(req.socket);
     // Recording links stream a file, so they bypass the JSON pipeline (see media-route.ts).
-    if (isMediaPath(req.url ?? '/')) {
+    if (!overCap && isMediaPath(req.url ?? '/')) {
       if (isClosing(server)) res.setHeader('Connection', 'close');
       return media(req, res);
     }
@@ -69,16 +73,28 @@ export function createServer(options: ServerOptions, handlers: HandlerMap = HAND
       headers: req.headers,
       remoteAddress: req.socket.remoteAddress ?? '',
       readBody: (limit) => readNodeBody(req, limit),
+      overCap,
     };
     handle(request)
       .then((reply) => write(res, reply, isClosing(server)))
       .catch(() => res.destroy());
   });
+  const connections = countConnections(server, resolved);
+  answerClientErrors(server);
   return { server, request: (init) => inject(handle, init) };
 }
 
+/**
+ * Statuses the pipeline only logs: 499 (the client went away mid-upload: no one to answer) and
+ * 408 (the parser's timeout already answered on the socket).
+ */
+const ANSWERED_ELSEWHERE = new Set([408, 499]);
+
 function write(res: http.ServerResponse, reply: Reply, closing: boolean): void {
-  if (res.destroyed) return;
+  if (res.destroyed || ANSWERED_ELSEWHERE.has(reply.status)) {
+    res.destroy();
+    return;
+  }
   const body = Buffer.from(reply.body, 'utf8');
   const headers: Record<string, string> = { ...reply.headers, 'Content-Length': String(body.length) };
   if (closing) headers.Connection = 'close';

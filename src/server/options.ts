@@ -9,6 +9,16 @@ export interface RateLimitOptions {
   tenant: number;
 }
 
+/** node:http's timeouts, in milliseconds. */
+export interface Timeouts {
+  /** For the whole header section of a request (a slow header is cut). */
+  headersMs: number;
+  /** For the whole request, headers and body (a slow upload is cut); at least `headersMs`. */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
+}
+
 /** Options of `createServer`. Only `store`, `signingSecret` and `mediaDir` are required. */
 export interface ServerOptions {
   /** The opened store; the server never closes it (the caller does, after `closeGracefully`). */
@@ -27,19 +37,29 @@ export interface ServerOptions {
   log?: LogFormat;
   /** Where the access log goes; default `process.stderr`. */
   logStream?: NodeJS.WritableStream;
+  /** Default headers 20 s, whole request 30 s, keep-alive 5 s. */
+  timeouts?: Partial<Timeouts>;
+  /** Open connections served at once; default 500. Beyond it: 503 `Too many connections.` */
+  maxConnections?: number;
+  /** Open connections served per client address; default null (no cap: behind a proxy all share one address). */
+  maxConnectionsPerAddress?: number | null;
   /** Clock in epoch milliseconds (rate-limit windows, key expiry); default `Date.now`. */
   now?: () => number;
 }
 
 /** `ServerOptions` with every default applied. */
-export type ResolvedOptions = Required<ServerOptions>;
+export type ResolvedOptions = Required<Omit<ServerOptions, 'timeouts'>> & { timeouts: Timeouts };
 
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = { client: 5, tenant: 10 };
 export const DEFAULT_MAX_ATTENDEES = 5;
+export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 20_000, requestMs: 30_000, keepAliveMs: 5_000 };
+export const DEFAULT_MAX_CONNECTIONS = 500;
 /** Largest accepted request body (decisions §1). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export function resolveOptions(options: ServerOptions): ResolvedOptions {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...stripUndefined(options.timeouts ?? {}) };
+  if (timeouts.headersMs > timeouts.requestMs) throw new RangeError('the headers timeout must not exceed the request timeout');
   return {
     rateLimit: DEFAULT_RATE_LIMIT,
     maxAttendees: DEFAULT_MAX_ATTENDEES,
@@ -47,7 +67,10 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     log: 'off',
     logStream: process.stderr,
     now: Date.now,
+    maxConnections: DEFAULT_MAX_CONNECTIONS,
+    maxConnectionsPerAddress: null,
     ...stripUndefined(options),
+    timeouts,
   } as ResolvedOptions;
 }
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { API_PREFIX, MESSAGES, OPERATIONS, type Operation, SUCCESS_MESSAGES } from '../contract/index.js';
-import type { ListResult } from '../store/types.js';
+import type { AccessKeyRecord, ListResult } from '../store/types.js';
 import { createLogger } from './access-log.js';
-import { authenticate, authorize } from './auth.js';
+import { authenticated, authorize, verifyKey } from './auth.js';
 import { retryBusy } from './busy.js';
+import { tooManyConnections } from './connections.js';
 import { HttpError, notFound } from './errors.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
 import { fieldOrder, validateInput } from './input.js';
@@ -26,6 +27,8 @@ export interface PipelineRequest {
   remoteAddress: string;
   /** Reads the body, rejecting with 413 beyond `limit` bytes. Called only for operations with a body. */
   readBody(limit: number): Promise<Buffer>;
+  /** The connection was opened over the server's connection caps: answered 503 before anything else. */
+  overCap?: boolean;
 }
 
 type Target = { kind: 'openapi' } | { kind: 'operation'; op: Operation; handler: Handler; order: string[] };
@@ -38,8 +41,11 @@ const KEY_ID = /^ak_[A-Za-z0-9]{24}$/;
 /**
  * Builds the request pipeline (decisions §2 order): route (404/405), tenant by Host (404), rate
  * limit (429), key (401), permissions (401), input validation (400), then the handler, which
- * checks existence (404) and business rules (409). Every reply gets `X-Process-ID` and
- * `X-Request-ID`, and on tenant routes the `RateLimit-*` headers; each request is access-logged.
+ * checks existence (404) and business rules (409). The key is verified before the rate-limit
+ * stage only to pick the bucket (decisions §10): an authenticated request counts against its
+ * key and tenant, any other against its client address alone; the 401 still comes after the
+ * 429. Every reply gets `X-Process-ID`, `X-Request-ID` and, with limits on, the `RateLimit-*`
+ * headers of its bucket; each request is access-logged.
  */
 export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): (req: PipelineRequest) => Promise<Reply> {
   // Operations without a handler stay out of the table: they answer like an unknown path.
@@ -60,9 +66,15 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     headers['RateLimit-Remaining'] = String(d.remaining);
     headers['RateLimit-Reset'] = String(d.reset);
   };
-  const clientOf = (req: PipelineRequest) => header(req.headers, 'x-access-key-id') || clientAddress(req.headers, req.remoteAddress, trustProxy);
+  /** The key pair sent, verified for `tenantId` (any tenant when null), or null. */
+  const keyOf = (req: PipelineRequest, tenantId: number | null, now: number) =>
+    verifyKey(store, tenantId, header(req.headers, 'x-access-key-id'), header(req.headers, 'x-access-key-secret'), now);
+  /** An authenticated request's bucket is its key; any other's is its client address (decisions §10). */
+  const bucketOf = (req: PipelineRequest, key: AccessKeyRecord | null) =>
+    key ? `key:${key.id}` : `address:${clientAddress(req.headers, req.remoteAddress, trustProxy)}`;
 
-  async function dispatch(req: PipelineRequest, headers: Record<string, string>, seen: { tenantId?: number }): Promise<Reply> {
+  async function dispatch(req: PipelineRequest, headers: Record<string, string>): Promise<Reply> {
+    if (req.overCap) throw tooManyConnections();
     const q = req.url.indexOf('?');
     const pathname = q === -1 ? req.url : req.url.slice(0, q);
     const search = q === -1 ? '' : req.url.slice(q + 1);
@@ -77,17 +89,15 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const host = requestHost(req.headers, trustProxy);
     const tenant = store.tenants.byDomain(hostName(host));
     if (!tenant) throw new HttpError(404, MESSAGES.unknownTenant);
-    seen.tenantId = tenant.id;
 
-    const keyId = header(req.headers, 'x-access-key-id');
+    const now = options.now();
+    const verified = keyOf(req, tenant.id, now);
     if (limiter) {
-      const d = limiter.hit(tenant.id, clientOf(req));
+      const d = limiter.hit(verified ? tenant.id : null, bucketOf(req, verified));
       rateHeaders(headers, d);
       if (!d.allowed) throw new HttpError(429, MESSAGES.tooManyRequests, { 'Retry-After': String(d.reset) });
     }
-
-    const now = options.now();
-    const key = authenticate(store, tenant.id, keyId, header(req.headers, 'x-access-key-secret'), now);
+    const key = authenticated(verified);
     const { op, handler } = target;
     authorize(key, op.permissions);
 
@@ -106,16 +116,18 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const started = performance.now();
     const requestId = validRequestId(req.headers) ?? randomUUID();
     const headers: Record<string, string> = {};
-    const seen: { tenantId?: number } = {};
     let reply: Reply;
     try {
-      reply = await dispatch(req, headers, seen);
+      reply = await dispatch(req, headers);
     } catch (err) {
       reply = errorReply(err);
       if (reply.status === 500) logger.error(err, requestId);
     }
-    // Answers decided before the rate-limit stage carry the window as it stands (decisions §5).
-    if (limiter && !headers['RateLimit-Limit']) rateHeaders(headers, limiter.peek(seen.tenantId, clientOf(req)));
+    // Answers decided before the rate-limit stage carry their bucket's window as it stands (decisions §5).
+    if (limiter && !headers['RateLimit-Limit']) {
+      const key = keyOf(req, null, options.now());
+      rateHeaders(headers, limiter.peek(key ? key.tenant_id : null, bucketOf(req, key)));
+    }
     Object.assign(reply.headers, headers, { 'X-Process-ID': randomUUID(), 'X-Request-ID': requestId });
     const keyId = header(req.headers, 'x-access-key-id');
     logger.access({

@@ -11,13 +11,17 @@ export interface RateDecision {
 
 /** Client identifiers longer than this are cut, so a hostile header cannot bloat the table. */
 const MAX_CLIENT_ID = 64;
+/** Distinct clients tracked in one window; beyond it, new clients share one overflow bucket. */
+export const MAX_CLIENTS_PER_WINDOW = 100_000;
+const OVERFLOW = '\0overflow';
 
 /**
  * Fixed one-second windows aligned to whole wall-clock seconds (decisions §5, §10), counted per
- * client (the access key id sent, or the remote address) and per tenant. Every request counts,
- * invalid ones included; a request already refused by its client limit does not also consume the
- * tenant's budget, so one noisy client cannot starve the others. Only the current window's
- * counters are kept: memory is bounded by the clients seen within one second.
+ * client bucket and per tenant. The caller picks the bucket: an authenticated request's key
+ * (charged to its tenant too), or an unauthenticated request's address (charged to no tenant,
+ * `tenantId` null), so nobody without a key's secret can spend that key's or tenant's budget.
+ * A request already refused by its client limit does not also consume the tenant's budget.
+ * Only the current window's counters are kept, and at most `MAX_CLIENTS_PER_WINDOW` of them.
  */
 export class RateLimiter {
   private window = -1;
@@ -29,25 +33,25 @@ export class RateLimiter {
     private readonly now: () => number,
   ) {}
 
-  /** Counts one request of `client` on `tenantId` and decides whether it may proceed. */
-  hit(tenantId: number, client: string): RateDecision {
+  /** Counts one request of `client` (and of `tenantId`, unless null) and decides whether it may proceed. */
+  hit(tenantId: number | null, client: string): RateDecision {
     const reset = this.roll();
-    const key = clientKey(client);
+    const key = this.bucket(client);
     const clientCount = (this.clients.get(key) ?? 0) + 1;
     this.clients.set(key, clientCount);
-    let tenantCount = this.tenants.get(tenantId) ?? 0;
-    if (clientCount <= this.limits.client) this.tenants.set(tenantId, ++tenantCount);
-    return this.decision(clientCount, tenantCount, reset);
+    let tenantCount = tenantId === null ? 0 : (this.tenants.get(tenantId) ?? 0);
+    if (tenantId !== null && clientCount <= this.limits.client) this.tenants.set(tenantId, ++tenantCount);
+    return this.decision(clientCount, tenantId === null ? null : tenantCount, reset);
   }
 
   /**
    * The `RateLimit-*` values for a response the limiter did not count (an unknown route, host or
    * method, `openapi.json`): the current window as it stands, so every response carries them.
    */
-  peek(tenantId: number | undefined, client: string): RateDecision {
+  peek(tenantId: number | null, client: string): RateDecision {
     const reset = this.roll();
-    const tenantCount = tenantId === undefined ? 0 : (this.tenants.get(tenantId) ?? 0);
-    return { ...this.decision(this.clients.get(clientKey(client)) ?? 0, tenantCount, reset), allowed: true };
+    const tenantCount = tenantId === null ? null : (this.tenants.get(tenantId) ?? 0);
+    return { ...this.decision(this.clients.get(this.bucket(client)) ?? 0, tenantCount, reset), allowed: true };
   }
 
   /** Starts a new window when the clock has moved on; answers the whole seconds until it ends. */
@@ -62,9 +66,15 @@ export class RateLimiter {
     return Math.max(1, Math.ceil(((window + 1) * 1000 - ms) / 1000));
   }
 
-  private decision(clientCount: number, tenantCount: number, reset: number): RateDecision {
+  /** The table key of a client: cut to a bounded length, and the overflow bucket once the table is full. */
+  private bucket(client: string): string {
+    const key = client.length > MAX_CLIENT_ID ? client.slice(0, MAX_CLIENT_ID) : client;
+    return this.clients.has(key) || this.clients.size < MAX_CLIENTS_PER_WINDOW ? key : OVERFLOW;
+  }
+
+  private decision(clientCount: number, tenantCount: number | null, reset: number): RateDecision {
     const clientRemaining = this.limits.client - clientCount;
-    const tenantRemaining = this.limits.tenant - tenantCount;
+    const tenantRemaining = tenantCount === null ? Infinity : this.limits.tenant - tenantCount;
     // Report the limit closest to exhaustion (fewest remaining; the client's on a tie).
     const useTenant = tenantRemaining < clientRemaining;
     return {
@@ -75,5 +85,3 @@ export class RateLimiter {
     };
   }
 }
-
-const clientKey = (client: string) => (client.length > MAX_CLIENT_ID ? client.slice(0, MAX_CLIENT_ID) : client);

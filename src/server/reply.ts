@@ -1,6 +1,6 @@
 import { MESSAGES, validationBody } from '../contract/index.js';
 import { UniqueViolation } from '../store/util.js';
-import { HttpError, ValidationError } from './errors.js';
+import { ClientClosedRequest, HttpError, ValidationError } from './errors.js';
 
 /** A finished response, independent of node:http (the in-process runner returns it as is). */
 export interface Reply {
@@ -27,11 +27,13 @@ export function textReply(status: number, message: string, headers: Readonly<Rec
 
 /**
  * Renders any thrown value: `HttpError` as plain text, `ValidationError` (and a uniqueness clash
- * the store met at write time) as the 400 JSON body, anything else as the bare 500 text (the
- * caller logs the cause; nothing internal leaks).
+ * the store met at write time) as the 400 JSON body, an aborted upload as 499 (never sent),
+ * anything else as the bare 500 text (the caller logs the cause; nothing internal leaks).
  */
 export function errorReply(err: unknown): Reply {
   if (err instanceof HttpError) return textReply(err.status, err.message, err.headers);
+  // Nobody is left to read it; the status is for the access log (nginx's 499).
+  if (err instanceof ClientClosedRequest) return textReply(499, 'Client closed request.');
   if (err instanceof ValidationError) return jsonReply(400, validationBody(err.errors));
   if (err instanceof UniqueViolation) {
     return jsonReply(400, validationBody({ [err.field]: [`The ${err.field} has already been taken.`] }));

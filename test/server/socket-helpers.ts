@@ -1,0 +1,68 @@
+import net from 'node:net';
+import { PassThrough } from 'node:stream';
+
+/** What a raw socket received before the server closed it. */
+export interface RawExchange {
+  /** Everything the server wrote, as text. */
+  text: string;
+  /** The status of the first response, or 0 if none came. */
+  status: number;
+  /** The first response's headers, names lower case. */
+  headers: Record<string, string>;
+  /** The first response's body (by its Content-Length). */
+  body: string;
+}
+
+function parse(text: string): RawExchange {
+  const end = text.indexOf('\r\n\r\n');
+  if (!text.startsWith('HTTP/1.1 ') || end === -1) return { text, status: 0, headers: {}, body: '' };
+  const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const length = Number(headers['content-length'] ?? 0);
+  return { text, status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4, end + 4 + length) };
+}
+
+/** Opens a raw TCP connection (resolves once connected). */
+export function connect(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** Collects what the server writes on `socket` until it closes the connection. */
+export function untilClosed(socket: net.Socket): Promise<RawExchange> {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (c: string) => (text += c));
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(parse(text)));
+  });
+}
+
+/** Sends `data` on a fresh connection and answers what came back before the server closed it. */
+export async function exchange(port: number, data: string | Buffer): Promise<RawExchange> {
+  const socket = await connect(port);
+  const done = untilClosed(socket);
+  socket.write(data);
+  return done;
+}
+
+/** A log stream and the JSON records written to it so far. */
+export function logSink() {
+  const stream = new PassThrough();
+  let out = '';
+  stream.on('data', (c) => (out += c));
+  const records = (): Record<string, unknown>[] => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  /** Waits (up to about two seconds) for a record that `match` accepts. */
+  const waitFor = async (match: (r: Record<string, unknown>) => boolean) => {
+    for (let i = 0; i < 200; i++) {
+      const found = records().find(match);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`no matching log record in:\n${out}`);
+  };
+  return { stream, records, waitFor, text: () => out };
+}
