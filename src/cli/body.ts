@@ -11,7 +11,8 @@ export interface FieldFlag {
   description: string;
 }
 
-const flagOf = (key: string) => `--${key.replace(/_/g, '-')}`;
+/** The flag of a body field: `first_name` → `--first-name`. */
+export const flagOf = (key: string) => `--${key.replace(/_/g, '-')}`;
 const attrOf = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** Adds `--<field>` for each field, plus `--data` and (for updates) `--clear`. */

@@ -54,6 +54,9 @@ export function exitCodeFor(err: unknown): ExitCode {
   return EXIT.unexpected;
 }
 
+/** Roles are the tenant's own names, and the API has no way to list them. */
+const ROLE_HINT = "roles are the tenant's own names and the API cannot list them; on a local instance 'confctl admin roles list' shows them";
+
 function apiHint(err: ApiError): string | undefined {
   switch (exitCodeForStatus(err.status)) {
     case EXIT.auth:
@@ -65,6 +68,7 @@ function apiHint(err: ApiError): string | undefined {
     case EXIT.rateLimited:
       return `still rate limited after ${err.tries} tries; wait a moment and run it again`;
     case EXIT.validation:
+      if (err.errors?.role) return ROLE_HINT;
       return err.errors ? undefined : 'check the flags and values';
     default:
       return err.status >= 500 ? 'the service failed; try again later' : undefined;

@@ -18,7 +18,8 @@ export function shellQuote(s: string): string {
 
 /**
  * `curl -X METHOD URL` with the key id, the key secret (`****` unless `showSecret`), the
- * content type and `--data`. Other headers (accept, user agent, request id) are left out.
+ * content type and `--data-raw` (curl's `--data` would read a body starting with `@` as a file
+ * name). Other headers (accept, user agent, request id) are left out.
  */
 export function curlCommand(req: PlannedRequest, opts: { showSecret?: boolean } = {}): string {
   const header = (name: string) => Object.entries(req.headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
@@ -29,6 +30,6 @@ export function curlCommand(req: PlannedRequest, opts: { showSecret?: boolean } 
   if (id !== undefined) args.push('-H', `X-Access-Key-Id: ${id}`);
   if (secret !== undefined) args.push('-H', `X-Access-Key-Secret: ${opts.showSecret ? secret : '****'}`);
   if (type !== undefined) args.push('-H', `Content-Type: ${type}`);
-  if (req.body !== undefined) args.push('--data', req.body);
+  if (req.body !== undefined) args.push('--data-raw', req.body);
   return args.map(shellQuote).join(' ');
 }

@@ -77,7 +77,9 @@ describe('customers create --from-file', () => {
     const seen = stubCreate(5);
     const csv = 'first_name,last_name,email,address.city\nA,L,a@x.io,Paris\nB,L,bad-b,\n"C, Jr",L,c@x.io,\nD,L,bad-d,Rome\nE,L,e@x.io,\n';
     expect(await f.run(['customers', 'create', '--from-file', file('c.csv', csv)])).toBe(6);
-    expect(seen.find((s) => s.body.first_name === 'A')!.body).toEqual({ first_name: 'A', last_name: 'L', email: 'a@x.io', address: { city: 'Paris' } });
+    // Every record is sent as a complete body: all six keys, null for the missing, {} for no address.
+    expect(seen.find((s) => s.body.first_name === 'A')!.body).toEqual({ first_name: 'A', middle_name: null, last_name: 'L', email: 'a@x.io', contact_number: null, address: { city: 'Paris' } });
+    expect(seen.find((s) => s.body.first_name === 'E')!.body).toEqual({ first_name: 'E', middle_name: null, last_name: 'L', email: 'e@x.io', contact_number: null, address: {} });
     expect(JSON.parse(f.stdout()).map((c: any) => c.first_name)).toEqual(['A', 'C, Jr', 'E']);
     expect(f.stderr()).toContain('line 3: failed (400): The email field must be a valid email address.\n  email: The email field must be a valid email address.\n');
     expect(f.stderr()).toContain('line 5: failed (400)');

@@ -39,21 +39,30 @@ describe('parsing', () => {
     });
   });
 
-  it('update: only the given fields; attendees list: paging; attendees add', async () => {
+  it('update: the given fields (the runner completes them); attendees list: paging; attendees add', async () => {
     expect(await parse(['conferences', 'update', '3', '--public'])).toMatchObject({ params: { online_conference_id: '3' }, body: { is_public: true } });
     expect((await parse(['conferences', 'update', '3', '--title', 'X'])).body).toEqual({ title: 'X' });
     expect(await parse(['conferences', 'attendees', 'list', '3', '--page', '2', '--page-size', '5'])).toMatchObject({ params: { online_conference_id: '3' }, query: { page_number: 2, page_size: 5 } });
+    expect(await parse(['conferences', 'update', '3', '--edit'])).toMatchObject({ edit: true, body: {} });
     expect(await parse(['conferences', 'attendees', 'add', '3', '--attendee', 'Grace <grace@example.com>'])).toMatchObject({ attendees: [{ name: 'Grace', email: 'grace@example.com' }] });
   });
 
+  it('a bare e-mail is an attendee named by the address (create and attendees add)', async () => {
+    expect(parseAttendee(' grace@example.com ')).toEqual({ name: 'grace@example.com', email: 'grace@example.com' });
+    expect((await parse(['conferences', 'create', '--attendee', 'grace@example.com'])).body).toEqual({
+      online_conference_attendees: [{ name: 'grace@example.com', email: 'grace@example.com' }],
+    });
+    expect(await parse(['conferences', 'attendees', 'add', '3', '--attendee', 'grace@example.com'])).toMatchObject({ attendees: [{ name: 'grace@example.com', email: 'grace@example.com' }] });
+  });
+
   it.each([
-    ['ada@example.com'],
+    ['grace@example'],
     ['<ada@example.com>'],
     ['Ada <ada@example>'],
     ['Ada <ada example.com>'],
     ['Ada <ada@example.com> x'],
     ['Ada <a@b.com> <c@d.com>'],
-  ])('--attendee %j is rejected', (value) => expect(() => parseAttendee(value)).toThrow(/--attendee must look like "Name <email@example.com>"/));
+  ])('--attendee %j is rejected', (value) => expect(() => parseAttendee(value)).toThrow(/--attendee must look like "Name <email@example.com>" or "email@example.com"/));
 
   it.each([
     [['conferences', 'create', '--attendee', 'nope'], /--attendee must look like/],
@@ -95,8 +104,8 @@ describe('conferences create', () => {
 
   it('a bad --attendee is exit 2 with a clear message', async () => {
     f = await withProfile();
-    expect(await f.run(['conferences', 'create', '--attendee', 'ada@example.com'])).toBe(2);
-    expect(f.stderr()).toContain(`error: --attendee must look like "Name <email@example.com>", not 'ada@example.com'`);
+    expect(await f.run(['conferences', 'create', '--attendee', 'Ada <ada@example>'])).toBe(2);
+    expect(f.stderr()).toContain(`error: --attendee must look like "Name <email@example.com>" or "email@example.com", not 'Ada <ada@example>'`);
   });
 });
 
@@ -108,9 +117,12 @@ describe('conferences get, update, attendees', () => {
     expect(f.stdout()).toContain('weekly-sync');
   });
 
-  it('update sends only the changed fields', async () => {
+  it('update fetches the conference and sends both fields, the title unchanged', async () => {
     f = await withProfile();
-    api().intercept({ path: `${P}/online_conferences/3`, method: 'PATCH', body: '{"is_public":true}' }).reply(200, { message: 'OK', data: { ...CONF, is_public: true } }, JSON_HEADERS);
+    api().intercept({ path: `${P}/online_conferences/3`, method: 'GET' }).reply(200, { message: 'OK', data: CONF }, JSON_HEADERS);
+    api()
+      .intercept({ path: `${P}/online_conferences/3`, method: 'PATCH', body: JSON.stringify({ title: CONF.title, is_public: true }) })
+      .reply(200, { message: 'OK', data: { ...CONF, is_public: true } }, JSON_HEADERS);
     expect(await f.run(['conferences', 'update', '3', '--public', '--fields', 'id,is_public'])).toBe(0);
     expect(JSON.parse(f.stdout())).toEqual({ id: 3, is_public: true });
   });
@@ -121,10 +133,12 @@ describe('conferences get, update, attendees', () => {
     expect(f.stderr()).toContain('error: nothing to update');
   });
 
-  it('update of a started conference → exit 5', async () => {
+  it('update of a started conference → exit 5 (given both fields, nothing is read first)', async () => {
     f = await withProfile();
-    api().intercept({ path: `${P}/online_conferences/3`, method: 'PATCH' }).reply(409, 'Cannot modify an online conference that has started.', TEXT_HEADERS);
-    expect(await f.run(['conferences', 'update', '3', '--title', 'X'])).toBe(5);
+    api()
+      .intercept({ path: `${P}/online_conferences/3`, method: 'PATCH', body: '{"title":"X","is_public":false}' })
+      .reply(409, 'Cannot modify an online conference that has started.', TEXT_HEADERS);
+    expect(await f.run(['conferences', 'update', '3', '--title', 'X', '--private'])).toBe(5);
     expect(f.stderr()).toContain('Cannot modify an online conference that has started.');
   });
 

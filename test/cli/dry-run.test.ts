@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BASE, type Fake, JSON_HEADERS, ORIGIN, SECRET, USERS, withProfile } from './helpers.js';
+import { BASE, type Fake, JSON_HEADERS, ORIGIN, SECRET, withProfile } from './helpers.js';
+import { CONFERENCE, USER, userBody } from './update-fixtures.js';
 
 const P = '/api/public/v2.0';
 const KEYS = `-H 'X-Access-Key-Id: ak_test' -H 'X-Access-Key-Secret: ****' -H 'Content-Type: application/json'`;
@@ -20,7 +21,9 @@ describe('--dry-run', () => {
     const f = await withProfile();
     const pending = trap(f, 'POST', '/customers');
     expect(await f.run(['--dry-run', 'customers', 'create', '--first-name', 'Ada', '--last-name', "O'Neil", '--email', 'ada@example.com'])).toBe(0);
-    expect(f.stdout()).toBe(`curl -X POST ${BASE}/customers ${KEYS} --data '{"first_name":"Ada","last_name":"O'\\''Neil","email":"ada@example.com"}'\n`);
+    expect(f.stdout()).toBe(
+      `curl -X POST ${BASE}/customers ${KEYS} --data-raw '{"first_name":"Ada","middle_name":null,"last_name":"O'\\''Neil","email":"ada@example.com","contact_number":null,"address":{}}'\n`,
+    );
     expect(f.stdout() + f.stderr()).not.toContain(SECRET);
     expect(pending()).toBe(1);
   });
@@ -34,25 +37,28 @@ describe('--dry-run', () => {
     expect(pending()).toBe(1);
   });
 
-  it('users update still reads the user, then prints the PATCH of the changed fields only', async () => {
+  it('users update still reads the user, then prints the PATCH of the complete body', async () => {
     const f = await withProfile();
-    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: USERS[0] }, JSON_HEADERS);
+    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: USER }, JSON_HEADERS);
     const pending = trap(f, 'PATCH', '/users/1');
-    expect(await f.run(['users', 'update', '1', '--role', 'Member', '--email', USERS[0].email, '--dry-run'])).toBe(0);
-    expect(f.stdout()).toBe(`curl -X PATCH ${BASE}/users/1 ${KEYS} --data '{"role":"Member"}'\n`);
+    expect(await f.run(['users', 'update', '1', '--role', 'Member', '--email', USER.email, '--dry-run'])).toBe(0);
+    expect(f.stdout()).toBe(`curl -X PATCH ${BASE}/users/1 ${KEYS} --data-raw '${JSON.stringify(userBody({ role: 'Member' }))}'\n`);
     expect(pending()).toBe(1);
   });
 
   it('conferences create, update and attendees add print their requests and send nothing', async () => {
     const f = await withProfile();
     const pendings = [trap(f, 'POST', '/online_conferences'), trap(f, 'PATCH', '/online_conferences/3'), trap(f, 'POST', '/online_conferences/3/attendees')];
+    f.agent.get(ORIGIN).intercept({ path: `${P}/online_conferences/3`, method: 'GET' }).reply(200, { message: 'OK', data: CONFERENCE }, JSON_HEADERS);
     expect(await f.run(['--dry-run', 'conferences', 'create', '--account', '2', '--public-id', 'p-1', '--title', 'T', '--public'])).toBe(0);
-    expect(await f.run(['--dry-run', 'conferences', 'update', '3', '--private'])).toBe(0);
+    expect(await f.run(['--dry-run', 'conferences', 'update', '3', '--public'])).toBe(0);
+    expect(await f.run(['--dry-run', 'conferences', 'update', '3', '--title', 'New', '--private'])).toBe(0);
     expect(await f.run(['--dry-run', 'conferences', 'attendees', 'add', '3', '--attendee', 'Ann <ann@x.io>'])).toBe(0);
     expect(f.stdout().split('\n')).toEqual([
-      `curl -X POST ${BASE}/online_conferences ${KEYS} --data '{"online_conference_account_id":2,"public_id":"p-1","title":"T","is_public":true}'`,
-      `curl -X PATCH ${BASE}/online_conferences/3 ${KEYS} --data '{"is_public":false}'`,
-      `curl -X POST ${BASE}/online_conferences/3/attendees ${KEYS} --data '[{"name":"Ann","email":"ann@x.io"}]'`,
+      `curl -X POST ${BASE}/online_conferences ${KEYS} --data-raw '{"online_conference_account_id":2,"public_id":"p-1","title":"T","is_public":true}'`,
+      `curl -X PATCH ${BASE}/online_conferences/3 ${KEYS} --data-raw '{"title":"Weekly sync","is_public":true}'`,
+      `curl -X PATCH ${BASE}/online_conferences/3 ${KEYS} --data-raw '{"title":"New","is_public":false}'`,
+      `curl -X POST ${BASE}/online_conferences/3/attendees ${KEYS} --data-raw '[{"name":"Ann","email":"ann@x.io"}]'`,
       '',
     ]);
     expect(pendings.map((p) => p())).toEqual([1, 1, 1]);
@@ -67,7 +73,7 @@ describe('--dry-run', () => {
     const lines = f.stdout().trim().split('\n');
     expect(lines).toHaveLength(3);
     expect(lines.map((l) => /"first_name":"(\w)"/.exec(l)![1])).toEqual(['A', 'B', 'C']);
-    expect(lines[0]).toBe(`curl -X POST ${BASE}/customers ${KEYS} --data '{"first_name":"A","last_name":"L","email":"a@x.io"}'`);
+    expect(lines[0]).toBe(`curl -X POST ${BASE}/customers ${KEYS} --data-raw '{"first_name":"A","middle_name":null,"last_name":"L","email":"a@x.io","contact_number":null,"address":{}}'`);
     expect(f.stderr()).toBe('dry run: 3 requests printed, nothing sent\n');
     expect(pending()).toBe(1);
   });
@@ -79,7 +85,7 @@ describe('--dry-run', () => {
     writeFileSync(file, '{"name":"A","email":"a@x.io"}\n{"name":"B","email":"b@x.io"}\n');
     expect(await f.run(['--dry-run', 'conferences', 'attendees', 'add', '3', '--from-file', file])).toBe(0);
     expect(f.stdout()).toBe(
-      [`--data '[{"name":"A","email":"a@x.io"}]'`, `--data '[{"name":"B","email":"b@x.io"}]'`].map((d) => `curl -X POST ${BASE}/online_conferences/3/attendees ${KEYS} ${d}\n`).join(''),
+      [`--data-raw '[{"name":"A","email":"a@x.io"}]'`, `--data-raw '[{"name":"B","email":"b@x.io"}]'`].map((d) => `curl -X POST ${BASE}/online_conferences/3/attendees ${KEYS} ${d}\n`).join(''),
     );
     expect(pending()).toBe(1);
   });

@@ -2,19 +2,24 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changedFields, sameJson } from '../../src/cli/edit/changes.js';
-import { type Fake, JSON_HEADERS, ORIGIN, USERS, withProfile } from './helpers.js';
+import { type Fake, JSON_HEADERS, ORIGIN, withProfile } from './helpers.js';
+import { ADDRESS, CUSTOMER, customerBody, NINE_TO_FIVE as HOURS, USER, userBody, WORK_HOURS } from './update-fixtures.js';
 
 let f: Fake;
 afterEach(() => f?.agent.assertNoPendingInterceptors());
 const P = '/api/public/v2.0';
-const ADDRESS = { line_1: null, line_2: null, city: 'London', region: null, region_code: null, country: 'UK', country_code: null, postal_code: null };
-const CUSTOMER = { id: 7, first_name: 'Ada', middle_name: null, last_name: 'Lovelace', email: 'ada@example.com', contact_number: null, address: ADDRESS, name: 'Ada Lovelace', created_at: '2026-01-01T00:00:00.000Z' };
-const HOURS = { start: { hour: 9, minute: 0, second: 0 }, end: { hour: 17, minute: 0, second: 0 } };
-const WORK_HOURS = { sunday: [], monday: [HOURS], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [] };
 
 const getCustomer = () => f.agent.get(ORIGIN).intercept({ path: `${P}/customers/7`, method: 'GET' }).reply(200, { message: 'OK', data: CUSTOMER }, JSON_HEADERS);
-const patchCustomer = (body: string) =>
-  f.agent.get(ORIGIN).intercept({ path: `${P}/customers/7`, method: 'PATCH', body }).reply(200, { message: 'OK', data: { ...CUSTOMER, patched: true } }, JSON_HEADERS);
+/** A PATCH of customer 7 whose body must be the complete body with `changes`. */
+const patchCustomer = (changes: Record<string, unknown>) =>
+  f.agent
+    .get(ORIGIN)
+    .intercept({ path: `${P}/customers/7`, method: 'PATCH', body: JSON.stringify(customerBody(changes)) })
+    .reply(200, { message: 'OK', data: { ...CUSTOMER, patched: true } }, JSON_HEADERS);
+const getUser = (user: Record<string, unknown> = USER, times = 1) =>
+  f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: user }, JSON_HEADERS).times(times);
+const patchUser = (body: Record<string, unknown>) =>
+  f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'PATCH', body: JSON.stringify(body) }).reply(200, { message: 'OK', data: USER }, JSON_HEADERS);
 
 /** A fake editor: a node script that records what it was given and writes `replacement(json)` back. */
 function editor(name: string, replacement: string): string {
@@ -41,11 +46,12 @@ describe('comparison', () => {
   });
 });
 
-describe('update sends only changed fields', () => {
-  it('customers: same values are dropped, differing ones sent', async () => {
+describe('update sends the complete writable body when something changes', () => {
+  it('customers: the fetched fields with the changes merged in', async () => {
     f = await withProfile();
     getCustomer();
-    patchCustomer('{"last_name":"Byron"}');
+    // The given values are sent as given (the partial address equals the stored one; it is sent as written).
+    patchCustomer({ last_name: 'Byron', address: { country: 'UK', city: 'London' } });
     const args = ['customers', 'update', '7', '--first-name', 'Ada', '--last-name', 'Byron', '--address', '{"country":"UK","city":"London"}', '--clear', 'middle_name'];
     expect(await f.run(args)).toBe(0);
     expect(JSON.parse(f.stdout())).toMatchObject({ patched: true });
@@ -54,8 +60,15 @@ describe('update sends only changed fields', () => {
   it('a partial address that differs is sent whole (its missing parts are cleared by the server)', async () => {
     f = await withProfile();
     getCustomer();
-    patchCustomer('{"address":{"city":"Paris"}}');
+    patchCustomer({ address: { city: 'Paris' } });
     expect(await f.run(['customers', 'update', '7', '--address', '{"city":"Paris"}'])).toBe(0);
+  });
+
+  it('a customer without an address sends the address as {} (an object, as the hosted service types it)', async () => {
+    f = await withProfile();
+    f.agent.get(ORIGIN).intercept({ path: `${P}/customers/7`, method: 'GET' }).reply(200, { message: 'OK', data: { ...CUSTOMER, address: null } }, JSON_HEADERS);
+    patchCustomer({ email: 'new@x.io', address: {} });
+    expect(await f.run(['customers', 'update', '7', '--email', 'new@x.io'])).toBe(0);
   });
 
   it('nothing differs: no PATCH, the stored resource printed, "nothing to change", exit 0', async () => {
@@ -68,13 +81,12 @@ describe('update sends only changed fields', () => {
 
   it('users: work hours compare deeply (key order ignored)', async () => {
     f = await withProfile();
-    const user = { ...USERS[0], work_hours: WORK_HOURS };
-    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: user }, JSON_HEADERS).times(2);
+    getUser(USER, 2);
     const same = { ...WORK_HOURS, monday: [{ end: { second: 0, minute: 0, hour: 17 }, start: { hour: 9, second: 0, minute: 0 } }] };
     expect(await f.run(['users', 'update', '1', '--work-hours', JSON.stringify(same)])).toBe(0);
     expect(f.stderr()).toBe('nothing to change\n');
     const later = { ...WORK_HOURS, monday: [{ ...HOURS, end: { hour: 18, minute: 0, second: 0 } }] };
-    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'PATCH', body: JSON.stringify({ work_hours: later }) }).reply(200, { message: 'OK', data: user }, JSON_HEADERS);
+    patchUser(userBody({ work_hours: later }));
     expect(await f.run(['users', 'update', '1', '--work-hours', JSON.stringify(later), '--timezone', 'Europe/London'])).toBe(0);
   });
 });
@@ -85,13 +97,13 @@ describe('JSON field flags read @FILE (README: --work-hours @hours.json)', () =>
     const later = { ...WORK_HOURS, monday: [{ ...HOURS, end: { hour: 18, minute: 0, second: 0 } }] };
     const hours = join(f.configDir, 'hours.json');
     writeFileSync(hours, JSON.stringify(later));
-    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: USERS[0] }, JSON_HEADERS);
-    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'PATCH', body: JSON.stringify({ work_hours: later }) }).reply(200, { message: 'OK', data: USERS[0] }, JSON_HEADERS);
+    getUser();
+    patchUser(userBody({ work_hours: later }));
     expect(await f.run(['users', 'update', '1', '--work-hours', `@${hours}`])).toBe(0);
     const address = join(f.configDir, 'address.json');
     writeFileSync(address, '{"city":"Paris"}');
     getCustomer();
-    patchCustomer('{"address":{"city":"Paris"}}');
+    patchCustomer({ address: { city: 'Paris' } });
     expect(await f.run(['customers', 'update', '7', '--address', `@${address}`])).toBe(0);
   });
 
@@ -103,10 +115,10 @@ describe('JSON field flags read @FILE (README: --work-hours @hours.json)', () =>
 });
 
 describe('update --edit', () => {
-  it('opens the writable fields (flags applied) in $EDITOR, mode 0600, and sends what changed', async () => {
+  it('opens the writable fields (flags applied) in $EDITOR, mode 0600, and sends the whole body with the edits', async () => {
     f = await withProfile();
     getCustomer();
-    patchCustomer(JSON.stringify({ last_name: 'Byron', email: 'ada@byron.io', address: { ...ADDRESS, city: 'Paris' } }));
+    patchCustomer({ last_name: 'Byron', email: 'ada@byron.io', address: { ...ADDRESS, city: 'Paris' } });
     const env = { EDITOR: editor('ed', `(j) => JSON.stringify({ ...j, email: 'ada@byron.io', address: { ...j.address, city: 'Paris' } })`) };
     f.ctx.env = { ...f.ctx.env, ...env };
     expect(await f.run(['customers', 'update', '7', '--edit', '--last-name', 'Byron'])).toBe(0);

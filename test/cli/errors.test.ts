@@ -30,11 +30,16 @@ describe('exit codes', () => {
 
 describe('error lines', () => {
   it('prints one line per field for validation errors', () => {
+    const lines = errorLines(api(400, 'The email has already been taken.', { email: ['The email has already been taken.'] }));
+    expect(lines).toEqual(['error: GET /users failed (400): The email has already been taken.', '  email: The email has already been taken.']);
+  });
+  it('a 400 on role keeps the message and says where the role names are (the API cannot list them)', () => {
     const lines = errorLines(api(400, 'The email has already been taken. (and 1 more error)', { email: ['The email has already been taken.'], role: ['The selected role is invalid.'] }));
     expect(lines).toEqual([
       'error: GET /users failed (400): The email has already been taken. (and 1 more error)',
       '  email: The email has already been taken.',
       '  role: The selected role is invalid.',
+      "hint: roles are the tenant's own names and the API cannot list them; on a local instance 'confctl admin roles list' shows them",
     ]);
   });
   it('names the missing permission on Access denied.', () => {

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BASE, type Fake, fake, JSON_HEADERS, ORIGIN, page, SECRET, TEXT_HEADERS, USERS, withProfile } from './helpers.js';
+import { CUSTOMER, customerBody, USER, userBody } from './update-fixtures.js';
 
 let f: Fake;
 afterEach(() => f?.agent.assertNoPendingInterceptors());
@@ -77,10 +78,11 @@ describe('exit codes from API answers', () => {
   it('validation → 6 with one line per field, and no secret anywhere', async () => {
     f = await withProfile();
     const body = { message: 'The email has already been taken. (and 1 more error)', errors: { email: ['The email has already been taken.'], role: ['The selected role is invalid.'] } };
-    api().intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: { ...USERS[0], email: 'old@acme.com' } }, JSON_HEADERS);
-    api().intercept({ path: `${P}/users/1`, method: 'PATCH', body: '{"email":"ada@acme.com","role":"Boss"}' }).reply(400, body, JSON_HEADERS);
+    api().intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: { ...USER, email: 'old@acme.com' } }, JSON_HEADERS);
+    api().intercept({ path: `${P}/users/1`, method: 'PATCH', body: JSON.stringify(userBody({ email: 'ada@acme.com', role: 'Boss' })) }).reply(400, body, JSON_HEADERS);
     expect(await f.run(['users', 'update', '1', '--email', 'ada@acme.com', '--role', 'Boss', '--verbose'])).toBe(6);
-    expect(f.stderr()).toContain('\n  email: The email has already been taken.\n  role: The selected role is invalid.\n');
+    expect(f.stderr()).toContain('\nerror: PATCH /users/1 failed (400): The email has already been taken. (and 1 more error)\n  email: The email has already been taken.\n  role: The selected role is invalid.\n');
+    expect(f.stderr()).toMatch(/hint: .*'confctl admin roles list' shows them\n$/);
     expect(f.stderr()).toContain('x-access-key-secret: ********');
     expect(f.stderr() + f.stdout()).not.toContain(SECRET);
   });
@@ -93,17 +95,17 @@ describe('writes', () => {
     writeFileSync(file, JSON.stringify({ first_name: 'X', last_name: 'Lovelace', email: 'ada@example.com' }));
     const created = { id: 7, name: 'Ada Lovelace', email: 'ada@example.com' };
     api()
-      .intercept({ path: `${P}/customers`, method: 'POST', body: '{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com"}' })
+      .intercept({ path: `${P}/customers`, method: 'POST', body: '{"first_name":"Ada","middle_name":null,"last_name":"Lovelace","email":"ada@example.com","contact_number":null,"address":{}}' })
       .reply(200, { message: 'Customer created.', data: created }, JSON_HEADERS);
     expect(await f.run(['customers', 'create', '--data', `@${file}`, '--first-name', 'Ada'])).toBe(0);
     expect(JSON.parse(f.stdout())).toEqual(created);
   });
 
-  it('customers update reads --data - from stdin and sends only given fields, --clear as null', async () => {
+  it('customers update reads --data - from stdin, --clear as null, and sends them with the fetched fields', async () => {
     f = await withProfile({ stdin: '{"address":{"city":"Berlin"}}' });
-    api().intercept({ path: `${P}/customers/7`, method: 'GET' }).reply(200, { message: 'OK', data: { id: 7, middle_name: 'M', address: null } }, JSON_HEADERS);
+    api().intercept({ path: `${P}/customers/7`, method: 'GET' }).reply(200, { message: 'OK', data: { ...CUSTOMER, middle_name: 'M', address: null } }, JSON_HEADERS);
     api()
-      .intercept({ path: `${P}/customers/7`, method: 'PATCH', body: '{"address":{"city":"Berlin"},"middle_name":null}' })
+      .intercept({ path: `${P}/customers/7`, method: 'PATCH', body: JSON.stringify(customerBody({ middle_name: null, address: { city: 'Berlin' } })) })
       .reply(200, { message: 'OK', data: { id: 7 } }, JSON_HEADERS);
     expect(await f.run(['customers', 'update', '7', '--data', '-', '--clear', 'middle_name', '-o', 'yaml'])).toBe(0);
     expect(f.stdout()).toBe('id: 7\n');

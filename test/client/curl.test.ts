@@ -11,17 +11,17 @@ describe('curl lines', () => {
     expect(shellQuote('')).toBe("''");
   });
 
-  it('method, URL, the key headers (secret masked), content type and data; other headers left out', () => {
+  it('method, URL, the key headers (secret masked), content type and --data-raw; other headers left out', () => {
     const line = curlCommand({ method: 'POST', url: 'https://a.test/api/customers?x=1&y=2', headers, body: '{"last_name":"O\'Brien"}' });
     expect(line).toBe(
       "curl -X POST 'https://a.test/api/customers?x=1&y=2' -H 'X-Access-Key-Id: ak_1' -H 'X-Access-Key-Secret: ****' " +
-        "-H 'Content-Type: application/json' --data '{\"last_name\":\"O'\\''Brien\"}'",
+        "-H 'Content-Type: application/json' --data-raw '{\"last_name\":\"O'\\''Brien\"}'",
     );
     expect(line).not.toContain('s3cr3t');
     expect(line).not.toContain('r-1');
   });
 
-  it('shows the secret on request; no body, no --data', () => {
+  it('shows the secret on request; no body, no --data-raw', () => {
     const line = curlCommand({ method: 'PATCH', url: 'https://a.test/u/1', headers: { 'x-access-key-id': 'ak_1', 'x-access-key-secret': 's3cr3t' } }, { showSecret: true });
     expect(line).toBe("curl -X PATCH https://a.test/u/1 -H 'X-Access-Key-Id: ak_1' -H 'X-Access-Key-Secret: s3cr3t'");
   });
@@ -30,7 +30,7 @@ describe('curl lines', () => {
     const { execFileSync } = await import('node:child_process');
     const body = `{"n":"it's a \\"test\\" $(id) \`x\` \\n"}`;
     const line = curlCommand({ method: 'POST', url: 'https://a.test/x', headers, body });
-    const echoed = execFileSync('sh', ['-c', `printf '%s' ${line.slice(line.indexOf('--data ') + 7)}`], { encoding: 'utf8' });
+    const echoed = execFileSync('sh', ['-c', `printf '%s' ${line.slice(line.indexOf('--data-raw ') + 11)}`], { encoding: 'utf8' });
     expect(echoed).toBe(body);
   });
 });

@@ -12,13 +12,20 @@ export interface AttendeeInput {
   email: string;
 }
 
-const ATTENDEE = /^\s*([^<>]*[^<>\s])\s*<\s*([^<>\s@]+@[^<>\s@]+\.[^<>\s@.]+)\s*>\s*$/;
+const EMAIL = '[^<>\\s@]+@[^<>\\s@]+\\.[^<>\\s@.]+';
+const NAMED = new RegExp(`^\\s*([^<>]*[^<>\\s])\\s*<\\s*(${EMAIL})\\s*>\\s*$`);
+const BARE = new RegExp(`^\\s*(${EMAIL})\\s*$`);
 
-/** Parses `Name <email>` strictly: a non-empty name, one e-mail address in angle brackets, nothing after. */
+/**
+ * Parses `Name <email>` strictly (a non-empty name, one e-mail address in angle brackets, nothing
+ * after), or a bare e-mail address, which is then its own name (the body requires a name).
+ */
 export function parseAttendee(value: string): AttendeeInput {
-  const m = ATTENDEE.exec(value);
-  if (!m) throw new UsageError(`--attendee must look like "Name <email@example.com>", not '${value}'`);
-  return { name: m[1].replace(/\s+/g, ' '), email: m[2] };
+  const named = NAMED.exec(value);
+  if (named) return { name: named[1].replace(/\s+/g, ' '), email: named[2] };
+  const bare = BARE.exec(value);
+  if (bare) return { name: bare[1], email: bare[1] };
+  throw new UsageError(`--attendee must look like "Name <email@example.com>" or "email@example.com", not '${value}'`);
 }
 
 /** Commander collector for the repeatable `--attendee`. */

@@ -7,6 +7,7 @@ import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageErr
 import { listWriter, renderValue, type Row } from '../output/index.js';
 import { addCommonFlags, collect, createBodyFromFlags, missingFlags, parseAttendee, readAttendeesData, updateBodyFromFlags } from './conferences-body.js';
 import { promptMissing } from './conferences-prompt.js';
+import { addEditOption, runUpdate, UPDATE_HELP, type UpdateOptions, type UpdateSpec } from '../edit/update.js';
 import { addGetCommand, addListOptions, idArg, type ItemOptions, type ListOptions, listOptions, runGet, runList, runWrite, withExample, type WriteOptions } from './resource.js';
 import { examples } from '../help.js';
 
@@ -24,7 +25,7 @@ export interface AttendeesAddOptions {
 export interface ConferencesRunners {
   create(opts: WriteOptions): Promise<void>;
   get(opts: ItemOptions): Promise<void>;
-  update(opts: WriteOptions): Promise<void>;
+  update(opts: UpdateOptions): Promise<void>;
   attendeesList(opts: ListOptions): Promise<void>;
   attendeesAdd(opts: AttendeesAddOptions): Promise<void>;
   attendeesAddFromFile(opts: FromFileOptions & { params: { online_conference_id: string } }): Promise<void>;
@@ -60,12 +61,21 @@ export async function runAttendeesAdd(opts: AttendeesAddOptions, ctx: CliContext
   await writer.end();
 }
 
+/** A conference update sends both writable fields; given both, it sends them without reading the conference. */
+export const CONFERENCE_UPDATE: UpdateSpec = {
+  get: 'getConference',
+  update: 'updateConference',
+  noun: 'conference',
+  writable: ['title', 'is_public'],
+  flag: (key) => (key === 'is_public' ? '--public or --private' : '--title'),
+};
+
 /** Registers `conferences`; `runF` replaces the runners in parse-only tests. */
 export function register(program: Command, ctx: CliContext, runF: Partial<ConferencesRunners> = {}): void {
   const run: ConferencesRunners = {
     create: (o) => runCreate(o, ctx),
     get: (o) => runGet('getConference', o, ctx),
-    update: (o) => runWrite('updateConference', o, ctx),
+    update: (o) => runUpdate(CONFERENCE_UPDATE, o, ctx),
     attendeesList: (o) => runList('listConferenceAttendees', o, ctx, ATTENDEE_COLUMNS),
     attendeesAdd: (o) => runAttendeesAdd(o, ctx),
     // One attendee per request, in file order: the server caps attendees per conference, so the
@@ -86,16 +96,19 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     .option('--account <id>', 'online conference account id')
     .option('--public-id <id>', 'public id: letters, digits, - and _ (default when asked: from the title)')
     .option('--backer-event <id>', 'calendar event id backing the conference')
-    .option('--attendee <"Name <email>">', 'attendee to invite (repeatable, at most 5)', collect);
+    .option('--attendee <"Name <email>">', 'attendee to invite, "Name <email>" or a bare e-mail (repeatable, at most 5)', collect);
   withExample(addCommonFlags(create), 'createConference').action((flags, cmd: Command) =>
     run.create({ params: {}, body: createBodyFromFlags(flags), data: flags.data, globals: globalOptions(cmd) }),
   );
 
   addGetCommand(conferences, 'getConference', 'conference_id', run.get, 'online_conference_id');
 
-  const update = conferences.command('update').description(`${operationMeta('updateConference').summary}; sends only the fields given`).argument('<conference_id>');
-  withExample(addCommonFlags(update), 'updateConference').action((id: string, flags, cmd: Command) =>
-    run.update({ params: confId(id), body: updateBodyFromFlags(flags), data: flags.data, globals: globalOptions(cmd) }),
+  const update = conferences
+    .command('update')
+    .description(`${operationMeta('updateConference').summary}; ${UPDATE_HELP} (given both --title and --public/--private, it sends them without reading)`)
+    .argument('<conference_id>');
+  withExample(addEditOption(addCommonFlags(update)), 'updateConference').action((id: string, flags, cmd: Command) =>
+    run.update({ params: confId(id), body: updateBodyFromFlags(flags), data: flags.data, edit: Boolean(flags.edit), globals: globalOptions(cmd) }),
   );
 
   const attendees = conferences
@@ -111,7 +124,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     .command('add')
     .description(`${operationMeta('addConferenceAttendees').summary}; prints the attendees returned`)
     .argument('<conference_id>')
-    .option('--attendee <"Name <email>">', 'attendee to add (repeatable)', collect)
+    .option('--attendee <"Name <email>">', 'attendee to add, "Name <email>" or a bare e-mail (repeatable)', collect)
     .option('--data <json>', 'JSON array of {"name","email"}, @FILE or - for stdin');
   addFromFileOptions(add, { concurrency: false });
   withExample(add, 'addConferenceAttendees').action((id: string, flags, cmd: Command) => {

@@ -5,7 +5,8 @@ import { operationMeta } from '../../contract/operations-meta.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
 import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
 import { type CliContext, globalOptions } from '../context.js';
-import { addUpdateCommand, runChangedUpdate, type UpdateOptions } from '../edit/update.js';
+import { customerCreateBody, withAddressObject } from '../edit/complete.js';
+import { addUpdateCommand, runUpdate, type UpdateOptions } from '../edit/update.js';
 import {
   addGetCommand,
   addListOptions,
@@ -51,11 +52,11 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Custom
   const run: CustomersRunners = {
     list: (o) => runList('listCustomers', o, ctx, CUSTOMER_COLUMNS),
     get: (o) => runGet('getCustomer', o, ctx),
-    create: (o) => runWrite('createCustomer', o, ctx),
+    create: (o) => runWrite('createCustomer', o, ctx, customerCreateBody),
     createFromFile: (o) =>
-      runFromFile(o, { verb: 'created', columns: CUSTOMER_COLUMNS, send: async (client, body) => (await client.call('createCustomer', { body })).data }, ctx),
+      runFromFile(o, { verb: 'created', columns: CUSTOMER_COLUMNS, send: async (client, record) => (await client.call('createCustomer', { body: customerCreateBody(record) })).data }, ctx),
     update: (o) =>
-      runChangedUpdate({ get: 'getCustomer', update: 'updateCustomer', writable: CUSTOMER_FIELDS.map((f) => f.key), name: `customer-${o.params.customer_id}` }, o, ctx),
+      runUpdate({ get: 'getCustomer', update: 'updateCustomer', noun: 'customer', writable: CUSTOMER_FIELDS.map((f) => f.key), finish: withAddressObject }, o, ctx),
     ...runF,
   };
   const customers = program.command('customers').description('List, show, create and update customers').addHelpText('after', examples(operationMeta('listCustomers').cli.example, operationMeta('getCustomer').cli.example));

@@ -121,12 +121,12 @@ export async function runGet(id: OperationId, opts: ItemOptions, ctx: CliContext
   await printSingle(ctx, opts.globals, format, (await client.call(id, { params: opts.params })) as { data: unknown });
 }
 
-/** Sends a create or update body: `--data` first, field flags over it. An empty update is exit 2. */
-export async function runWrite(id: OperationId, opts: WriteOptions, ctx: CliContext): Promise<void> {
-  const body = { ...(opts.data !== undefined ? await readData(opts.data, ctx.streams.stdin) : {}), ...opts.body };
-  if (operationMeta(id).method === 'PATCH' && !Object.keys(body).length) {
-    throw new UsageError('nothing to update', 'give at least one field flag, --clear FIELD or --data');
-  }
+/**
+ * Sends a create body: `--data` first, field flags over it, then `complete` (which fills in the
+ * keys a complete body needs). Updates go through `edit/update.ts`.
+ */
+export async function runWrite(id: OperationId, opts: WriteOptions, ctx: CliContext, complete = (body: Record<string, unknown>) => body): Promise<void> {
+  const body = complete({ ...(opts.data !== undefined ? await readData(opts.data, ctx.streams.stdin) : {}), ...opts.body });
   const { client, format } = await apiClient(ctx, opts.globals);
   const answer = (await client.call(id, { params: opts.params, body })) as { data: unknown };
   // Under --dry-run the client printed the request as a curl line and sent nothing.

@@ -4,7 +4,7 @@ import { USER_LIST } from '../../contract/list-specs.js';
 import { operationMeta } from '../../contract/operations-meta.js';
 import type { FieldFlag } from '../body.js';
 import { type CliContext, globalOptions } from '../context.js';
-import { addUpdateCommand, runChangedUpdate, type UpdateOptions } from '../edit/update.js';
+import { addUpdateCommand, runUpdate, type UpdateOptions } from '../edit/update.js';
 import {
   addGetCommand,
   addListOptions,
@@ -48,7 +48,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
   const run: UsersRunners = {
     list: (o) => runList('listUsers', o, ctx, USER_COLUMNS),
     get: (o) => runGet('getUser', o, ctx),
-    update: (o) => runChangedUpdate({ get: 'getUser', update: 'updateUser', writable: USER_FIELDS.map((f) => f.key), name: `user-${o.params.user_id}` }, o, ctx),
+    update: (o) => runUpdate({ get: 'getUser', update: 'updateUser', noun: 'user', writable: USER_FIELDS.map((f) => f.key) }, o, ctx),
     accounts: (o) => runList('listUserConferenceAccounts', o, ctx, ACCOUNT_COLUMNS),
     connectedAccounts: (o) => runList('listUserConnectedAccounts', o, ctx, CONNECTED_ACCOUNT_COLUMNS),
     ...runF,

@@ -2,8 +2,8 @@
  * `--edit`: a JSON object opened in the user's editor. The editor is `$VISUAL`, else `$EDITOR`,
  * else `vi`; it runs through the shell (so `EDITOR="code --wait"` works) on a temp file of mode
  * 0600. Without a terminal (stdin and stdout) it runs only when `$VISUAL`/`$EDITOR` is set
- * explicitly (scripts and tests use a non-interactive editor that way). A failed editor or
- * invalid JSON keeps the file and names it, so no work is lost.
+ * explicitly (scripts and tests use a non-interactive editor that way). A failed editor, invalid
+ * JSON or an edit that `check` refuses keeps the file and names it, so no work is lost.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -29,8 +29,17 @@ function run(command: string): Promise<number> {
   });
 }
 
-/** Opens `value` as pretty JSON in the editor; answers the edited object once the editor exits. */
-export async function editJson(value: Record<string, unknown>, name: string, env: Env, streams: Streams): Promise<Record<string, unknown>> {
+/**
+ * Opens `value` as pretty JSON in the editor; answers the edited object once the editor exits.
+ * `check` answers why an edited object cannot be sent (undefined when it can).
+ */
+export async function editJson(
+  value: Record<string, unknown>,
+  name: string,
+  env: Env,
+  streams: Streams,
+  check: (edited: Record<string, unknown>) => string | undefined = () => undefined,
+): Promise<Record<string, unknown>> {
   const editor = editorCommand(env, streams);
   const dir = await mkdtemp(join(tmpdir(), 'confctl-edit-'));
   const file = join(dir, `${name}.json`);
@@ -47,6 +56,8 @@ export async function editJson(value: Record<string, unknown>, name: string, env
   if (!edited || typeof edited !== 'object' || Array.isArray(edited)) {
     throw new UsageError('the edited JSON must be an object; nothing sent', `your edit is kept in ${file}`);
   }
+  const problem = check(edited as Record<string, unknown>);
+  if (problem) throw new UsageError(`${problem}; nothing sent`, `your edit is kept in ${file}; fix it and pass it with --data @${file}`);
   await rm(dir, { recursive: true, force: true });
   return edited as Record<string, unknown>;
 }
