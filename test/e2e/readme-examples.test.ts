@@ -1,21 +1,18 @@
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractSections, type Section } from './readme/extract.js';
 import { describeFailure, runnableCommands, runSection } from './readme/runner.js';
+import { fillPlaceholders, provideFixtures, sectionEnv } from './readme/section-env.js';
 import { BIN, Sandbox } from './harness.js';
 
 /**
- * Every runnable example of the README (```sh blocks; see the README's Development section for
- * the convention) runs against its own fresh `confctl serve --demo`, one section at a time per
- * server, with the built bin standing in for `confctl` and `npx confctl`.
+ * Every runnable example of the README (```sh blocks; the README's "README examples" section
+ * states the convention) runs against its own fresh `confctl serve --demo`, one server per
+ * section, with the built bin standing in for `confctl` and `npx confctl`.
  */
 
 const README = resolve(__dirname, '../../README.md');
-const FIXTURES = resolve(__dirname, 'readme/fixtures');
-/** Placeholders the README may write for the sandbox's access key. */
-const KEY_ID_PLACEHOLDER = /\bak_X{24}\b/g;
-const SECRET_PLACEHOLDER = /\bX{48}\b/g;
 /** Sections run this many at a time (each has its own server, data, config, home and directory). */
 const PARALLEL = 3;
 
@@ -38,18 +35,16 @@ async function runReadmeSection(section: Section): Promise<void> {
     await box.serve(['--demo']);
     const profiles = JSON.parse(readFileSync(join(box.configDir, 'profiles.json'), 'utf8'));
     expect(profiles.active, 'the first serve --demo saves its key as the active profile local').toBe('local');
-    const { key_id: keyId, secret } = profiles.profiles.local;
+    const key = { keyId: profiles.profiles.local.key_id, secret: profiles.profiles.local.secret };
 
     const cwd = join(box.root, 'work');
-    const home = join(box.root, 'home');
     mkdirSync(cwd);
-    mkdirSync(home);
-    provideFixtures(section, cwd, secret);
+    provideFixtures(runnableCommands(section), cwd, key);
     const run = await runSection(section, {
       cwd,
       scratch: join(box.root, 'steps'),
-      env: commandEnv(box, home),
-      substitute: (text) => text.replace(KEY_ID_PLACEHOLDER, keyId).replace(SECRET_PLACEHOLDER, secret),
+      env: sectionEnv(box.env(), { bin: BIN, home: join(box.root, 'home'), shimDir: join(box.root, 'bin') }),
+      substitute: (text) => fillPlaceholders(text, key),
       timeoutMs: 240_000,
     });
     if (run.failure) throw new Error(describeFailure(section, run));
@@ -57,39 +52,6 @@ async function runReadmeSection(section: Section): Promise<void> {
   } finally {
     await box.dispose();
   }
-}
-
-/** Copies the fixtures a section names into its directory; `secret.txt` holds the sandbox's secret. */
-function provideFixtures(section: Section, cwd: string, secret: string): void {
-  const text = runnableCommands(section).map((c) => c.text).join('\n');
-  const names = (name: string) => new RegExp(`(^|[^\\w.-])${name.replace(/[.]/g, '\\.')}($|[^\\w.-])`).test(text);
-  for (const file of readdirSync(FIXTURES)) {
-    if (names(file)) copyFileSync(join(FIXTURES, file), join(cwd, file));
-  }
-  if (names('secret.txt')) writeFileSync(join(cwd, 'secret.txt'), `${secret}\n`, { mode: 0o600 });
-}
-
-/**
- * The sandbox's environment, a home of its own (nothing reaches the real one), `confctl` and
- * `npx confctl` running the built bin, and `true` as the editor (`--edit` then changes nothing).
- */
-function commandEnv(box: Sandbox, home: string): NodeJS.ProcessEnv {
-  const bin = join(box.root, 'bin');
-  mkdirSync(bin);
-  const node = JSON.stringify(process.execPath);
-  const target = JSON.stringify(BIN);
-  writeFileSync(join(bin, 'confctl'), `#!/bin/sh\nexec ${node} ${target} "$@"\n`);
-  writeFileSync(
-    join(bin, 'npx'),
-    `#!/bin/sh\nif [ "$1" = confctl ]; then shift; exec ${node} ${target} "$@"; fi\necho "README test: only 'npx confctl' runs here, not 'npx $*'" >&2\nexit 127\n`,
-  );
-  chmodSync(join(bin, 'confctl'), 0o755);
-  chmodSync(join(bin, 'npx'), 0o755);
-  const env = box.env({ HOME: home, PATH: `${bin}:${process.env.PATH}`, EDITOR: 'true' });
-  delete env.VISUAL;
-  delete env.XDG_CONFIG_HOME;
-  delete env.XDG_DATA_HOME;
-  return env;
 }
 
 /** Runs at most `n` of the given tasks at once. */

@@ -68,6 +68,7 @@ export function describeFailure(section: Section, run: SectionRun): string {
     `README section "${section.title}" (line ${section.line}), example at README line ${f.command.line}:`,
     `  $ ${f.command.text.replace(/\n/g, '\n    ')}`,
     `  ${ended}`,
+    ...(f.exit === 127 ? ['  (127: a command was not found; install the tool, or fence the block sh no-test saying why)'] : []),
     '--- its output (stdout and stderr) ---',
     f.output || '(none)',
     ...(f.shell.trim() ? ['--- the shell said ---', f.shell.trim()] : []),
