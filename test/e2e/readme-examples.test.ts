@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +24,12 @@ describe('README examples run against a fresh serve --demo', () => {
     expect(sections.map((s) => s.title)).toEqual(expect.arrayContaining(['Quick start', 'Users', 'Scripting']));
   });
 
+  it('runs `npx confctl` from a clone without installing anything (Quick start)', () => {
+    const r = spawnSync('npx', ['--no-install', 'confctl', '--version'], { cwd: resolve(__dirname, '../..'), encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')).version);
+  }, 90_000);
+
   const slot = limiter(PARALLEL);
   for (const section of sections) {
     it.concurrent(`${section.title} (README line ${section.line})`, () => slot(() => runReadmeSection(section)), 300_000);
@@ -32,10 +39,11 @@ describe('README examples run against a fresh serve --demo', () => {
 async function runReadmeSection(section: Section): Promise<void> {
   const box = new Sandbox();
   try {
-    await box.serve(['--demo']);
+    const server = await box.serve(['--demo']);
     const profiles = JSON.parse(readFileSync(join(box.configDir, 'profiles.json'), 'utf8'));
     expect(profiles.active, 'the first serve --demo saves its key as the active profile local').toBe('local');
     const key = { keyId: profiles.profiles.local.key_id, secret: profiles.profiles.local.secret };
+    expect(server.output(), 'the first serve --demo prints the key it saved').toContain(key.secret);
 
     const cwd = join(box.root, 'work');
     mkdirSync(cwd);
