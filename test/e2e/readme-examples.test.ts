@@ -16,6 +16,8 @@ import { BIN, Sandbox } from './harness.js';
 const README = resolve(__dirname, '../../README.md');
 /** Sections run this many at a time (each has its own server, data, config, home and directory). */
 const PARALLEL = 3;
+/** How long one example may run before its section stops (the README says 90 seconds). */
+const COMMAND_TIMEOUT_MS = 90_000;
 
 const sections = extractSections(readFileSync(README, 'utf8')).filter((s) => runnableCommands(s).length > 0);
 
@@ -53,7 +55,7 @@ async function runReadmeSection(section: Section): Promise<void> {
       scratch: join(box.root, 'steps'),
       env: sectionEnv(box.env(), { bin: BIN, home: join(box.root, 'home'), shimDir: join(box.root, 'bin') }),
       substitute: (text) => fillPlaceholders(text, key),
-      timeoutMs: 240_000,
+      commandTimeoutMs: COMMAND_TIMEOUT_MS,
     });
     if (run.failure) throw new Error(describeFailure(section, run));
     expect(run.steps).toHaveLength(runnableCommands(section).length);

@@ -62,9 +62,17 @@ describe('README example runner', () => {
 
   it('stops a section that outlives its time and says so', async () => {
     const s = section('Hangs');
-    const run = await runSection(s, options({ timeoutMs: 300 }));
+    const run = await runSection(s, options({ commandTimeoutMs: 300 }));
     expect(run.failure).toMatchObject({ command: { text: 'sleep 30' } });
-    expect(describeFailure(s, run)).toContain('timed out after 300 ms');
+    expect(describeFailure(s, run)).toContain('stopped: a command ran longer than 300 ms');
+  });
+
+  it('ends what an example left running in the background when the section ends', async () => {
+    const opts = options();
+    const run = await runSection(section('Leaves a process behind'), opts);
+    expect(run.failure).toBeUndefined();
+    const pid = Number(readFileSync(join(opts.cwd, 'pid.txt'), 'utf8'));
+    await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
   });
 
   it('fills placeholders before a command runs', async () => {
@@ -73,3 +81,17 @@ describe('README example runner', () => {
     expect(run.failure).toBeUndefined();
   });
 });
+
+/** Whether a process runs (a zombie, killed and waiting to be reaped, does not). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return true;
+  }
+}

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command, Section } from './extract.js';
 
@@ -29,7 +29,8 @@ export interface RunOptions {
   env: NodeJS.ProcessEnv;
   /** Fills placeholders in a command's text before it runs. */
   substitute?: (text: string) => string;
-  timeoutMs?: number;
+  /** How long one command may run (default 60 s). */
+  commandTimeoutMs?: number;
 }
 
 const OUTPUT_LIMIT = 4000;
@@ -98,8 +99,14 @@ function readOutput(scratch: string, i: number): string {
   return text.length > OUTPUT_LIMIT ? `${text.slice(0, OUTPUT_LIMIT)}\n… (${text.length - OUTPUT_LIMIT} more characters)` : text;
 }
 
-/** Runs the script in its own process group, so a timeout ends it and everything it started. */
+/**
+ * Runs the script in its own process group. A command that runs longer than the command timeout
+ * (a server, a prompt, a hang) stops the group; so does the script's end, so nothing an example
+ * left in the background outlives it.
+ */
 function runBash(script: string, options: RunOptions): Promise<string> {
+  const limit = options.commandTimeoutMs ?? 60_000;
+  const statusFile = join(options.scratch, 'status');
   return new Promise((done, fail) => {
     const child = spawn('bash', ['--noprofile', '--norc', script], {
       cwd: options.cwd,
@@ -107,21 +114,34 @@ function runBash(script: string, options: RunOptions): Promise<string> {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    let said = '';
-    child.stdout.on('data', (d) => (said += d));
-    child.stderr.on('data', (d) => (said += d));
-    const timer = setTimeout(() => {
-      said += `\n(timed out after ${options.timeoutMs} ms; stopped)`;
+    const stop = () => {
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
-        // already gone
+        // the group is gone already
       }
-    }, options.timeoutMs ?? 120_000);
+    };
+    let said = '';
+    child.stdout.on('data', (d) => (said += d));
+    child.stderr.on('data', (d) => (said += d));
+    let progress = -1;
+    let since = Date.now();
+    const watch = setInterval(() => {
+      const size = existsSync(statusFile) ? statSync(statusFile).size : 0;
+      if (size !== progress) {
+        progress = size;
+        since = Date.now();
+      } else if (Date.now() - since > limit) {
+        said += `\n(stopped: a command ran longer than ${limit} ms; a long-running example belongs in a sh no-test block)`;
+        stop();
+      }
+    }, 100);
     child.on('error', fail);
+    child.on('exit', stop);
     child.on('close', () => {
-      clearTimeout(timer);
+      clearInterval(watch);
       done(said);
     });
   });
 }
+
