@@ -57,7 +57,7 @@ async function runReadmeSection(section: Section): Promise<void> {
       substitute: (text) => fillPlaceholders(text, key),
       commandTimeoutMs: COMMAND_TIMEOUT_MS,
     });
-    if (run.failure) throw new Error(describeFailure(section, run));
+    if (run.failure) throw new Error(describeFailure(section, run).replaceAll(key.secret, '****'));
     expect(run.steps).toHaveLength(runnableCommands(section).length);
   } finally {
     await box.dispose();
