@@ -54,6 +54,12 @@ describe('README example extraction', () => {
     refused(md(`${fence}sh`, 'ls', fence), /line 1: a sh block before the first ## heading/);
   });
 
+  it('reads CRLF line ends as LF', () => {
+    const [s] = extractSections(['## S', `${fence}sh no-test`, '# why', fence, `${fence}sh`, 'confctl a   # exit 4', fence].join('\r\n'));
+    expect(s.blocks.map((b) => b.runs)).toEqual([false, true]);
+    expect(s.blocks[1].commands).toEqual([{ line: 6, text: 'confctl a', expectedExit: 4 }]);
+  });
+
   it('splits a comment where the shell would', () => {
     expect(splitComment('a # b')).toEqual({ code: 'a ', comment: ' b' });
     expect(splitComment("echo '# no' \"# no\" a#b ${#x} \\# no")).toEqual({ code: "echo '# no' \"# no\" a#b ${#x} \\# no" });

@@ -35,7 +35,7 @@ export class ConventionError extends Error {}
 const REFUSED = new Set(['bash', 'shell', 'console', 'zsh', 'shellsession', 'sh-session', 'terminal']);
 
 export function extractSections(markdown: string): Section[] {
-  const lines = markdown.split('\n');
+  const lines = markdown.split(/\r?\n/);
   const sections: Section[] = [];
   let current: Section | undefined;
   for (let i = 0; i < lines.length; i++) {
