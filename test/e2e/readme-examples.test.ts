@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { extractSections, type Section } from './readme/extract.js';
+import { describeFailure, runnableCommands, runSection } from './readme/runner.js';
+import { fillPlaceholders, provideFixtures, sectionEnv } from './readme/section-env.js';
+import { BIN, Sandbox } from './harness.js';
+
+/**
+ * Every runnable example of the README (```sh blocks; the README's "README examples" section
+ * states the convention) runs against its own fresh `confctl serve --demo`, one server per
+ * section, with the built bin standing in for `confctl` and `npx confctl`.
+ */
+
+const README = resolve(__dirname, '../../README.md');
+/** Sections run this many at a time (each has its own server, data, config, home and directory). */
+const PARALLEL = 3;
+/** How long one example may run before its section stops (the README says 90 seconds). */
+const COMMAND_TIMEOUT_MS = 90_000;
+
+const sections = extractSections(readFileSync(README, 'utf8')).filter((s) => runnableCommands(s).length > 0);
+
+describe('README examples run against a fresh serve --demo', () => {
+  it('finds the README examples', () => {
+    expect(sections.map((s) => s.title)).toEqual(expect.arrayContaining(['Quick start', 'Users', 'Scripting']));
+  });
+
+  it('runs `npx confctl` from a clone without installing anything (Quick start)', () => {
+    const r = spawnSync('npx', ['--no-install', 'confctl', '--version'], { cwd: resolve(__dirname, '../..'), encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')).version);
+  }, 90_000);
+
+  const slot = limiter(PARALLEL);
+  for (const section of sections) {
+    it.concurrent(`${section.title} (README line ${section.line})`, () => slot(() => runReadmeSection(section)), 300_000);
+  }
+});
+
+async function runReadmeSection(section: Section): Promise<void> {
+  const box = new Sandbox();
+  try {
+    const server = await box.serve(['--demo']);
+    const profiles = JSON.parse(readFileSync(join(box.configDir, 'profiles.json'), 'utf8'));
+    expect(profiles.active, 'the first serve --demo saves its key as the active profile local').toBe('local');
+    const key = { keyId: profiles.profiles.local.key_id, secret: profiles.profiles.local.secret };
+    expect(server.output().includes(key.secret), 'the first serve --demo prints the key it saved').toBe(true);
+
+    const cwd = join(box.root, 'work');
+    mkdirSync(cwd);
+    provideFixtures(runnableCommands(section), cwd, key);
+    const run = await runSection(section, {
+      cwd,
+      scratch: join(box.root, 'steps'),
+      env: sectionEnv(box.env(), { bin: BIN, home: join(box.root, 'home'), shimDir: join(box.root, 'bin') }),
+      substitute: (text) => fillPlaceholders(text, key),
+      commandTimeoutMs: COMMAND_TIMEOUT_MS,
+    });
+    if (run.failure) throw new Error(describeFailure(section, run).replaceAll(key.secret, '****'));
+    expect(run.steps).toHaveLength(runnableCommands(section).length);
+  } finally {
+    await box.dispose();
+  }
+}
+
+/** Runs at most `n` of the given tasks at once. */
+function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (active >= n) await new Promise<void>((go) => waiting.push(go));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}

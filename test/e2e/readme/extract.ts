@@ -1,0 +1,139 @@
+/**
+ * Reads the README's shell examples by the README convention:
+ * - every `##`/`###` heading starts a section (a `####` heading stays in its section);
+ * - a ```sh block runs; ```sh no-test does not, and its first line is a comment giving the reason;
+ * - other info strings (json, text, none) are not shell; bash/shell/console/zsh are refused, so an
+ *   example cannot slip past the test by its fence;
+ * - a command ends at a line without a trailing `\`; a trailing `# exit N` (or `# exit N: why`)
+ *   is the exit code it must end with, every other command must exit 0;
+ * - comment-only lines and blank lines are skipped; here-documents are not supported.
+ */
+
+export interface Command {
+  /** README line (1-based) where the command starts. */
+  line: number;
+  /** The command as written, continuation lines included, trailing comment dropped. */
+  text: string;
+  expectedExit: number;
+}
+
+export interface Block {
+  line: number;
+  runs: boolean;
+  commands: Command[];
+}
+
+export interface Section {
+  title: string;
+  line: number;
+  blocks: Block[];
+}
+
+/** A README that breaks the convention: the message names the line and what to write instead. */
+export class ConventionError extends Error {}
+
+const REFUSED = new Set(['bash', 'shell', 'console', 'zsh', 'shellsession', 'sh-session', 'terminal']);
+
+export function extractSections(markdown: string): Section[] {
+  const lines = markdown.split(/\r?\n/);
+  const sections: Section[] = [];
+  let current: Section | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const fence = /^(\s*)(`{3,}|~{3,})\s*(.*)$/.exec(lines[i]);
+    if (fence) {
+      const end = closingFence(lines, i, fence[2]);
+      const block = readBlock(fence[3].trim(), lines.slice(i + 1, end), i + 1);
+      if (block && current) current.blocks.push(block);
+      else if (block?.runs) throw new ConventionError(`README line ${i + 1}: a sh block before the first ## heading has no section to run in`);
+      i = end;
+      continue;
+    }
+    const heading = /^(#{2,3})\s+(.*)$/.exec(lines[i]);
+    if (heading) {
+      current = { title: heading[2].trim(), line: i + 1, blocks: [] };
+      sections.push(current);
+    }
+  }
+  return sections;
+}
+
+function closingFence(lines: string[], open: number, marker: string): number {
+  for (let j = open + 1; j < lines.length; j++) {
+    const t = lines[j].trim();
+    if (t.length >= marker.length && t === marker[0].repeat(t.length)) return j;
+  }
+  throw new ConventionError(`README line ${open + 1}: code fence never closed`);
+}
+
+/** Answers the block if it is shell (running or not), else undefined. */
+function readBlock(info: string, body: string[], fenceLine: number): Block | undefined {
+  const [lang, ...flags] = info.split(/\s+/).filter(Boolean);
+  if (lang && REFUSED.has(lang)) {
+    throw new ConventionError(`README line ${fenceLine}: \`\`\`${lang} block: write \`\`\`sh (it runs in a test) or \`\`\`sh no-test with the reason`);
+  }
+  if (lang !== 'sh') return undefined;
+  const unknown = flags.filter((f) => f !== 'no-test');
+  if (unknown.length > 0) throw new ConventionError(`README line ${fenceLine}: unknown fence flag '${unknown.join(' ')}' (only 'no-test' is known)`);
+  if (flags.includes('no-test')) {
+    const first = body.find((l) => l.trim() !== '');
+    if (!first || !/^\s*#\s*\S/.test(first)) {
+      throw new ConventionError(`README line ${fenceLine + 1}: a sh no-test block starts with a comment saying why it cannot run in a test`);
+    }
+    return { line: fenceLine, runs: false, commands: [] };
+  }
+  return { line: fenceLine, runs: true, commands: readCommands(body, fenceLine + 1) };
+}
+
+function readCommands(body: string[], firstLine: number): Command[] {
+  const commands: Command[] = [];
+  let pending: { line: number; parts: string[] } | undefined;
+  body.forEach((raw, k) => {
+    const line = firstLine + k;
+    if (!pending && (raw.trim() === '' || raw.trim().startsWith('#'))) return;
+    const { code, comment } = splitComment(raw);
+    if (/<<[^<]/.test(code)) throw new ConventionError(`README line ${line}: here-documents are not supported in README examples; use a fixture file`);
+    pending ??= { line, parts: [] };
+    if (code.trimEnd().endsWith('\\')) {
+      if (comment !== undefined) throw new ConventionError(`README line ${line}: a comment cannot follow a line continuation`);
+      pending.parts.push(code.trimEnd());
+      return;
+    }
+    pending.parts.push(code.trimEnd());
+    commands.push({ line: pending.line, text: pending.parts.join('\n'), expectedExit: expectedExit(comment, line) });
+    pending = undefined;
+  });
+  if (pending) throw new ConventionError(`README line ${pending.line}: the command's last line ends with a continuation '\\'`);
+  return commands;
+}
+
+/** `# exit N` or `# exit N: why` at the start of the trailing comment; anything else starting with "exit" is refused. */
+function expectedExit(comment: string | undefined, line: number): number {
+  const text = comment?.trim() ?? '';
+  if (!/^exit\b/i.test(text)) return 0;
+  const m = /^exit (\d{1,3})(?::.*)?$/.exec(text);
+  if (!m) throw new ConventionError(`README line ${line}: write an expected exit code as '# exit N' or '# exit N: why', not '# ${text}'`);
+  return Number(m[1]);
+}
+
+/**
+ * Splits a shell line at its comment: a `#` outside quotes at the start of a word, as the shell
+ * reads it (`${#x}`, `'a # b'`, `a#b` are not comments).
+ */
+export function splitComment(line: string): { code: string; comment?: string } {
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote === "'") {
+      if (c === "'") quote = undefined;
+    } else if (c === '\\') {
+      i++;
+    } else if (quote === '"') {
+      if (c === '"') quote = undefined;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+    } else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]))) {
+      return { code: line.slice(0, i), comment: line.slice(i + 1) };
+    }
+  }
+  return { code: line };
+}

@@ -1,0 +1,57 @@
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from './extract.js';
+
+/** What a README section gets besides its server: fixtures, placeholders, a shell environment. */
+
+export const FIXTURES = resolve(__dirname, 'fixtures');
+
+/** The instance's access key, standing in for the README's placeholders. */
+export interface Key {
+  keyId: string;
+  secret: string;
+}
+
+/** `ak_` + 24 `X` is the key id, 48 `X` the secret. */
+export function fillPlaceholders(text: string, key: Key): string {
+  return text.replace(/\bak_X{24}\b/g, key.keyId).replace(/\bX{48}\b/g, key.secret);
+}
+
+/**
+ * Copies into `cwd` the fixtures the commands name (as a whole file name: `customers.csv` is not
+ * named by `new-customers.csv`); `secret.txt`, when named, holds the key's secret. Answers the
+ * names provided.
+ */
+export function provideFixtures(commands: Command[], cwd: string, key: Key, fixtures = FIXTURES): string[] {
+  const text = commands.map((c) => c.text).join('\n');
+  const named = (name: string) => new RegExp(`(^|[^\\w.-])${name.replace(/\./g, '\\.')}($|[^\\w.-])`).test(text);
+  const provided = readdirSync(fixtures).filter(named);
+  for (const file of provided) copyFileSync(join(fixtures, file), join(cwd, file));
+  if (named('secret.txt')) {
+    writeFileSync(join(cwd, 'secret.txt'), `${key.secret}\n`, { mode: 0o600 });
+    provided.push('secret.txt');
+  }
+  return provided;
+}
+
+/**
+ * A shell environment on top of `base`: `home` as HOME (nothing reaches the real one), `confctl`
+ * and `npx confctl` running `bin` with this node (other `npx` calls refused), and `true` as the
+ * editor, so `--edit` runs and changes nothing. Writes the shims into `shimDir`.
+ */
+export function sectionEnv(base: NodeJS.ProcessEnv, options: { bin: string; home: string; shimDir: string }): NodeJS.ProcessEnv {
+  mkdirSync(options.shimDir, { recursive: true });
+  mkdirSync(options.home, { recursive: true });
+  const run = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(options.bin)} "$@"`;
+  shim(options.shimDir, 'confctl', run);
+  shim(options.shimDir, 'npx', `if [ "$1" = confctl ]; then shift; ${run}; fi\necho "README test: only 'npx confctl' runs here, not 'npx $*'" >&2\nexit 127`);
+  const env: NodeJS.ProcessEnv = { ...base, HOME: options.home, PATH: `${options.shimDir}:${base.PATH ?? ''}`, EDITOR: 'true' };
+  for (const k of ['VISUAL', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME']) delete env[k];
+  return env;
+}
+
+function shim(dir: string, name: string, body: string): void {
+  const file = join(dir, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+}
