@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractSections, type Section } from './readme/extract.js';
@@ -27,9 +28,17 @@ describe('README examples run against a fresh serve --demo', () => {
   });
 
   it('runs `npx confctl` from a clone without installing anything (Quick start)', () => {
-    const r = spawnSync('npx', ['--no-install', 'confctl', '--version'], { cwd: resolve(__dirname, '../..'), encoding: 'utf8', timeout: 60_000 });
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')).version);
+    // A cache of its own, so a half-written shared npx cache cannot fail this; no scripts, so npx
+    // does not run `prepare` (tsc) and rewrite dist/ under the other tests (dist/ is built already).
+    const cache = mkdtempSync(join(tmpdir(), 'confctl-npx-'));
+    try {
+      const env = { ...process.env, npm_config_cache: cache, npm_config_ignore_scripts: 'true' };
+      const r = spawnSync('npx', ['--no-install', 'confctl', '--version'], { cwd: resolve(__dirname, '../..'), env, encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(resolve(__dirname, '../../package.json'), 'utf8')).version);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   }, 90_000);
 
   const slot = limiter(PARALLEL);
