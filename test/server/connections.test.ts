@@ -158,6 +158,13 @@ describe("errors node's HTTP parser answers", () => {
     expect(res.headers.connection).toBe('close');
   });
 
+  it('draws the header-size line at 16 KB', async () => {
+    await start();
+    const big = (kb: number) => exchange(port, get('/users', `X-Big: ${'a'.repeat(kb * 1024)}\r\nConnection: close\r\n`));
+    expect((await big(15)).status).toBe(200);
+    expect((await big(16)).status).toBe(431);
+  });
+
   it('still serves well-formed requests on other connections', async () => {
     await start();
     await exchange(port, 'HELLO\r\n\r\n');
