@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { MESSAGES } from '../contract/index.js';
 import { requestTimedOut } from './connections.js';
 import { ClientClosedRequest, HttpError, ValidationError } from './errors.js';
+import { decodeUtf8 } from './utf8.js';
 
 /** 413 `Payload too large.`; the connection is closed since the rest of the body is not read. */
 export const payloadTooLarge = (): HttpError => new HttpError(413, MESSAGES.payloadTooLarge, { Connection: 'close' });
@@ -51,10 +52,11 @@ export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffe
 
 /**
  * Parses a body as JSON whatever its Content-Type (decisions §10): empty (or only whitespace)
- * is `{}`; malformed JSON is a validation failure on `body`.
+ * is `{}`; malformed JSON is a validation failure on `body`. Ill-formed UTF-8 is never replaced
+ * silently (see `decodeUtf8`).
  */
 export function parseJsonBody(raw: Buffer): unknown {
-  let text = raw.toString('utf8');
+  let text = decodeUtf8(raw);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') return {};
   try {

@@ -15,12 +15,19 @@ describe('serve flags', () => {
       trustProxy: false,
       profile: true,
       log: 'pretty',
+      connections: { timeouts: { headersMs: 20_000, requestMs: 30_000 }, maxConnections: 500, maxConnectionsPerAddress: null },
     });
   });
 
   it('parses every flag', () => {
-    const o = parseServeOptions({ port: '0', host: '0.0.0.0', data: '/d', demo: true, rateLimit: 'off', maxAttendees: '8', trustProxy: true, profile: false, log: 'json' });
-    expect(o).toEqual({ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: false, log: 'json' });
+    const o = parseServeOptions({
+      ...{ port: '0', host: '0.0.0.0', data: '/d', demo: true, rateLimit: 'off', maxAttendees: '8', trustProxy: true, profile: false, log: 'json' },
+      ...{ headersTimeout: '5', requestTimeout: '9', maxConnections: '64', maxConnectionsPerAddress: '8' },
+    });
+    expect(o).toEqual({
+      ...{ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: false, log: 'json' },
+      connections: { timeouts: { headersMs: 5000, requestMs: 9000 }, maxConnections: 64, maxConnectionsPerAddress: 8 },
+    });
   });
 
   it('reads --rate-limit as CLIENT[/TENANT] or off', () => {
@@ -34,6 +41,15 @@ describe('serve flags', () => {
   it('rejects bad numbers with a usage error', () => {
     expect(() => parseServeOptions({ port: 'http' })).toThrow(/--port/);
     expect(() => parseServeOptions({ maxAttendees: '0' })).toThrow(/--max-attendees/);
+    for (const [flag, key, bad] of [
+      ['--headers-timeout', 'headersTimeout', '0'],
+      ['--request-timeout', 'requestTimeout', '1.5'],
+      ['--max-connections', 'maxConnections', 'lots'],
+      ['--max-connections-per-address', 'maxConnectionsPerAddress', '-2'],
+    ]) {
+      expect(() => parseServeOptions({ [key]: bad }), flag).toThrow(new RegExp(`^${flag} must be a whole number of at least 1, not '${bad}'`));
+    }
+    expect(() => parseServeOptions({ headersTimeout: '40' })).toThrow("--headers-timeout (40 s) must not be longer than --request-timeout (30 s)");
   });
 
   it('derives the client base URL from the bound address', () => {

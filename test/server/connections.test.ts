@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeGracefully, type ServerOptions } from '../../src/server/index.js';
+import { closeGracefully, HANDLERS, type ServerOptions } from '../../src/server/index.js';
 import { listen } from './conferences-fixture.js';
 import { API, setup, type Fixture } from './fixtures.js';
 import { connect, exchange, logSink, untilClosed } from './socket-helpers.js';
@@ -93,6 +93,14 @@ describe('timeouts', () => {
     expect(f.store.customers.list(f.tenant.id, { page_size: 1, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc', filter: null }).total).toBe(0);
   });
 
+  it('times the receiving of a request only: a slow answer is not cut', async () => {
+    const slow = { run: async () => { await new Promise((r) => setTimeout(r, 400)); return { id: 1 }; } };
+    f = setup({ timeouts: { headersMs: 100, requestMs: 200 } }, { ...HANDLERS, getUser: slow });
+    port = Number(new URL(await listen(f.app.server)).port);
+    const res = await exchange(port, get('/users/1', 'Connection: close\r\n'));
+    expect([res.status, JSON.parse(res.body).data]).toEqual([200, { id: 1 }]);
+  });
+
   it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
     await start({ timeouts: { keepAliveMs: 100 } });
     const { socket, answer } = await served();
@@ -156,6 +164,13 @@ describe("errors node's HTTP parser answers", () => {
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength(body)));
     expect(res.headers['x-process-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers.connection).toBe('close');
+  });
+
+  it('draws the header-size line at 16 KB', async () => {
+    await start();
+    const big = (kb: number) => exchange(port, get('/users', `X-Big: ${'a'.repeat(kb * 1024)}\r\nConnection: close\r\n`));
+    expect((await big(15)).status).toBe(200);
+    expect((await big(16)).status).toBe(431);
   });
 
   it('still serves well-formed requests on other connections', async () => {

@@ -44,6 +44,7 @@ describe('RateLimiter', () => {
   });
 
   it('keeps at most MAX_CLIENTS_PER_WINDOW clients a window; newcomers beyond share one bucket', () => {
+    expect(MAX_CLIENTS_PER_WINDOW).toBe(100_000);
     const rl = new RateLimiter({ client: 2, tenant: 10 }, () => T0);
     for (let i = 0; i < MAX_CLIENTS_PER_WINDOW; i++) rl.hit(null, `address:${i}`);
     expect(rl.hit(null, 'address:new-1').remaining).toBe(1);

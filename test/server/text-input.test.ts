@@ -53,6 +53,28 @@ describe('text with NUL or a lone UTF-16 surrogate', () => {
     });
   });
 
+  it('is refused when sent as raw bytes (an encoded surrogate, an invalid byte), not stored as U+FFFD', async () => {
+    f = setup();
+    const body = Buffer.concat([
+      Buffer.from('{"first_name":"A'),
+      Buffer.from([0xed, 0xa0, 0x80]),
+      Buffer.from('","last_name":"L'),
+      Buffer.from([0xff]),
+      Buffer.from('","email":"a@b.test","middle_name":"\ufffd kept"}'),
+    ]);
+    const res = await f.call('POST', '/customers', { body });
+    expect([res.status, res.json().errors]).toEqual([
+      400,
+      { first_name: ['The first_name field format is invalid.'], last_name: ['The last_name field format is invalid.'] },
+    ]);
+    expect(customerCount()).toBe(0);
+    const outside = await f.call('POST', '/customers', { body: Buffer.concat([Buffer.from('{"first_name":"A"'), Buffer.from([0xff]), Buffer.from('}')]) });
+    expect([outside.status, outside.json().errors]).toEqual([400, { body: ['The request body must be valid JSON.'] }]);
+    const replacement = await f.call('POST', '/customers', { body: raw('{"first_name":"\ufffd","last_name":"L","email":"r@b.test"}') });
+    expect(replacement.status).toBe(200); // a real U+FFFD is ordinary text
+    expect(f.store.customers.get(f.tenant.id, replacement.json().data.id)!.first_name).toBe('\ufffd');
+  });
+
   it('accepts well-formed text outside the BMP (a surrogate pair) and stores it exactly', async () => {
     f = setup();
     const res = await f.call('POST', '/customers', { body: raw('{"first_name":"\\ud83d\\ude00 Ada","last_name":"Lo\\u00efc","email":"a@b.test"}') });

@@ -51,6 +51,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     trustProxy: options.trustProxy,
     log: options.log,
     logStream: process.stderr,
+    ...options.connections,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

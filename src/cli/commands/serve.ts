@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { type CliContext, UsageError } from '../context.js';
 import { examples } from '../help.js';
+import { type ConnectionFlags, parseConnectionFlags } from './serve-connections.js';
 
 /** Parsed flags of `confctl serve`. */
 export interface ServeOptions {
@@ -13,6 +14,8 @@ export interface ServeOptions {
   trustProxy: boolean;
   profile: boolean;
   log: 'json' | 'pretty' | 'off';
+  /** Timeouts and connection caps, passed to the server as they are. */
+  connections: ConnectionFlags;
 }
 
 function positiveInt(flag: string, value: string, min = 1): number {
@@ -42,6 +45,7 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     trustProxy: Boolean(o.trustProxy),
     profile: o.profile !== false,
     log: (o.log as ServeOptions['log']) ?? 'pretty',
+    connections: parseConnectionFlags(o),
   };
 }
 
@@ -58,6 +62,10 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--trust-proxy', 'honour X-Forwarded-Host/-Proto/-For')
     .option('--no-profile', "do not save the first key as the client profile 'local'")
     .addOption(new Option('--log <format>', 'access log on stderr').choices(['json', 'pretty', 'off']).default('pretty'))
+    .option('--headers-timeout <seconds>', "time a request's header section may take", '20')
+    .option('--request-timeout <seconds>', 'time a whole request (headers and body) may take', '30')
+    .option('--max-connections <n>', 'open connections served at once; more are answered 503', '500')
+    .option('--max-connections-per-address <n>', 'open connections per client address (default: no cap)')
     .addHelpText(
       'after',
       `
