@@ -63,7 +63,8 @@ export function addUpdateCommand(parent: Command, def: { update: OperationId; id
 /** Adds `--edit`. */
 export const addEditOption = (cmd: Command): Command => cmd.option('--edit', 'edit the writable fields as JSON in $VISUAL/$EDITOR (flags applied first)');
 
-const list = (items: string[], and = 'and') => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`);
+/** `a`, `a and b`, `a, b and c`. */
+const list = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 
 /** Why `given` cannot be sent: keys that are not writable fields. */
 function unknownProblem(spec: UpdateSpec, given: Record<string, unknown>, what: string): string | undefined {
@@ -95,7 +96,7 @@ async function fetchCurrent(client: ApiClient, spec: UpdateSpec, opts: UpdateOpt
     throw new CliError(
       `an update reads the ${spec.noun} first, to send every writable field, and reading it failed (${err.status}): ${err.message}`,
       EXIT.auth,
-      `the access key needs ${list([...operationMeta(spec.get).permissions])} as well; or give every field (${list(flags)}) to update without reading`,
+      `the access key needs ${list(operationMeta(spec.get).permissions)} as well; or give every field (${list(flags)}) to update without reading`,
     );
   }
 }
