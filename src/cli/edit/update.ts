@@ -38,6 +38,8 @@ export interface UpdateSpec {
   flag?: (key: string) => string;
   /** Adjusts the merged body before it is sent (customers: the address is always an object). */
   finish?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /** What gives a change, for the hint when none is given. */
+  givers?: string;
 }
 
 /** The help sentence of an update command. */
@@ -105,7 +107,7 @@ export async function runUpdate(spec: UpdateSpec, opts: UpdateOptions, ctx: CliC
   if (opts.edit && opts.data === '-') throw new UsageError('--edit and --data - do not go together', 'the editor needs the terminal; give --data @FILE');
   const given = { ...(opts.data !== undefined ? await readData(opts.data, ctx.streams.stdin) : {}), ...opts.body };
   if (!opts.edit && !Object.keys(given).length) {
-    throw new UsageError('nothing to update', 'give at least one field flag, --clear FIELD, --data or --edit');
+    throw new UsageError('nothing to update', `give ${spec.givers ?? 'at least one field flag, --clear FIELD, --data or --edit'}`);
   }
   const unknown = unknownProblem(spec, given, '--data');
   if (unknown) throw new UsageError(unknown);
