@@ -105,7 +105,7 @@ describe('confctl api', () => {
     await setup();
     expect(await f.run(['api', 'POST', '/customers', '-F', 'email=a@b.c', '-H', 'X-Request-ID: r1', '--dry-run'])).toBe(0);
     expect(f.stdout()).toBe(
-      `curl -X POST ${ORIGIN}${P}/customers -H 'X-Access-Key-Id: ak_test' -H 'X-Access-Key-Secret: ****' -H 'Content-Type: application/json' --data '{"email":"a@b.c"}' -H 'x-request-id: r1'\n`,
+      `curl -X POST ${ORIGIN}${P}/customers -H 'X-Access-Key-Id: ak_test' -H 'X-Access-Key-Secret: ****' -H 'Content-Type: application/json' --data-raw '{"email":"a@b.c"}' -H 'x-request-id: r1'\n`,
     );
     expect(await f.run(['api', '/users', '--dry-run', '--show-secret'])).toBe(0);
     expect(f.stdout()).toContain(`X-Access-Key-Secret: ${SECRET}`);

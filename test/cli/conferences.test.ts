@@ -130,7 +130,7 @@ describe('conferences get, update, attendees', () => {
   it('update with nothing to change is exit 2', async () => {
     f = await withProfile();
     expect(await f.run(['conferences', 'update', '3'])).toBe(2);
-    expect(f.stderr()).toContain('error: nothing to update');
+    expect(f.stderr()).toBe('error: nothing to update\nhint: give --title, --public or --private, --data or --edit\n');
   });
 
   it('update of a started conference → exit 5 (given both fields, nothing is read first)', async () => {

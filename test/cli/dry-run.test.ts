@@ -46,6 +46,16 @@ describe('--dry-run', () => {
     expect(pending()).toBe(1);
   });
 
+  it('an update that changes nothing prints no line, only "nothing to change"', async () => {
+    const f = await withProfile();
+    f.agent.get(ORIGIN).intercept({ path: `${P}/users/1`, method: 'GET' }).reply(200, { message: 'OK', data: USER }, JSON_HEADERS);
+    const pending = trap(f, 'PATCH', '/users/1');
+    expect(await f.run(['users', 'update', '1', '--role', USER.role, '--dry-run'])).toBe(0);
+    expect(f.stdout()).toBe('');
+    expect(f.stderr()).toBe('nothing to change\n');
+    expect(pending()).toBe(1);
+  });
+
   it('conferences create, update and attendees add print their requests and send nothing', async () => {
     const f = await withProfile();
     const pendings = [trap(f, 'POST', '/online_conferences'), trap(f, 'PATCH', '/online_conferences/3'), trap(f, 'POST', '/online_conferences/3/attendees')];

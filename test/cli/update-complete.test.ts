@@ -106,6 +106,20 @@ describe('users update sends all seven writable fields', () => {
     expect(existsSync(readFileSync(join(f.configDir, 'edited-file'), 'utf8'))).toBe(true);
   });
 
+  it('the read-modify-write window: a field changed elsewhere after the read is sent back as it was read', async () => {
+    f = await withProfile();
+    getUser(USER); // what the read saw; someone else then changes the e-mail on the server
+    let sentEmail: unknown;
+    api()
+      .intercept({ path: `${P}/users/1`, method: 'PATCH' })
+      .reply((req) => {
+        sentEmail = JSON.parse(String(req.body)).email;
+        return { statusCode: 200, data: { message: 'OK', data: USER }, responseOptions: JSON_HEADERS };
+      });
+    expect(await f.run(['users', 'update', '1', '--role', 'Member'])).toBe(0);
+    expect(sentEmail).toBe(USER.email);
+  });
+
   it('every field given: sent without reading the user', async () => {
     f = await withProfile(); // no GET interceptor
     const body = userBody({ role: 'Member' });

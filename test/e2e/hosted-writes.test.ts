@@ -93,6 +93,7 @@ describe('e2e: complete bodies against a real server', () => {
     const bodies = sent(r.stderr);
     expect(bodies).toHaveLength(2);
     for (const body of bodies) expect(incompleteKeys('createCustomer', body)).toEqual([]);
+    expect(bodies[0]).toEqual({ first_name: 'Bo', middle_name: null, last_name: 'Ek', email: 'bo@example.com', contact_number: null, address: { city: 'Oslo' } });
     expect(bodies[1]).toEqual({ first_name: 'Cy', middle_name: 'Ann', last_name: 'Fu', email: 'cy@example.com', contact_number: null, address: {} });
     expect(JSON.parse(r.stdout).map((c: any) => [c.name, c.address?.city ?? null])).toEqual([['Bo Ek', 'Oslo'], ['Cy Ann Fu', null]]);
   });

@@ -80,8 +80,10 @@ describe('e2e: users and customers through the built CLI', () => {
   it('users get and update; an unknown id exits 4', async () => {
     const user = await box.json(['users', 'get', '2']);
     expect(user.id).toBe(2);
-    const updated = await box.json(['users', 'update', '2', '--timezone', 'Europe/Paris', '--role', 'Manager']);
-    expect(updated).toMatchObject({ id: 2, timezone: 'Europe/Paris', role: 'Manager', email: user.email });
+    // An update sends every field, so work hours the seed may have left null are given too.
+    const hours = { sunday: [], monday: [{ start: { hour: 9, minute: 0, second: 0 }, end: { hour: 17, minute: 0, second: 0 } }], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [] };
+    const updated = await box.json(['users', 'update', '2', '--timezone', 'Europe/Paris', '--role', 'Manager', '--work-hours', JSON.stringify(hours)]);
+    expect(updated).toMatchObject({ id: 2, timezone: 'Europe/Paris', role: 'Manager', email: user.email, work_hours: hours });
     expect(await box.json(['users', 'get', '2'])).toMatchObject({ timezone: 'Europe/Paris', role: 'Manager' });
 
     const missing = await box.run(['users', 'get', '999999']);

@@ -68,6 +68,7 @@ export const CONFERENCE_UPDATE: UpdateSpec = {
   noun: 'conference',
   writable: ['title', 'is_public'],
   flag: (key) => (key === 'is_public' ? '--public or --private' : '--title'),
+  givers: '--title, --public or --private, --data or --edit',
 };
 
 /** Registers `conferences`; `runF` replaces the runners in parse-only tests. */

@@ -38,6 +38,8 @@ export interface UpdateSpec {
   flag?: (key: string) => string;
   /** Adjusts the merged body before it is sent (customers: the address is always an object). */
   finish?: (body: Record<string, unknown>) => Record<string, unknown>;
+  /** What gives a change, for the hint when none is given. */
+  givers?: string;
 }
 
 /** The help sentence of an update command. */
@@ -63,7 +65,8 @@ export function addUpdateCommand(parent: Command, def: { update: OperationId; id
 /** Adds `--edit`. */
 export const addEditOption = (cmd: Command): Command => cmd.option('--edit', 'edit the writable fields as JSON in $VISUAL/$EDITOR (flags applied first)');
 
-const list = (items: string[], and = 'and') => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`);
+/** `a`, `a and b`, `a, b and c`. */
+const list = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 
 /** Why `given` cannot be sent: keys that are not writable fields. */
 function unknownProblem(spec: UpdateSpec, given: Record<string, unknown>, what: string): string | undefined {
@@ -95,7 +98,7 @@ async function fetchCurrent(client: ApiClient, spec: UpdateSpec, opts: UpdateOpt
     throw new CliError(
       `an update reads the ${spec.noun} first, to send every writable field, and reading it failed (${err.status}): ${err.message}`,
       EXIT.auth,
-      `the access key needs ${list([...operationMeta(spec.get).permissions])} as well; or give every field (${list(flags)}) to update without reading`,
+      `the access key needs ${list(operationMeta(spec.get).permissions)} as well; or give every field (${list(flags)}) to update without reading`,
     );
   }
 }
@@ -104,7 +107,7 @@ export async function runUpdate(spec: UpdateSpec, opts: UpdateOptions, ctx: CliC
   if (opts.edit && opts.data === '-') throw new UsageError('--edit and --data - do not go together', 'the editor needs the terminal; give --data @FILE');
   const given = { ...(opts.data !== undefined ? await readData(opts.data, ctx.streams.stdin) : {}), ...opts.body };
   if (!opts.edit && !Object.keys(given).length) {
-    throw new UsageError('nothing to update', 'give at least one field flag, --clear FIELD, --data or --edit');
+    throw new UsageError('nothing to update', `give ${spec.givers ?? 'at least one field flag, --clear FIELD, --data or --edit'}`);
   }
   const unknown = unknownProblem(spec, given, '--data');
   if (unknown) throw new UsageError(unknown);
