@@ -5,6 +5,8 @@
  */
 import type { ApiClient } from '../../client/client.js';
 import type { CallInput, ListOperationId } from '../../client/types.js';
+import { matchesAll, type RowFilter } from '../../contract/list-filter.js';
+import type { ListSpec } from '../../contract/list-specs.js';
 import { type CliContext, CliError, type OutputFormat } from '../context.js';
 import { EXIT } from '../errors.js';
 import { listWriter, type Row } from '../output/index.js';
@@ -21,6 +23,8 @@ export interface AllOptions {
   columns?: string[];
   /** `--raw`: each page's whole envelope as one ndjson line. */
   raw: boolean;
+  /** Filters the server could not apply (it takes one per request): rows must pass them all. */
+  rowFilters?: { spec: ListSpec; filters: readonly RowFilter[] };
 }
 
 /** Prints every page of list `id`. A failure mid-way leaves the output unfinished (and exits non-zero). */
@@ -29,9 +33,11 @@ export async function printAllPages(ctx: CliContext, client: ApiClient, id: List
   const stop = new AbortController();
   const unsubscribe = ctx.onInterrupt?.(() => stop.abort(new Error('interrupted')));
   const writer = listWriter(streams, { format: opts.format, fields: opts.fields, columns: opts.columns, signal: stop.signal });
+  const { rowFilters } = opts;
+  const keep = (rows: Row[]) => (rowFilters ? rows.filter((r) => matchesAll(rowFilters.spec, r, rowFilters.filters)) : rows);
   const write = opts.raw
     ? (page: unknown) => writeChunk(streams.stdout, `${JSON.stringify(page)}\n`, stop.signal)
-    : (page: { data: unknown[] }) => writer.write(page.data as Row[]);
+    : (page: { data: unknown[] }) => writer.write(keep(page.data as Row[]));
   const progress = streams.stderrIsTTY ? rowProgress(streams.stderr, { width: streams.width, now: () => ctx.now().getTime() }) : undefined;
   let result: Awaited<ReturnType<typeof streamPages>>;
   try {

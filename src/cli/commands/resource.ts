@@ -8,7 +8,8 @@ import type { ListSpec } from '../../contract/list-specs.js';
 import { type OperationId, operationMeta } from '../../contract/operations-meta.js';
 import { readData } from '../body.js';
 import { apiClient, type CliContext, type GlobalOptions, globalOptions, UsageError } from '../context.js';
-import { parseFilter, parseSort, FILTER_SYNTAX } from '../filter.js';
+import { parseFilters, parseSort, FILTER_SYNTAX } from '../filter.js';
+import type { RowFilter } from '../../contract/list-filter.js';
 import { listWriter, renderItem, renderValue, type Row } from '../output/index.js';
 import { examples } from '../help.js';
 
@@ -21,6 +22,8 @@ export interface ListOptions {
   /** Follow every page. */
   all: boolean;
   globals: GlobalOptions;
+  /** `--filter`s after the first, applied to the rows `--all` streams (with the list they belong to). */
+  rowFilters?: { spec: ListSpec; filters: RowFilter[] };
 }
 
 export interface ItemOptions {
@@ -66,7 +69,11 @@ const positiveInt = (value: unknown, flag: string): number | undefined => {
 export function addListOptions(cmd: Command, spec?: ListSpec): Command {
   if (spec) {
     cmd
-      .option('--filter <expr>', `filter: ${FILTER_SYNTAX}; attributes: ${Object.keys(spec.filters).join(', ')}`)
+      .option(
+        '--filter <expr>',
+        `filter: ${FILTER_SYNTAX}; attributes: ${Object.keys(spec.filters).join(', ')}; repeat with --all to combine (AND)`,
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
       .option('--sort <[-]attr>', `order by an attribute, '-' for descending: ${spec.orders.join(', ')}`)
       .option('--with-trashed', 'include deleted rows');
   }
@@ -79,7 +86,9 @@ export function addListOptions(cmd: Command, spec?: ListSpec): Command {
 /** List flags → options; no I/O. */
 export function listOptions(flags: Record<string, unknown>, globals: GlobalOptions, spec?: ListSpec, params: Params = {}): ListOptions {
   const query: QueryValues = {};
-  if (spec && typeof flags.filter === 'string') Object.assign(query, parseFilter(flags.filter, spec));
+  const exprs = typeof flags.filter === 'string' ? [flags.filter] : ((flags.filter as string[] | undefined) ?? []);
+  const filters = spec ? parseFilters(exprs, spec, { all: Boolean(flags.all), raw: globals.raw }) : undefined;
+  if (filters?.server) Object.assign(query, filters.server);
   if (spec && typeof flags.sort === 'string') Object.assign(query, parseSort(flags.sort, spec));
   if (flags.withTrashed) query.with_trashed = true;
   const page = positiveInt(flags.page, '--page');
@@ -88,7 +97,8 @@ export function listOptions(flags: Record<string, unknown>, globals: GlobalOptio
   if (page !== undefined && flags.all) throw new UsageError('--page and --all do not go together');
   if (page !== undefined) query.page_number = page;
   if (size !== undefined) query.page_size = size;
-  return { params, query, all: Boolean(flags.all), globals };
+  const rowFilters = spec && filters?.client.length ? { spec, filters: filters.client } : undefined;
+  return { params, query, all: Boolean(flags.all), globals, ...(rowFilters && { rowFilters }) };
 }
 
 /** Prints a list page, or with `--all` every page, streamed (see `printAllPages`). */
@@ -97,7 +107,7 @@ export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliCo
   const input = { params: opts.params, query: opts.query };
   if (opts.all) {
     const { printAllPages } = await import('./list-all.js');
-    return printAllPages(ctx, client, id, input, { format, fields: opts.globals.fields, columns, raw: opts.globals.raw });
+    return printAllPages(ctx, client, id, input, { format, fields: opts.globals.fields, columns, raw: opts.globals.raw, rowFilters: opts.rowFilters });
   }
   if (opts.globals.raw) return renderValue(ctx.streams, await client.call(id, input), format === 'yaml' ? 'yaml' : 'json');
   const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns });
