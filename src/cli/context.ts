@@ -121,6 +121,8 @@ export interface GlobalOptions {
   dryRun: boolean;
   /** `--show-secret`: the dry run's curl line carries the real secret instead of `****`. */
   showSecret: boolean;
+  /** `--query`: a JMESPath expression (checked when parsed) over what would print as JSON. */
+  query?: string;
 }
 
 /** Reads and checks the global options as seen from `cmd`. */
@@ -139,11 +141,22 @@ export function globalOptions(cmd: Command): GlobalOptions {
     verbose: Boolean(o.verbose),
     dryRun: Boolean(o.dryRun),
     showSecret: Boolean(o.showSecret),
+    ...(typeof o.query === 'string' && { query: o.query }),
   };
 }
 
-/** `-o`, else `CONFCTL_OUTPUT`, else the profile's default, else table on a terminal and json in a pipe. */
+/**
+ * `-o`, else `CONFCTL_OUTPUT`, else the profile's default, else table on a terminal and json in a
+ * pipe. With `--query` only json and yaml can print its result: `-o` anything else is exit 2, a
+ * default other than yaml becomes json.
+ */
 export function outputFormat(ctx: CliContext, globals: GlobalOptions, profileDefault?: OutputFormat): OutputFormat {
+  if (globals.query !== undefined) {
+    if (globals.output && globals.output !== 'json' && globals.output !== 'yaml') {
+      throw new UsageError(`--query prints json or yaml, not ${globals.output}`, 'use -o json or -o yaml with --query, or drop --query');
+    }
+    return globals.output ?? ((ctx.env.CONFCTL_OUTPUT ?? profileDefault) === 'yaml' ? 'yaml' : 'json');
+  }
   if (globals.output) return globals.output;
   const env = ctx.env.CONFCTL_OUTPUT;
   if (env) {

@@ -75,6 +75,7 @@ export async function runFromFile(opts: FromFileOptions, kind: BulkKind, ctx: Cl
       dryRun: opts.globals.dryRun,
       format,
       fields: opts.globals.fields,
+      query: opts.globals.query,
       columns: kind.columns,
     },
     ctx,

@@ -80,7 +80,10 @@ export function addListOptions(cmd: Command, spec?: ListSpec): Command {
   return cmd
     .option('--page <n>', 'page number (from 1)')
     .option('--page-size <n>', 'rows per page (1 to 100)')
-    .option('--all', 'follow every page, streaming rows as they arrive (json, ndjson, csv, yaml; table waits for the last page); Ctrl-C stops cleanly');
+    .option(
+      '--all',
+      'follow every page, streaming rows as they arrive (json, ndjson, csv, yaml; table waits for the last page); with --query every row is collected in memory first; Ctrl-C stops cleanly',
+    );
 }
 
 /** List flags → options; no I/O. */
@@ -107,10 +110,10 @@ export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliCo
   const input = { params: opts.params, query: opts.query };
   if (opts.all) {
     const { printAllPages } = await import('./list-all.js');
-    return printAllPages(ctx, client, id, input, { format, fields: opts.globals.fields, columns, raw: opts.globals.raw, rowFilters: opts.rowFilters });
+    return printAllPages(ctx, client, id, input, { format, fields: opts.globals.fields, columns, raw: opts.globals.raw, query: opts.globals.query, rowFilters: opts.rowFilters });
   }
-  if (opts.globals.raw) return renderValue(ctx.streams, await client.call(id, input), format === 'yaml' ? 'yaml' : 'json');
-  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns });
+  if (opts.globals.raw) return renderValue(ctx.streams, await client.call(id, input), format === 'yaml' ? 'yaml' : 'json', opts.globals.query);
+  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns, query: opts.globals.query });
   const page = await client.call(id, input);
   await writer.write(page.data as Row[]);
   await writer.end();
@@ -122,8 +125,8 @@ export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliCo
 
 /** Prints the `data` of a single-resource answer (or the envelope with `--raw`). */
 export async function printSingle(ctx: CliContext, globals: GlobalOptions, format: Parameters<typeof renderValue>[2], envelope: { data: unknown }) {
-  if (globals.raw) return renderValue(ctx.streams, envelope, format === 'yaml' ? 'yaml' : 'json');
-  return renderItem(ctx.streams, envelope.data as Row, { format, fields: globals.fields });
+  if (globals.raw) return renderValue(ctx.streams, envelope, format === 'yaml' ? 'yaml' : 'json', globals.query);
+  return renderItem(ctx.streams, envelope.data as Row, { format, fields: globals.fields, query: globals.query });
 }
 
 export async function runGet(id: OperationId, opts: ItemOptions, ctx: CliContext): Promise<void> {
