@@ -7,6 +7,7 @@ import type { ApiClient } from '../../client/client.js';
 import type { CallInput, ListOperationId } from '../../client/types.js';
 import { matchesAll, type RowFilter } from '../../contract/list-filter.js';
 import type { ListSpec } from '../../contract/list-specs.js';
+import type { ResourceName } from '../../contract/resource-fields.js';
 import { type CliContext, CliError, type OutputFormat } from '../context.js';
 import { EXIT } from '../errors.js';
 import { listWriter, renderValue, type Row } from '../output/index.js';
@@ -23,6 +24,8 @@ export interface AllOptions {
   columns?: string[];
   /** `--raw`: each page's whole envelope as one ndjson line. */
   raw: boolean;
+  /** The contract's resource of the rows (see `RenderOptions.resource`). */
+  resource?: ResourceName;
   /** `--query`: the whole result (rows, or with `--raw` the array of envelopes) is collected first. */
   query?: string;
   /** Filters the server could not apply (it takes one per request): rows must pass them all. */
@@ -34,7 +37,7 @@ export async function printAllPages(ctx: CliContext, client: ApiClient, id: List
   const { streams } = ctx;
   const stop = new AbortController();
   const unsubscribe = ctx.onInterrupt?.(() => stop.abort(new Error('interrupted')));
-  const writer = listWriter(streams, { format: opts.format, fields: opts.fields, columns: opts.columns, query: opts.query, signal: stop.signal });
+  const writer = listWriter(streams, { format: opts.format, fields: opts.fields, columns: opts.columns, query: opts.query, resource: opts.resource, signal: stop.signal });
   const envelopes: unknown[] = [];
   const { rowFilters } = opts;
   const keep = (rows: Row[]) => (rowFilters ? rows.filter((r) => matchesAll(rowFilters.spec, r, rowFilters.filters)) : rows);

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { ListOperationId } from '../../client/types.js';
 import type { ListSpec } from '../../contract/list-specs.js';
 import { type OperationId, operationMeta } from '../../contract/operations-meta.js';
+import { OPERATION_RESOURCE } from '../../contract/resource-fields.js';
 import { readData } from '../body.js';
 import { apiClient, type CliContext, type GlobalOptions, globalOptions, UsageError } from '../context.js';
 import { parseFilters, parseSort, FILTER_SYNTAX } from '../filter.js';
@@ -110,10 +111,10 @@ export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliCo
   const input = { params: opts.params, query: opts.query };
   if (opts.all) {
     const { printAllPages } = await import('./list-all.js');
-    return printAllPages(ctx, client, id, input, { format, fields: opts.globals.fields, columns, raw: opts.globals.raw, query: opts.globals.query, rowFilters: opts.rowFilters });
+    return printAllPages(ctx, client, id, input, { format, fields: opts.globals.fields, columns, raw: opts.globals.raw, query: opts.globals.query, rowFilters: opts.rowFilters, resource: OPERATION_RESOURCE[id] });
   }
   if (opts.globals.raw) return renderValue(ctx.streams, await client.call(id, input), format === 'yaml' ? 'yaml' : 'json', opts.globals.query);
-  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns, query: opts.globals.query });
+  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns, query: opts.globals.query, resource: OPERATION_RESOURCE[id] });
   const page = await client.call(id, input);
   await writer.write(page.data as Row[]);
   await writer.end();
@@ -123,15 +124,21 @@ export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliCo
   }
 }
 
-/** Prints the `data` of a single-resource answer (or the envelope with `--raw`). */
-export async function printSingle(ctx: CliContext, globals: GlobalOptions, format: Parameters<typeof renderValue>[2], envelope: { data: unknown }) {
+/** Prints the `data` of a single-resource answer of operation `id` (or the envelope with `--raw`). */
+export async function printSingle(
+  ctx: CliContext,
+  globals: GlobalOptions,
+  format: Parameters<typeof renderValue>[2],
+  envelope: { data: unknown },
+  id?: OperationId,
+) {
   if (globals.raw) return renderValue(ctx.streams, envelope, format === 'yaml' ? 'yaml' : 'json', globals.query);
-  return renderItem(ctx.streams, envelope.data as Row, { format, fields: globals.fields, query: globals.query });
+  return renderItem(ctx.streams, envelope.data as Row, { format, fields: globals.fields, query: globals.query, resource: id && OPERATION_RESOURCE[id] });
 }
 
 export async function runGet(id: OperationId, opts: ItemOptions, ctx: CliContext): Promise<void> {
   const { client, format } = await apiClient(ctx, opts.globals);
-  await printSingle(ctx, opts.globals, format, (await client.call(id, { params: opts.params })) as { data: unknown });
+  await printSingle(ctx, opts.globals, format, (await client.call(id, { params: opts.params })) as { data: unknown }, id);
 }
 
 /** Sends a create or update body: `--data` first, field flags over it. An empty update is exit 2. */
@@ -143,5 +150,5 @@ export async function runWrite(id: OperationId, opts: WriteOptions, ctx: CliCont
   const { client, format } = await apiClient(ctx, opts.globals);
   const answer = (await client.call(id, { params: opts.params, body })) as { data: unknown };
   // Under --dry-run the client printed the request as a curl line and sent nothing.
-  if (!opts.globals.dryRun) await printSingle(ctx, opts.globals, format, answer);
+  if (!opts.globals.dryRun) await printSingle(ctx, opts.globals, format, answer, id);
 }

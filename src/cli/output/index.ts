@@ -5,7 +5,9 @@
  */
 import type { OutputFormat } from '../../config/profiles.js';
 import type { Streams } from '../context.js';
+import type { ResourceName } from '../../contract/resource-fields.js';
 import { csvLine, csvRows } from './csv.js';
+import { checkFields, csvColumns, labelled } from './fields.js';
 import { writeChunk } from './sink.js';
 import { pick, type Row } from './values.js';
 
@@ -19,6 +21,8 @@ export interface RenderOptions {
   columns?: string[];
   /** `--query`: a JMESPath expression over the JSON value; the result prints as json or yaml. */
   query?: string;
+  /** The contract's resource printed: checks `--fields`, gives CSV its header, labels codes in tables. */
+  resource?: ResourceName;
 }
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
@@ -35,15 +39,18 @@ export async function renderValue(streams: Streams, value: unknown, format: Outp
 
 /** Prints one resource. */
 export async function renderItem(streams: Streams, item: Row, opts: RenderOptions): Promise<void> {
+  checkFields(opts.fields, item, opts.resource);
   const row = pick(item, opts.fields);
   if (opts.query !== undefined) return renderValue(streams, row, opts.format, opts.query);
   switch (opts.format) {
     case 'table':
-      streams.stdout.write(await (await import('./table.js')).renderRecord(row, streams));
+      streams.stdout.write(await (await import('./table.js')).renderRecord(pick(labelled(item, opts.resource), opts.fields), streams));
       return;
-    case 'csv':
-      streams.stdout.write(csvLine(Object.keys(row)) + csvRows([row], Object.keys(row)));
+    case 'csv': {
+      const columns = csvColumns(opts.fields, item, opts.resource);
+      streams.stdout.write(csvLine(columns) + csvRows([row], columns));
       return;
+    }
     default:
       return renderValue(streams, row, opts.format);
   }
@@ -74,7 +81,9 @@ export function listWriter(streams: Streams, opts: RenderOptions & { signal?: Ab
   return {
     async write(rows) {
       if (!rows.length) return;
-      const picked = rows.map((r) => pick(r, opts.fields));
+      if (!count) checkFields(opts.fields, rows[0], opts.resource);
+      const table = opts.format === 'table' && opts.query === undefined;
+      const picked = rows.map((r) => pick(table ? labelled(r, opts.resource) : r, opts.fields));
       switch (opts.query === undefined ? opts.format : 'query') {
         case 'json':
           await put(`${count ? ',\n' : '[\n'}${picked.map(element).join(',\n')}`);
@@ -86,7 +95,7 @@ export function listWriter(streams: Streams, opts: RenderOptions & { signal?: Ab
           await put(picked.map((r) => `${JSON.stringify(r)}\n`).join(''));
           break;
         case 'csv':
-          header ??= opts.fields ?? Object.keys(picked[0]);
+          header ??= csvColumns(opts.fields, rows[0], opts.resource);
           await put((count ? '' : csvLine(header)) + csvRows(picked, header));
           break;
         default:
@@ -95,10 +104,11 @@ export function listWriter(streams: Streams, opts: RenderOptions & { signal?: Ab
       count += picked.length;
     },
     async end() {
+      if (!count) checkFields(opts.fields, undefined, opts.resource);
       if (opts.query !== undefined) await renderValue(streams, buffered, opts.format, opts.query);
       else if (opts.format === 'json') await put(count ? '\n]\n' : '[]\n');
       else if (opts.format === 'yaml' && !count) await put('[]\n');
-      else if (opts.format === 'csv' && !count && opts.fields) await put(csvLine(opts.fields));
+      else if (opts.format === 'csv' && !count && (opts.fields || opts.resource)) await put(csvLine(csvColumns(opts.fields, undefined, opts.resource)));
       else if (opts.format === 'table') {
         if (!buffered.length) streams.stderr.write('No results.\n');
         else {
