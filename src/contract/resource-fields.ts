@@ -28,6 +28,10 @@ export const RESOURCE_FIELDS = {
 
 export type ResourceName = keyof typeof RESOURCE_FIELDS;
 
+/** A resource's fields that only answers carry (`id`, `name`, times): a re-imported export drops them. */
+export const responseOnlyFields = (resource: ResourceName): string[] =>
+  RESOURCE_FIELDS[resource].filter((f) => f === 'id' || f === 'name' || f.endsWith('_at'));
+
 /** Object fields whose parts are fixed: CSV writes them as dotted columns (`address.city`). */
 export const OBJECT_PARTS: Readonly<Record<string, readonly string[]>> = { address: ADDRESS_PARTS };
 

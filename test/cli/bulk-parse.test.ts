@@ -44,18 +44,6 @@ describe('CSV (RFC 4180)', () => {
   });
 
 
-  it('skips the response-only columns of a list export (id, name, *_at)', () => {
-    const text = [
-      'id,first_name,middle_name,last_name,email,contact_number,address.line_1,address.city,created_at,updated_at,name,deleted_at',
-      '7,Ada,,Lovelace,ada@example.com,+441234567890,1 Main St,London,2026-01-01T00:00:00.000Z,2026-01-02T00:00:00.000Z,Ada Lovelace,',
-    ].join('\n');
-    expect(parseRecords(text, 'csv')).toEqual([
-      {
-        line: 2,
-        record: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', contact_number: '+441234567890', address: { line_1: '1 Main St', city: 'London' } },
-      },
-    ]);
-  });
   it('refuses a row wider than the header, and a header without a name', () => {
     expect(() => parseRecords('a,b\n1,2,3\n', 'csv')).toThrow(/line 2: 3 cells but the header names 2 columns/);
     expect(() => parseRecords('a,,c\n1,2,3\n', 'csv')).toThrow(/line 1: header column 2 has no name/);

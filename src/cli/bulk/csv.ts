@@ -76,14 +76,10 @@ export function parseCsv(text: string): CsvRow[] {
   return rows;
 }
 
-/** Columns a list export holds that no request body takes (`id`, `name`, `created_at`, …): skipped on import. */
-export const isResponseOnly = (column: string) => column === 'id' || column === 'name' || column.endsWith('_at');
-
 /**
  * Rows → objects, keyed by the header row. A dotted header (`address.city`, as `-o csv` writes
- * an address) builds a nested object; empty cells are left out (null on the wire); response-only
- * columns are skipped, so a list export re-imports as is. A row with more cells than the header
- * is an error.
+ * an address) builds a nested object; empty cells are left out (null on the wire). A row with
+ * more cells than the header is an error.
  */
 export function csvRecords(text: string): Array<{ line: number; record: Record<string, unknown> }> {
   const [header, ...rows] = parseCsv(text);
@@ -95,7 +91,7 @@ export function csvRecords(text: string): Array<{ line: number; record: Record<s
     if (cells.length > names.length) throw new CsvError(`${cells.length} cells but the header names ${names.length} columns`, line);
     const record: Record<string, unknown> = {};
     cells.forEach((cell, c) => {
-      if (cell !== '' && !isResponseOnly(names[c])) setPath(record, names[c].split('.'), cell);
+      if (cell !== '') setPath(record, names[c].split('.'), cell);
     });
     return { line, record };
   });
