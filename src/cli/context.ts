@@ -33,20 +33,26 @@ export interface Streams {
   color: boolean;
   /** Columns available on stdout (80 when unknown). */
   width: number;
+  /** Whether `width` was measured (stdout's or stderr's terminal, or `COLUMNS`): tables truncate only to a known width. */
+  widthKnown?: boolean;
 }
 
 /** Decides the terminal facts once from the real streams (or fakes in tests). */
 export function createStreams(
-  io: { stdout: Out & { isTTY?: boolean; columns?: number }; stderr: Out & { isTTY?: boolean }; stdin: NodeJS.ReadableStream & { isTTY?: boolean } },
+  io: {
+    stdout: Out & { isTTY?: boolean; columns?: number };
+    stderr: Out & { isTTY?: boolean; columns?: number };
+    stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  },
   env: Env,
 ): Streams {
   const stdoutIsTTY = Boolean(io.stdout.isTTY);
   const stdinIsTTY = Boolean(io.stdin.isTTY);
   const force = env.FORCE_COLOR;
   const color = force !== undefined && force !== '' ? force !== '0' && force !== 'false' : env.NO_COLOR ? false : stdoutIsTTY;
-  const columns = io.stdout.columns || Number(env.COLUMNS) || 80;
+  const measured = io.stdout.columns || io.stderr.columns || Number(env.COLUMNS) || undefined;
   const stderrIsTTY = Boolean(io.stderr.isTTY);
-  return { stdout: io.stdout, stderr: io.stderr, stdin: io.stdin, stdoutIsTTY, stderrIsTTY, stdinIsTTY, canPrompt: stdoutIsTTY && stdinIsTTY, color, width: columns };
+  return { stdout: io.stdout, stderr: io.stderr, stdin: io.stdin, stdoutIsTTY, stderrIsTTY, stdinIsTTY, canPrompt: stdoutIsTTY && stdinIsTTY, color, width: measured ?? 80, widthKnown: measured !== undefined };
 }
 
 /** Interactive questions; only called when `streams.canPrompt`. */

@@ -78,7 +78,7 @@ describe('single resource', () => {
     ['yaml', (s: string) => expect(parseYaml(s)).toEqual(item)],
     ['ndjson', (s: string) => expect(s).toBe(`${JSON.stringify(item)}\n`)],
     ['csv', (s: string) => expect(s).toBe(`id,name,${ADDRESS_COLUMNS},deleted_at\n1,"Ada, ""the first""",,,London,,,,,,\n`)],
-    ['table', (s: string) => expect(s).toMatch(/│ address\s+│ \{"city":"London"\}/)],
+    ['table', (s: string) => expect(s).toMatch(/│ address\s+│ \{\s+│\n│\s+│   "city": "London"\s+│\n│\s+│ }\s+│/)],
   ] as const)('%s', async (format, check) => {
     const c = capture();
     await renderItem(c.streams, item, { format });
