@@ -32,7 +32,8 @@ Install:
     )
     .action(async (shell: Shell, flags: { ids?: string }, cmd: Command) => {
       if (flags.ids === undefined) return void ctx.streams.stdout.write(await completionScript(shell, program, ctx));
-      const globals = cmd.optsWithGlobals<{ profile?: string; baseUrl?: string }>();
-      await (await import('./completion-ids.js')).printIds(ctx, flags.ids, shell, { profile: globals.profile, baseUrl: globals.baseUrl });
+      const globals = cmd.optsWithGlobals<{ profile?: string; baseUrl?: string; timeout?: string }>();
+      const timeoutMs = globals.timeout === undefined ? undefined : Number(globals.timeout) * 1000;
+      await (await import('./completion-ids.js')).printIds(ctx, flags.ids, shell, { profile: globals.profile, baseUrl: globals.baseUrl, timeoutMs });
     });
 }
