@@ -1,3 +1,4 @@
+import { getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { type Fake, JSON_HEADERS, ORIGIN, page, USERS, withProfile } from './helpers.js';
 
@@ -70,4 +71,36 @@ describe('--query', () => {
     expect(await f.run(['users', 'list', '--query', 'length(`1`)'])).toBe(2);
     expect(f.stderr()).toMatch(/--query 'length\(`1`\)' failed: .*length\(\)/);
   });
+
+  it('confctl api: applied to the JSON body (and to --paginate\'s array); an error body prints as it came', async () => {
+    const real = getGlobalDispatcher();
+    const withAgent = async () => {
+      const p = await withProfile();
+      setGlobalDispatcher(p.agent); // `confctl api` sends through the global dispatcher
+      return p;
+    };
+    try {
+      await apiQueries(withAgent);
+    } finally {
+      setGlobalDispatcher(real);
+    }
+  });
 });
+
+/** `confctl api --query` cases; `withProfile` gives fakes whose agent is the global dispatcher. */
+async function apiQueries(withProfile: () => Promise<Fake>) {
+  const f = await withProfile();
+  api(f).intercept({ path: `${P}/users?page_size=2`, method: 'GET' }).reply(200, page(USERS), JSON_HEADERS);
+  expect(await f.run(['api', '/users?page_size=2', '--query', 'data[].id'])).toBe(0);
+  expect(JSON.parse(f.stdout())).toEqual([1, 2]);
+  const g = await withProfile();
+  api(g).intercept({ path: `${P}/users`, method: 'GET' }).reply(200, page(USERS), JSON_HEADERS);
+  expect(await g.run(['api', '--paginate', '/users', '--query', '[].email'])).toBe(0);
+  expect(JSON.parse(g.stdout())).toEqual(['ada@acme.com', 'grace@acme.com']);
+  const h = await withProfile();
+  api(h).intercept({ path: `${P}/users/9`, method: 'GET' }).reply(404, 'Resource object does not exist.', { headers: { 'content-type': 'text/plain' } });
+  expect(await h.run(['api', '/users/9', '--query', 'data.id'])).toBe(4);
+  expect(h.stdout()).toBe('Resource object does not exist.\n');
+  const i = await withProfile();
+  expect(await i.run(['api', '-i', '/users', '--query', 'data'])).toBe(2);
+}
