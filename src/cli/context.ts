@@ -33,20 +33,26 @@ export interface Streams {
   color: boolean;
   /** Columns available on stdout (80 when unknown). */
   width: number;
+  /** Whether `width` was measured (stdout's or stderr's terminal, or `COLUMNS`): tables truncate only to a known width. */
+  widthKnown?: boolean;
 }
 
 /** Decides the terminal facts once from the real streams (or fakes in tests). */
 export function createStreams(
-  io: { stdout: Out & { isTTY?: boolean; columns?: number }; stderr: Out & { isTTY?: boolean }; stdin: NodeJS.ReadableStream & { isTTY?: boolean } },
+  io: {
+    stdout: Out & { isTTY?: boolean; columns?: number };
+    stderr: Out & { isTTY?: boolean; columns?: number };
+    stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  },
   env: Env,
 ): Streams {
   const stdoutIsTTY = Boolean(io.stdout.isTTY);
   const stdinIsTTY = Boolean(io.stdin.isTTY);
   const force = env.FORCE_COLOR;
   const color = force !== undefined && force !== '' ? force !== '0' && force !== 'false' : env.NO_COLOR ? false : stdoutIsTTY;
-  const columns = io.stdout.columns || Number(env.COLUMNS) || 80;
+  const measured = io.stdout.columns || io.stderr.columns || Number(env.COLUMNS) || undefined;
   const stderrIsTTY = Boolean(io.stderr.isTTY);
-  return { stdout: io.stdout, stderr: io.stderr, stdin: io.stdin, stdoutIsTTY, stderrIsTTY, stdinIsTTY, canPrompt: stdoutIsTTY && stdinIsTTY, color, width: columns };
+  return { stdout: io.stdout, stderr: io.stderr, stdin: io.stdin, stdoutIsTTY, stderrIsTTY, stdinIsTTY, canPrompt: stdoutIsTTY && stdinIsTTY, color, width: measured ?? 80, widthKnown: measured !== undefined };
 }
 
 /** Interactive questions; only called when `streams.canPrompt`. */
@@ -121,6 +127,8 @@ export interface GlobalOptions {
   dryRun: boolean;
   /** `--show-secret`: the dry run's curl line carries the real secret instead of `****`. */
   showSecret: boolean;
+  /** `--query`: a JMESPath expression (checked when parsed) over what would print as JSON. */
+  query?: string;
 }
 
 /** Reads and checks the global options as seen from `cmd`. */
@@ -139,11 +147,22 @@ export function globalOptions(cmd: Command): GlobalOptions {
     verbose: Boolean(o.verbose),
     dryRun: Boolean(o.dryRun),
     showSecret: Boolean(o.showSecret),
+    ...(typeof o.query === 'string' && { query: o.query }),
   };
 }
 
-/** `-o`, else `CONFCTL_OUTPUT`, else the profile's default, else table on a terminal and json in a pipe. */
+/**
+ * `-o`, else `CONFCTL_OUTPUT`, else the profile's default, else table on a terminal and json in a
+ * pipe. With `--query` only json and yaml can print its result: `-o` anything else is exit 2, a
+ * default other than yaml becomes json.
+ */
 export function outputFormat(ctx: CliContext, globals: GlobalOptions, profileDefault?: OutputFormat): OutputFormat {
+  if (globals.query !== undefined) {
+    if (globals.output && globals.output !== 'json' && globals.output !== 'yaml') {
+      throw new UsageError(`--query prints json or yaml, not ${globals.output}`, 'use -o json or -o yaml with --query, or drop --query');
+    }
+    return globals.output ?? ((ctx.env.CONFCTL_OUTPUT ?? profileDefault) === 'yaml' ? 'yaml' : 'json');
+  }
   if (globals.output) return globals.output;
   const env = ctx.env.CONFCTL_OUTPUT;
   if (env) {

@@ -57,7 +57,20 @@ export function exitCodeFor(err: unknown): ExitCode {
 /** Roles are the tenant's own names, and the API has no way to list them. */
 const ROLE_HINT = "roles are the tenant's own names and the API cannot list them; on a local instance 'confctl admin roles list' shows them";
 
+/** How to fix the base URL. */
+const FIX_BASE_URL = "check --base-url, CONFCTL_BASE_URL or the profile's domain ('confctl profile show'); the API's base URL looks like https://acme.example.com/api/public/v2.0";
+
+/** An answer that shows the base URL is wrong: no tenant there, or not the API at all. */
+function wrongBaseUrl(err: ApiError): string | undefined {
+  const at = err.baseUrl ?? 'the base URL';
+  if (err.status === 404 && err.message === 'Unknown tenant.') return `no tenant answers at ${at}: ${FIX_BASE_URL}`;
+  if (err.notApi) return `${at} did not answer as the API: ${FIX_BASE_URL}`;
+  return undefined;
+}
+
 function apiHint(err: ApiError): string | undefined {
+  const wrong = wrongBaseUrl(err);
+  if (wrong) return wrong;
   switch (exitCodeForStatus(err.status)) {
     case EXIT.auth:
       return err.message === 'Access denied.' && err.permissions.length

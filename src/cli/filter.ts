@@ -1,4 +1,5 @@
 import { parseIsoInstant } from '../contract/dates.js';
+import type { RowFilter } from '../contract/list-filter.js';
 import type { ListSpec, Operator } from '../contract/list-specs.js';
 import { UsageError } from './errors.js';
 
@@ -36,6 +37,9 @@ export function parseFilter(expr: string, spec: ListSpec): FilterParams {
   if (nullCheck) return { filter_attribute: attribute, filter_operator: nullCheck[1].toLowerCase() === 'null' ? 'IsNull' : 'NotNull' };
   const [sym, operator] = symbol!;
   const value = rest.slice(sym.length).trim();
+  if (operator !== 'Contains' && value.startsWith('=')) {
+    throw new UsageError(`cannot read filter '${expr}': '${sym}=' is not an operator`, `use one of: ${FILTER_SYNTAX}`);
+  }
   if (!value) throw new UsageError(`filter '${expr}' has no value after '${sym}'`, `to match empty or missing values use ${attribute}:null`);
   checkValue(attribute, spec.filters[attribute], operator, value);
   return { filter_attribute: attribute, filter_operator: operator, filter_value: value };
@@ -50,6 +54,31 @@ function checkValue(attribute: string, type: ListSpec['filters'][string], operat
   if (type === 'date' && parseIsoInstant(value) === undefined) {
     throw new UsageError(`'${attribute}' compares ISO 8601 dates, not '${value}'`, `e.g. ${attribute}>=2026-01-31 or ${attribute}<2026-01-31T12:00:00Z`);
   }
+}
+
+/** The filters of a list: the first goes to the server, the rest are applied to the rows it answers. */
+export interface ListFilters {
+  server?: FilterParams;
+  client: RowFilter[];
+}
+
+/**
+ * Parses repeated `--filter`s. The API filters one attribute per request, so every filter after
+ * the first is applied by the client to the rows `--all` streams; without `--all`, or with
+ * `--raw` (envelopes as the server sent them), that cannot work and is a usage error.
+ */
+export function parseFilters(exprs: readonly string[], spec: ListSpec, opts: { all: boolean; raw: boolean }): ListFilters {
+  const parsed = exprs.map((e) => parseFilter(e, spec));
+  if (parsed.length > 1 && (!opts.all || opts.raw)) {
+    throw new UsageError(
+      opts.raw ? '--raw takes one --filter' : 'more than one --filter needs --all',
+      opts.raw
+        ? 'the API filters on one attribute per request, and --raw prints its pages unchanged; drop --raw to apply the other filters to the rows'
+        : 'the API filters on one attribute per request; with --all the other filters are applied to every row streamed',
+    );
+  }
+  const [server, ...rest] = parsed;
+  return { server, client: rest.map((f) => ({ attribute: f.filter_attribute, operator: f.filter_operator, value: f.filter_value })) };
 }
 
 /** Parses `--sort [-]attr` (a leading `-` sorts descending). */

@@ -8,6 +8,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { OUTPUT_FORMATS } from '../config/profiles.js';
 import { type CliContext, processContext } from './context.js';
 import { EXIT, errorLines, exitCodeFor } from './errors.js';
+import { parseQuery } from './output/query.js';
 
 /** A command module: `register` adds its command(s) to the program. */
 export interface CommandModule {
@@ -30,7 +31,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   completion: { summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
 };
 
-const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--timeout', '--base-url']);
+const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--query', '--timeout', '--base-url']);
 
 /** The top-level command named in `args` (skipping global options and `help`), if any. */
 export function commandName(args: readonly string[]): string | undefined {
@@ -61,6 +62,7 @@ export function createProgram(ctx: CliContext): Command {
     .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(OUTPUT_FORMATS))
     .option('--fields <list>', 'comma-separated fields to print, dotted paths allowed (e.g. id,email,address.city)')
     .option('--raw', 'print the whole response envelope')
+    .option('--query <jmespath>', 'JMESPath expression applied to the JSON output, printed as json (or -o yaml); with --all every row is collected in memory first', parseQuery)
     .option('--timeout <seconds>', 'request timeout in seconds (default: 30)')
     .option('--base-url <url>', 'API base URL, overriding the profile')
     .option('--verbose', 'print requests and responses to stderr (secret masked)')

@@ -48,6 +48,21 @@ interface Answer {
   text: string;
 }
 
+/**
+ * Network failures that another try cannot fix: the host name does not resolve, the certificate
+ * is not trusted or does not match, TLS spoken to a plain-HTTP port. Failing at once shows the
+ * cause instead of hiding it behind retries.
+ */
+const PERMANENT = /^(ENOTFOUND|EPROTO|ERR_TLS_CERT_ALTNAME_INVALID|ERR_INVALID_URL|ERR_SSL_.*|.*CERT.*|UNABLE_TO_.*|SELF_SIGNED_.*)$/;
+
+/** Whether a failed exchange's cause is one no retry can heal (see `PERMANENT`). */
+export function cannotHeal(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && PERMANENT.test(e.code)) return true;
+  }
+  return false;
+}
+
 /** Exponential backoff for GET retries: 250 ms, 500 ms, 1 s, … at most 8 s. */
 export const backoffMs = (tries: number) => Math.min(250 * 2 ** (tries - 1), 8000);
 
@@ -121,12 +136,12 @@ export function createClient(options: ClientOptions): ApiClient {
         pacer?.observe(undefined);
         abort?.throwIfAborted();
         const e = err as NetworkError;
-        if (!idempotent || tries >= maxTries) throw new NetworkError(e.message, method, url, e.timedOut, tries, { cause: e.cause });
+        if (!idempotent || tries >= maxTries || cannotHeal(e.cause)) throw new NetworkError(e.message, method, url, e.timedOut, tries, { cause: e.cause });
         await pause(tries, backoffMs(tries), e.message, abort);
         continue;
       }
       pacer?.observe(answer.headers);
-      if (answer.status >= 200 && answer.status < 300) return answer.text ? JSON.parse(answer.text) : {};
+      if (answer.status >= 200 && answer.status < 300) return successBody(answer, method, url, baseUrl, tries);
       // 503 `Service busy, try again.` wrote nothing, so it is retried whatever the method.
       const busy = answer.status === 503 && answer.text.trim() === MESSAGES.serviceBusy;
       const wait =
@@ -135,7 +150,7 @@ export function createClient(options: ClientOptions): ApiClient {
           : answer.status >= 500 && idempotent
             ? backoffMs(tries)
             : undefined;
-      if (wait === undefined || tries >= maxTries) throw toApiError(answer, method, url.slice(baseUrl.length) || '/', permissions, tries);
+      if (wait === undefined || tries >= maxTries) throw toApiError(answer, method, url.slice(baseUrl.length) || '/', permissions, tries, baseUrl);
       await pause(tries, wait, `HTTP ${answer.status}`, abort);
     }
   }
@@ -194,7 +209,24 @@ function describe(err: unknown): string {
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
-function toApiError(answer: Answer, method: string, path: string, permissions: readonly string[], tries: number): ApiError {
+const isHtml = (answer: Answer) => /html/i.test(answer.headers['content-type'] ?? '') || /^\s*<(!doctype|html)/i.test(answer.text);
+
+/** A 2xx answer's JSON; anything else (an HTML page from a wrong base URL) is an error saying so. */
+function successBody(answer: Answer, method: string, url: string, baseUrl: string, tries: number): unknown {
+  if (!answer.text) return {};
+  try {
+    return JSON.parse(answer.text);
+  } catch {
+    const type = answer.headers['content-type'] ?? 'no content type';
+    const what = isHtml(answer) ? 'an HTML page' : `${type}, not JSON`;
+    throw new ApiError(answer.status, `the answer is ${what}`, method, url.slice(baseUrl.length) || '/', answer.headers, undefined, [], tries, baseUrl, true);
+  }
+}
+
+function toApiError(answer: Answer, method: string, path: string, permissions: readonly string[], tries: number, baseUrl: string): ApiError {
+  if (isHtml(answer)) {
+    return new ApiError(answer.status, `HTTP ${answer.status} with an HTML page`, method, path, answer.headers, undefined, permissions, tries, baseUrl, true);
+  }
   let message = answer.text.trim() || `HTTP ${answer.status}`;
   let errors: FieldErrors | undefined;
   if ((answer.headers['content-type'] ?? '').includes('json')) {
@@ -206,5 +238,5 @@ function toApiError(answer: Answer, method: string, path: string, permissions: r
       // not JSON after all: keep the text
     }
   }
-  return new ApiError(answer.status, message, method, path, answer.headers, errors, permissions, tries);
+  return new ApiError(answer.status, message, method, path, answer.headers, errors, permissions, tries, baseUrl);
 }

@@ -21,6 +21,10 @@ export class ApiError extends Error {
     readonly permissions: readonly string[] = [],
     /** How many tries were made (more than 1 after retries). */
     readonly tries = 1,
+    /** The base URL the request went to (for hints about a wrong one). */
+    readonly baseUrl?: string,
+    /** The answer was not the API's: an HTML page, or a success that is not JSON. */
+    readonly notApi = false,
   ) {
     super(message);
   }

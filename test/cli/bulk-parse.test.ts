@@ -43,6 +43,7 @@ describe('CSV (RFC 4180)', () => {
     ]);
   });
 
+
   it('refuses a row wider than the header, and a header without a name', () => {
     expect(() => parseRecords('a,b\n1,2,3\n', 'csv')).toThrow(/line 2: 3 cells but the header names 2 columns/);
     expect(() => parseRecords('a,,c\n1,2,3\n', 'csv')).toThrow(/line 1: header column 2 has no name/);

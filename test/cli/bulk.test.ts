@@ -44,6 +44,19 @@ function stubCreate(times: number, delayMs = 0) {
 const maxInFlight = (starts: number[], delayMs: number) => Math.max(...starts.map((t) => starts.filter((s) => s <= t && s + delayMs - 10 > t).length));
 
 describe('customers create --from-file', () => {
+  it('a list export re-imports: dotted address columns nest, response-only columns (id, name, *_at) are dropped', async () => {
+    f = await withProfile();
+    const seen = stubCreate(1);
+    const csv = [
+      'id,first_name,middle_name,last_name,email,contact_number,address.line_1,address.city,created_at,updated_at,name,deleted_at',
+      '7,Ada,,Lovelace,ada@example.com,+441234567890,1 Main St,London,2026-01-01T00:00:00.000Z,2026-01-02T00:00:00.000Z,Ada Lovelace,',
+    ].join('\n');
+    expect(await f.run(['customers', 'create', '--from-file', file('c.csv', csv), '-o', 'json'])).toBe(0);
+    expect(seen).toHaveLength(1);
+    expect(seen[0].body).toMatchObject({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', contact_number: '+441234567890', address: { line_1: '1 Main St', city: 'London' } });
+    for (const key of ['id', 'name', 'created_at', 'updated_at', 'deleted_at']) expect(seen[0].body).not.toHaveProperty(key);
+  });
+
   it.each([[3], [undefined]])('never has more than N requests in flight (--concurrency %s, default 4), and uses them all', async (n) => {
     f = await withProfile();
     const seen = stubCreate(12, 60);

@@ -39,7 +39,7 @@ describe('events get', () => {
     f = await withProfile();
     api().intercept({ path: `${P}/calendars/2/events/11`, method: 'GET' }).reply(200, { message: 'OK', data: EVENT }, JSON_HEADERS);
     expect(await f.run(['events', 'get', '2', '11', '--fields', 'title,online_conference.public_id', '-o', 'csv'])).toBe(0);
-    expect(f.stdout()).toBe('title,online_conference.public_id\r\nWeekly sync,weekly-sync\r\n');
+    expect(f.stdout()).toBe('title,online_conference.public_id\nWeekly sync,weekly-sync\n');
   });
 
   it('an event of another calendar → exit 4', async () => {

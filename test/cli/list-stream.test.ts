@@ -1,3 +1,4 @@
+import { ADDRESS_PARTS, RESOURCE_FIELDS } from '../../src/contract/resource-fields.js';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -94,7 +95,7 @@ describe('--all across 3 pages, every format', () => {
     r = await setup();
     threePages(r.f);
     expect(await r.f.run(['users', 'list', '--all', '--page-size', '2', '-o', 'csv', '--fields', 'id,name,address.city'])).toBe(0);
-    const lines = r.out().split('\r\n');
+    const lines = r.out().split('\n');
     expect(lines[0]).toBe('id,name,address.city');
     expect(lines.slice(1, 4)).toEqual(['1,"User 1, ""quoted""",City 1', '2,"User 2, ""quoted""",', '3,"User 3, ""quoted""",City 3']);
     expect(lines).toHaveLength(8);
@@ -132,7 +133,7 @@ describe('a single page and a single resource, every format', () => {
     ['json', (s: string) => expect(JSON.parse(s)).toEqual({ id: 1, 'address.city': 'City 1' })],
     ['yaml', (s: string) => expect(parseYaml(s)).toEqual({ id: 1, 'address.city': 'City 1' })],
     ['ndjson', (s: string) => expect(s).toBe('{"id":1,"address.city":"City 1"}\n')],
-    ['csv', (s: string) => expect(s).toBe('id,address.city\r\n1,City 1\r\n')],
+    ['csv', (s: string) => expect(s).toBe('id,address.city\n1,City 1\n')],
     ['table', (s: string) => expect(s).toMatch(/│ address\.city\s+│ City 1\s+│/)],
   ] as const)('get -o %s --fields id,address.city', async (format, check) => {
     r = await setup();
@@ -145,7 +146,8 @@ describe('a single page and a single resource, every format', () => {
     ['json', (s: string) => expect(JSON.parse(s)).toEqual(ROWS.slice(0, 2))],
     ['yaml', (s: string) => expect(parseYaml(s)).toEqual(ROWS.slice(0, 2))],
     ['ndjson', (s: string) => expect(s.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(ROWS.slice(0, 2))],
-    ['csv', (s: string) => expect(s.split('\r\n')[0]).toBe('id,name,email,address,created_at')],
+    // The header is the User schema's (rows stream), then the row's other keys, address as dotted columns.
+    ['csv', (s: string) => expect(s.split('\n')[0]).toBe([...RESOURCE_FIELDS.User, ...ADDRESS_PARTS.map((p) => `address.${p}`)].join(','))],
     ['table', (s: string) => expect(s).toMatch(/│ 2\s+│ User 2, "quoted"/)],
   ] as const)('list -o %s (one page)', async (format, check) => {
     r = await setup();
@@ -185,7 +187,7 @@ describe('Ctrl-C during --all', () => {
       threePages(r.f);
       r.onOut = (chunk) => chunk.includes('u3@acme.com') && r.interrupt();
       expect(await r.f.run(['users', 'list', '--all', '--page-size', '2', '-o', format, '--fields', 'id,email'])).toBe(130);
-      const nl = format === 'csv' ? '\r\n' : '\n';
+      const nl = '\n';
       expect(r.out().endsWith(nl)).toBe(true);
       expect(r.out().split(nl).filter(Boolean)).toHaveLength(format === 'csv' ? 5 : 4);
       expect(r.f.agent.pendingInterceptors()).toHaveLength(1);

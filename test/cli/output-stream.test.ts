@@ -19,7 +19,7 @@ describe('listWriter streams', () => {
     let out = '';
     const w = listWriter(capture({ write: (s: string) => (out += s) }), { format });
     await w.write(rows(1, 2));
-    expect(out).toContain(format === 'csv' ? '\r\n1,' : '1');
+    expect(out).toContain(format === 'csv' ? 'id,tags,note\n1,' : '1');
     expect(out.length).toBeGreaterThan(10);
   });
 
@@ -41,7 +41,7 @@ describe('listWriter streams', () => {
   });
 
   it('empty lists: json [], yaml [], csv nothing (or the --fields header)', async () => {
-    for (const [format, fields, expected] of [['json', undefined, '[]\n'], ['yaml', undefined, '[]\n'], ['csv', undefined, ''], ['csv', ['id'], 'id\r\n']] as const) {
+    for (const [format, fields, expected] of [['json', undefined, '[]\n'], ['yaml', undefined, '[]\n'], ['csv', undefined, ''], ['csv', ['id'], 'id\n']] as const) {
       let out = '';
       const w = listWriter(capture({ write: (s: string) => (out += s) }), { format, fields: fields ? [...fields] : undefined });
       await w.write([]);

@@ -1,3 +1,4 @@
+import { ADDRESS_PARTS } from '../../src/contract/resource-fields.js';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createStreams } from '../../src/cli/context.js';
@@ -5,6 +6,7 @@ import { listWriter, renderItem } from '../../src/cli/output/index.js';
 import { fitWidths } from '../../src/cli/output/table.js';
 import type { OutputFormat } from '../../src/config/profiles.js';
 
+const ADDRESS_COLUMNS = ADDRESS_PARTS.map((p) => `address.${p}`).join(',');
 const ROWS = [
   { id: 1, name: 'Ada, "the first"', address: { city: 'London' }, deleted_at: null },
   { id: 2, name: 'Multi\nline', address: null, deleted_at: '2026-01-31T09:30:00.000Z' },
@@ -31,15 +33,18 @@ describe('lists', () => {
   it('ndjson prints one object per line', async () => {
     expect((await list('ndjson')).split('\n')).toEqual([JSON.stringify(ROWS[0]), JSON.stringify(ROWS[1]), '']);
   });
-  it('csv has a header, RFC 4180 quoting and nested objects as JSON', async () => {
+  it('csv has a header, RFC 4180 quoting, LF line ends and an address as its eight dotted columns', async () => {
     expect(await list('csv')).toBe(
-      'id,name,address,deleted_at\r\n' +
-        '1,"Ada, ""the first""","{""city"":""London""}",\r\n' +
-        '2,"Multi\nline",,2026-01-31T09:30:00.000Z\r\n',
+      `id,name,${ADDRESS_COLUMNS},deleted_at\n` +
+        '1,"Ada, ""the first""",,,London,,,,,,\n' +
+        '2,"Multi\nline",,,,,,,,,2026-01-31T09:30:00.000Z\n',
     );
   });
+  it('csv keeps other objects (work hours) as one JSON cell', async () => {
+    expect(await list('csv', undefined, [[{ id: 1, work_hours: { monday: [] } }]])).toBe('id,work_hours\n1,"{""monday"":[]}"\n');
+  });
   it('csv writes one header across pages, and --fields picks dotted paths', async () => {
-    expect(await list('csv', ['id', 'address.city'], [[ROWS[0]], [ROWS[1]]])).toBe('id,address.city\r\n1,London\r\n2,\r\n');
+    expect(await list('csv', ['id', 'address.city'], [[ROWS[0]], [ROWS[1]]])).toBe('id,address.city\n1,London\n2,\n');
   });
   it('table shows the default columns, without colour', async () => {
     const out = await list('table');
@@ -72,8 +77,8 @@ describe('single resource', () => {
     ['json', (s: string) => expect(JSON.parse(s)).toEqual(item)],
     ['yaml', (s: string) => expect(parseYaml(s)).toEqual(item)],
     ['ndjson', (s: string) => expect(s).toBe(`${JSON.stringify(item)}\n`)],
-    ['csv', (s: string) => expect(s).toBe('id,name,address,deleted_at\r\n1,"Ada, ""the first""","{""city"":""London""}",\r\n')],
-    ['table', (s: string) => expect(s).toMatch(/│ address\s+│ \{"city":"London"\}/)],
+    ['csv', (s: string) => expect(s).toBe(`id,name,${ADDRESS_COLUMNS},deleted_at\n1,"Ada, ""the first""",,,London,,,,,,\n`)],
+    ['table', (s: string) => expect(s).toMatch(/│ address\s+│ \{\s+│\n│\s+│   "city": "London"\s+│\n│\s+│ }\s+│/)],
   ] as const)('%s', async (format, check) => {
     const c = capture();
     await renderItem(c.streams, item, { format });

@@ -1,3 +1,4 @@
+import { RESOURCE_FIELDS } from '../../src/contract/resource-fields.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -139,7 +140,9 @@ describe('program', () => {
     f = fake({ env: { CONFCTL_BASE_URL: BASE, CONFCTL_KEY_ID: 'ak_env', CONFCTL_KEY_SECRET: 'env-secret', CONFCTL_OUTPUT: 'csv' } });
     api().intercept({ path: `${P}/users/1`, method: 'GET', headers: { 'x-access-key-id': 'ak_env' } }).reply(200, { message: 'OK', data: { id: 1, email: 'a@b.c' } }, JSON_HEADERS);
     expect(await f.run(['users', 'get', '1'])).toBe(0);
-    expect(f.stdout()).toBe('id,email\r\n1,a@b.c\r\n');
+    // CSV's header is the User schema's: a field the answer lacks is an empty cell.
+    const row: Record<string, string> = { id: '1', email: 'a@b.c' };
+    expect(f.stdout()).toBe(`${RESOURCE_FIELDS.User.join(',')}\n${RESOURCE_FIELDS.User.map((k) => row[k] ?? '').join(',')}\n`);
   });
 
   it('an unknown --profile is exit 2', async () => {

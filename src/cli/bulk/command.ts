@@ -22,6 +22,8 @@ export interface FromFileOptions {
 export interface BulkKind {
   verb: string;
   columns?: string[];
+  /** Keys a list export holds that the request does not take (`id`, `name`, `*_at`): dropped, so an export re-imports. */
+  responseOnly?: readonly string[];
   /** Sends one record; answers the resource to print. */
   send(client: ApiClient, record: Record<string, unknown>): Promise<Row>;
 }
@@ -64,6 +66,7 @@ export function fromFileOptions(flags: Record<string, unknown>, globals: GlobalO
 /** Reads the records (a bad file is exit 2 before anything is sent), then sends them. */
 export async function runFromFile(opts: FromFileOptions, kind: BulkKind, ctx: CliContext): Promise<void> {
   const records = await readRecords(opts.file, ctx.streams.stdin);
+  for (const { record } of records) for (const key of kind.responseOnly ?? []) delete record[key];
   const { client, format } = await apiClient(ctx, opts.globals);
   await runBulk(
     {
@@ -75,6 +78,7 @@ export async function runFromFile(opts: FromFileOptions, kind: BulkKind, ctx: Cl
       dryRun: opts.globals.dryRun,
       format,
       fields: opts.globals.fields,
+      query: opts.globals.query,
       columns: kind.columns,
     },
     ctx,

@@ -77,8 +77,9 @@ export function parseCsv(text: string): CsvRow[] {
 }
 
 /**
- * Rows → objects, keyed by the header row. A dotted header (`address.city`) builds a nested
- * object; empty cells are left out. A row with more cells than the header is an error.
+ * Rows → objects, keyed by the header row. A dotted header (`address.city`, as `-o csv` writes
+ * an address) builds a nested object; empty cells are left out (null on the wire). A row with
+ * more cells than the header is an error.
  */
 export function csvRecords(text: string): Array<{ line: number; record: Record<string, unknown> }> {
   const [header, ...rows] = parseCsv(text);

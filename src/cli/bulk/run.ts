@@ -37,6 +37,7 @@ export interface BulkOptions {
   dryRun: boolean;
   format: OutputFormat;
   fields?: string[];
+  query?: string;
   columns?: string[];
 }
 
@@ -59,7 +60,7 @@ export async function runBulk(opts: BulkOptions, ctx: CliContext): Promise<void>
   const { streams } = ctx;
   const total = records.length;
   const results: Array<{ row?: Row; failure?: BulkFailure; code?: ExitCode } | undefined> = new Array(total);
-  const writer = listWriter(streams, { format: opts.format, fields: opts.fields, columns: opts.columns });
+  const writer = listWriter(streams, { format: opts.format, fields: opts.fields, columns: opts.columns, query: opts.query });
   const bar = !opts.dryRun && streams.stderrIsTTY ? countBar(streams.stderr, total, streams.width) : undefined;
   let next = 0;
   let flushed = 0;

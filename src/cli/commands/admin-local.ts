@@ -47,12 +47,12 @@ export function wholeNumber(flag: string, value: unknown): number {
 
 export async function print(ctx: CliContext, cmd: Command, item: Row): Promise<void> {
   const globals = globalOptions(cmd);
-  await renderItem(ctx.streams, item, { format: outputFormat(ctx, globals), fields: globals.fields });
+  await renderItem(ctx.streams, item, { format: outputFormat(ctx, globals), fields: globals.fields, query: globals.query });
 }
 
 export async function printList(ctx: CliContext, cmd: Command, rows: Row[], columns: string[]): Promise<void> {
   const globals = globalOptions(cmd);
-  const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields, columns });
+  const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields, columns, query: globals.query });
   await writer.write(rows);
   await writer.end();
 }

@@ -35,7 +35,7 @@ export async function init(ctx: CliContext, cmd: Command): Promise<void> {
       ctx.streams.stdout.write(
         `Initialised ${local.layout.dir}\nTenant: ${result.tenant}\nKey id: ${result.key_id}\nSecret: ${result.secret}   (shown only now)\n`,
       );
-    } else await renderValue(ctx.streams, result, format);
+    } else await renderValue(ctx.streams, result, format, globals.query);
   });
 }
 
@@ -75,10 +75,11 @@ export async function keysCreate(ctx: CliContext, cmd: Command): Promise<void> {
       expires_at: parseExpiry(opts.expires, ctx.now()),
     });
     const result = { id: record.id, secret, tenant: tenant.primary_domain, name: record.name, permissions: record.permissions };
-    const format = outputFormat(ctx, globalOptions(cmd));
+    const globals = globalOptions(cmd);
+    const format = outputFormat(ctx, globals);
     if (format === 'table') {
       ctx.streams.stdout.write(`Created key ${result.id} for ${result.tenant}\nSecret: ${secret}   (shown only now)\nPermissions: ${permissions.join(', ')}\n`);
-    } else await renderValue(ctx.streams, result, format);
+    } else await renderValue(ctx.streams, result, format, globals.query);
   });
 }
 

@@ -12,6 +12,7 @@ import { dataText, type FieldSpec, fieldsObject, fieldValue, type Readers, parse
 import { bodyText, headText, statusError } from './api-output.js';
 import { paginate } from './api-paginate.js';
 import { examples } from '../help.js';
+import { renderValue } from '../output/index.js';
 
 export interface ApiOptions {
   method: string;
@@ -51,6 +52,7 @@ export function apiOptions(first: string, second: string | undefined, flags: Rec
   };
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   if (opts.paginate && opts.include) throw new UsageError('give --paginate or --include, not both (headers would break the JSON array)');
+  if (opts.globals.query !== undefined && opts.include) throw new UsageError('give --query or --include, not both (--query reads the JSON body)');
   if (opts.data !== undefined && opts.fields.length && method !== 'GET') throw new UsageError('give --data or --field/--raw-field, not both');
   return opts;
 }
@@ -70,18 +72,43 @@ export async function runApi(opts: ApiOptions, ctx: CliContext): Promise<void> {
   const access = await accessFor(ctx, opts.globals);
   const read: Readers = { file: (p) => readFile(p, 'utf8'), stdin: () => readAll(ctx.streams.stdin) };
   const req = await buildRequest(opts, access, read);
-  const out = (s: string) => ctx.streams.stdout.write(s);
+  const write = (s: string) => ctx.streams.stdout.write(s);
+  const { query } = opts.globals;
+  // With --query a success's JSON is collected, then queried (`printQueried`); an error's body prints as it came.
+  const printed: string[] = [];
+  const out = query === undefined ? write : (s: string) => void printed.push(s);
   if (opts.dryRun) {
     const extra = Object.entries(req.headers).filter(([k]) => opts.headers.some(([h]) => h === k) && !['x-access-key-id', 'x-access-key-secret', 'content-type'].includes(k));
     out(`${[curlCommand(req, { showSecret: opts.showSecret }), ...extra.map(([k, v]) => `-H ${shellQuote(`${k}: ${v}`)}`)].join(' ')}\n`);
     return;
   }
   const send = { timeoutMs: opts.globals.timeoutMs, log: opts.globals.verbose ? (l: string) => void ctx.streams.stderr.write(`${l}\n`) : undefined };
-  if (opts.paginate) return paginate(req, send, { raw: opts.globals.raw, out });
+  if (opts.paginate) {
+    try {
+      await paginate(req, send, { raw: opts.globals.raw, out });
+    } catch (err) {
+      write(printed.join(''));
+      throw err;
+    }
+    return query === undefined ? undefined : printQueried(ctx, printed.join(''), query);
+  }
   const answer = await sendRaw(req, send);
-  if (opts.include) out(headText(answer));
-  out(bodyText(answer));
-  if (answer.status < 200 || answer.status > 299) throw statusError(req, answer);
+  const ok = answer.status >= 200 && answer.status <= 299;
+  if (opts.include) write(headText(answer));
+  if (query !== undefined && ok) await printQueried(ctx, bodyText(answer), query);
+  else write(bodyText(answer));
+  if (!ok) throw statusError(req, answer);
+}
+
+/** `--query` over the JSON printed; a body that is not JSON (an error page) prints as it came. */
+async function printQueried(ctx: CliContext, text: string, query: string): Promise<void> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return void ctx.streams.stdout.write(text);
+  }
+  await renderValue(ctx.streams, value, 'json', query);
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

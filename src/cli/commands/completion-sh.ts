@@ -2,12 +2,14 @@
  * bash and zsh completion scripts. Both share lookup functions made of `case` tables (no
  * associative arrays, so bash 3.2 on macOS works too); a driver per shell walks the words typed
  * so far to the command they name, then offers subcommands, flags, flag values or arguments.
- * Profile names come from the hidden `confctl profile names`, at completion time.
+ * Profile names come from the hidden `confctl profile names`, ids for `get`/`update` from the
+ * hidden `confctl completion SHELL --ids NOUN`, at completion time.
  */
 import { allNodes, type CommandNode, q } from './completion-tree.js';
 
 const words = (list: readonly string[]) => q(list.join(' '));
-const valuesOf = (v: string[] | 'profiles') => (v === 'profiles' ? '_confctl_profiles' : `echo ${words(v)}`);
+const valuesOf = (v: NonNullable<CommandNode['args']>) =>
+  v === 'profiles' ? '_confctl_profiles' : Array.isArray(v) ? `echo ${words(v)}` : `_confctl_ids ${q(v.ids)}`;
 
 function lookups(root: CommandNode): string {
   const nodes = allNodes(root);
@@ -15,6 +17,8 @@ function lookups(root: CommandNode): string {
   const own = (n: CommandNode) => (n === root ? [] : n.flags);
   const lines: string[] = [
     `_confctl_profiles() { command confctl profile names 2>/dev/null; }`,
+    `# Ids of one page of a list (at most 300 ms, nothing on any error).`,
+    `_confctl_ids() { command confctl completion bash --ids "$1" 2>/dev/null </dev/null; }`,
     `_confctl_subcommands() {\n  case "$1" in`,
     ...nodes.filter((n) => n.subcommands.length).map((n) => `    ${q(n.path)}) echo ${words(n.subcommands.map((s) => s.path.split(' ').pop()!))} ;;`),
     `  esac\n}`,

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { idNounOf } from './completion-ids.js';
 
 export interface FlagNode {
   /** Short and long forms, e.g. `['-o', '--output']`. */
@@ -20,12 +21,17 @@ export interface CommandNode {
   description: string;
   subcommands: CommandNode[];
   flags: FlagNode[];
-  /** Candidates for the first positional argument, if known. */
-  args?: string[] | 'profiles';
+  /** Candidates for the first positional argument, if known: fixed, profile names, or ids of a list (`{ ids: 'users' }`). */
+  args?: string[] | 'profiles' | { ids: string };
 }
 
 /** Arguments that name a saved profile (`profile use|show|remove NAME`). */
 const profileArg = (path: string, arg: string | undefined) => path.startsWith('profile ') && arg === 'name';
+
+function idArgs(path: string): { ids: string } | undefined {
+  const noun = idNounOf(path);
+  return noun ? { ids: noun } : undefined;
+}
 
 function node(cmd: Command, path: string): CommandNode {
   const flags: FlagNode[] = cmd.options
@@ -45,7 +51,7 @@ function node(cmd: Command, path: string): CommandNode {
     description: cmd.description(),
     subcommands: visible.map((c) => node(c, path ? `${path} ${c.name()}` : c.name())),
     flags,
-    args: profileArg(path, first?.name()) ? 'profiles' : first?.argChoices?.length ? [...first.argChoices] : undefined,
+    args: profileArg(path, first?.name()) ? 'profiles' : first?.argChoices?.length ? [...first.argChoices] : idArgs(path),
   };
 }
 

@@ -1,5 +1,5 @@
 /** `confctl completion bash|zsh|fish`: prints a completion script for the shell. */
-import { type Command, Argument } from 'commander';
+import { type Command, Argument, Option } from 'commander';
 import type { CliContext } from '../context.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -19,6 +19,8 @@ export function register(program: Command, ctx: CliContext): void {
     .command('completion')
     .description('Print a shell completion script (commands, flags, flag values, profile names)')
     .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
+    // Called by the scripts at completion time for `get`/`update` ids; not for people.
+    .addOption(new Option('--ids <noun>', 'print ids of one page of the list, for the completion scripts').hideHelp())
     .addHelpText(
       'after',
       `
@@ -28,5 +30,10 @@ Install:
   fish  $ confctl completion fish > ~/.config/fish/completions/confctl.fish
 `,
     )
-    .action(async (shell: Shell) => void ctx.streams.stdout.write(await completionScript(shell, program, ctx)));
+    .action(async (shell: Shell, flags: { ids?: string }, cmd: Command) => {
+      if (flags.ids === undefined) return void ctx.streams.stdout.write(await completionScript(shell, program, ctx));
+      const globals = cmd.optsWithGlobals<{ profile?: string; baseUrl?: string; timeout?: string }>();
+      const timeoutMs = globals.timeout === undefined ? undefined : Number(globals.timeout) * 1000;
+      await (await import('./completion-ids.js')).printIds(ctx, flags.ids, shell, { profile: globals.profile, baseUrl: globals.baseUrl, timeoutMs });
+    });
 }

@@ -55,8 +55,8 @@ export async function runAttendeesAdd(opts: AttendeesAddOptions, ctx: CliContext
   const { client, format } = await apiClient(ctx, opts.globals);
   const res = await client.call('addConferenceAttendees', { params: opts.params, body });
   if (opts.globals.dryRun) return;
-  if (opts.globals.raw) return renderValue(ctx.streams, res, format === 'yaml' ? 'yaml' : 'json');
-  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns: ATTENDEE_COLUMNS });
+  if (opts.globals.raw) return renderValue(ctx.streams, res, format === 'yaml' ? 'yaml' : 'json', opts.globals.query);
+  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns: ATTENDEE_COLUMNS, query: opts.globals.query, resource: 'OnlineConferenceAttendee' });
   await writer.write(res.data as unknown as Row[]);
   await writer.end();
 }

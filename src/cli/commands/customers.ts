@@ -1,6 +1,7 @@
 /** `confctl customers list|get|create|update`. */
 import type { Command } from 'commander';
 import { CUSTOMER_LIST } from '../../contract/list-specs.js';
+import { responseOnlyFields } from '../../contract/resource-fields.js';
 import { operationMeta } from '../../contract/operations-meta.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
 import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
@@ -54,7 +55,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Custom
     get: (o) => runGet('getCustomer', o, ctx),
     create: (o) => runWrite('createCustomer', o, ctx, customerCreateBody),
     createFromFile: (o) =>
-      runFromFile(o, { verb: 'created', columns: CUSTOMER_COLUMNS, send: async (client, record) => (await client.call('createCustomer', { body: customerCreateBody(record) })).data }, ctx),
+      runFromFile(o, { verb: 'created', columns: CUSTOMER_COLUMNS, responseOnly: responseOnlyFields('Customer'), send: async (client, record) => (await client.call('createCustomer', { body: customerCreateBody(record) })).data }, ctx),
     update: (o) =>
       runUpdate({ get: 'getCustomer', update: 'updateCustomer', noun: 'customer', writable: CUSTOMER_FIELDS.map((f) => f.key), finish: withAddressObject }, o, ctx),
     ...runF,

@@ -23,7 +23,7 @@ export interface DoctorDeps {
 export async function runDoctor(globals: GlobalOptions, ctx: CliContext, deps: DoctorDeps = {}): Promise<void> {
   const rows: Row[] = [configRow((await ctx.config()).path)];
   const done = async (failure?: { message: string; code: ExitCode }) => {
-    const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields, columns: ['check', 'status', 'detail'] });
+    const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields, columns: ['check', 'status', 'detail'], query: globals.query });
     await writer.write(rows as unknown as Record<string, unknown>[]);
     await writer.end();
     if (failure) throw new CliError(failure.message, failure.code);

@@ -5,9 +5,12 @@
  */
 import type { ApiClient } from '../../client/client.js';
 import type { CallInput, ListOperationId } from '../../client/types.js';
+import { matchesAll, type RowFilter } from '../../contract/list-filter.js';
+import type { ListSpec } from '../../contract/list-specs.js';
+import type { ResourceName } from '../../contract/resource-fields.js';
 import { type CliContext, CliError, type OutputFormat } from '../context.js';
 import { EXIT } from '../errors.js';
-import { listWriter, type Row } from '../output/index.js';
+import { listWriter, renderValue, type Row } from '../output/index.js';
 import { writeChunk } from '../output/sink.js';
 import { streamPages } from '../output/stream.js';
 import { rowProgress } from '../progress/rows.js';
@@ -21,6 +24,12 @@ export interface AllOptions {
   columns?: string[];
   /** `--raw`: each page's whole envelope as one ndjson line. */
   raw: boolean;
+  /** The contract's resource of the rows (see `RenderOptions.resource`). */
+  resource?: ResourceName;
+  /** `--query`: the whole result (rows, or with `--raw` the array of envelopes) is collected first. */
+  query?: string;
+  /** Filters the server could not apply (it takes one per request): rows must pass them all. */
+  rowFilters?: { spec: ListSpec; filters: readonly RowFilter[] };
 }
 
 /** Prints every page of list `id`. A failure mid-way leaves the output unfinished (and exits non-zero). */
@@ -28,10 +37,13 @@ export async function printAllPages(ctx: CliContext, client: ApiClient, id: List
   const { streams } = ctx;
   const stop = new AbortController();
   const unsubscribe = ctx.onInterrupt?.(() => stop.abort(new Error('interrupted')));
-  const writer = listWriter(streams, { format: opts.format, fields: opts.fields, columns: opts.columns, signal: stop.signal });
+  const writer = listWriter(streams, { format: opts.format, fields: opts.fields, columns: opts.columns, query: opts.query, resource: opts.resource, signal: stop.signal });
+  const envelopes: unknown[] = [];
+  const { rowFilters } = opts;
+  const keep = (rows: Row[]) => (rowFilters ? rows.filter((r) => matchesAll(rowFilters.spec, r, rowFilters.filters)) : rows);
   const write = opts.raw
-    ? (page: unknown) => writeChunk(streams.stdout, `${JSON.stringify(page)}\n`, stop.signal)
-    : (page: { data: unknown[] }) => writer.write(page.data as Row[]);
+    ? async (page: unknown) => void (opts.query !== undefined ? envelopes.push(page) : await writeChunk(streams.stdout, `${JSON.stringify(page)}\n`, stop.signal))
+    : (page: { data: unknown[] }) => writer.write(keep(page.data as Row[]));
   const progress = streams.stderrIsTTY ? rowProgress(streams.stderr, { width: streams.width, now: () => ctx.now().getTime() }) : undefined;
   let result: Awaited<ReturnType<typeof streamPages>>;
   try {
@@ -44,6 +56,7 @@ export async function printAllPages(ctx: CliContext, client: ApiClient, id: List
     unsubscribe?.();
   }
   if (!opts.raw) await writer.end();
+  else if (opts.query !== undefined) await renderValue(streams, envelopes, opts.format === 'yaml' ? 'yaml' : 'json', opts.query);
   if (result.interrupted) {
     throw new CliError(`interrupted after ${result.rows} rows`, EXIT_INTERRUPTED, 'the output holds the rows fetched so far, complete and well-formed');
   }

@@ -136,7 +136,7 @@ function runners(ctx: CliContext): ProfileRunners {
     },
     async list({ globals }) {
       const store = await ctx.config();
-      const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields });
+      const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields, query: globals.query });
       await writer.write(store.list().map((p) => describeProfile(p.name, p.profile, p.active, false)));
       await writer.end();
     },
@@ -154,6 +154,7 @@ function runners(ctx: CliContext): ProfileRunners {
       await renderItem(ctx.streams, describeProfile(selected, profile, store.active() === selected, true), {
         format: outputFormat(ctx, globals, profile.output),
         fields: globals.fields,
+        query: globals.query,
       });
     },
     async remove({ name }) {

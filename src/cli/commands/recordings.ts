@@ -41,8 +41,8 @@ export async function runUrl(opts: UrlOptions, ctx: CliContext): Promise<void> {
     await downloadRecording(res.data.url, opts.download, ctx, opts.globals.timeoutMs);
     return;
   }
-  if (opts.globals.raw) return renderValue(ctx.streams, res, format === 'yaml' ? 'yaml' : 'json');
-  await renderItem(ctx.streams, res.data as unknown as Row, { format, fields: opts.globals.fields });
+  if (opts.globals.raw) return renderValue(ctx.streams, res, format === 'yaml' ? 'yaml' : 'json', opts.globals.query);
+  await renderItem(ctx.streams, res.data as unknown as Row, { format, fields: opts.globals.fields, query: opts.globals.query, resource: 'TemporaryUrl' });
 }
 
 /** Registers `recordings`; `runF` replaces the runners in parse-only tests. */

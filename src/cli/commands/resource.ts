@@ -6,9 +6,11 @@ import type { Command } from 'commander';
 import type { ListOperationId } from '../../client/types.js';
 import type { ListSpec } from '../../contract/list-specs.js';
 import { type OperationId, operationMeta } from '../../contract/operations-meta.js';
+import { OPERATION_RESOURCE } from '../../contract/resource-fields.js';
 import { readData } from '../body.js';
 import { apiClient, type CliContext, type GlobalOptions, globalOptions, UsageError } from '../context.js';
-import { parseFilter, parseSort, FILTER_SYNTAX } from '../filter.js';
+import { parseFilters, parseSort, FILTER_SYNTAX } from '../filter.js';
+import type { RowFilter } from '../../contract/list-filter.js';
 import { listWriter, renderItem, renderValue, type Row } from '../output/index.js';
 import { examples } from '../help.js';
 
@@ -21,6 +23,8 @@ export interface ListOptions {
   /** Follow every page. */
   all: boolean;
   globals: GlobalOptions;
+  /** `--filter`s after the first, applied to the rows `--all` streams (with the list they belong to). */
+  rowFilters?: { spec: ListSpec; filters: RowFilter[] };
 }
 
 export interface ItemOptions {
@@ -66,20 +70,29 @@ const positiveInt = (value: unknown, flag: string): number | undefined => {
 export function addListOptions(cmd: Command, spec?: ListSpec): Command {
   if (spec) {
     cmd
-      .option('--filter <expr>', `filter: ${FILTER_SYNTAX}; attributes: ${Object.keys(spec.filters).join(', ')}`)
+      .option(
+        '--filter <expr>',
+        `filter: ${FILTER_SYNTAX}; attributes: ${Object.keys(spec.filters).join(', ')}; repeat with --all to combine (AND)`,
+        (v: string, prev: string[] = []) => [...prev, v],
+      )
       .option('--sort <[-]attr>', `order by an attribute, '-' for descending: ${spec.orders.join(', ')}`)
       .option('--with-trashed', 'include deleted rows');
   }
   return cmd
     .option('--page <n>', 'page number (from 1)')
     .option('--page-size <n>', 'rows per page (1 to 100)')
-    .option('--all', 'follow every page, streaming rows as they arrive (json, ndjson, csv, yaml; table waits for the last page); Ctrl-C stops cleanly');
+    .option(
+      '--all',
+      'follow every page, streaming rows as they arrive (json, ndjson, csv, yaml; table waits for the last page); with --query every row is collected in memory first; Ctrl-C stops cleanly',
+    );
 }
 
 /** List flags → options; no I/O. */
 export function listOptions(flags: Record<string, unknown>, globals: GlobalOptions, spec?: ListSpec, params: Params = {}): ListOptions {
   const query: QueryValues = {};
-  if (spec && typeof flags.filter === 'string') Object.assign(query, parseFilter(flags.filter, spec));
+  const exprs = typeof flags.filter === 'string' ? [flags.filter] : ((flags.filter as string[] | undefined) ?? []);
+  const filters = spec ? parseFilters(exprs, spec, { all: Boolean(flags.all), raw: globals.raw }) : undefined;
+  if (filters?.server) Object.assign(query, filters.server);
   if (spec && typeof flags.sort === 'string') Object.assign(query, parseSort(flags.sort, spec));
   if (flags.withTrashed) query.with_trashed = true;
   const page = positiveInt(flags.page, '--page');
@@ -88,7 +101,8 @@ export function listOptions(flags: Record<string, unknown>, globals: GlobalOptio
   if (page !== undefined && flags.all) throw new UsageError('--page and --all do not go together');
   if (page !== undefined) query.page_number = page;
   if (size !== undefined) query.page_size = size;
-  return { params, query, all: Boolean(flags.all), globals };
+  const rowFilters = spec && filters?.client.length ? { spec, filters: filters.client } : undefined;
+  return { params, query, all: Boolean(flags.all), globals, ...(rowFilters && { rowFilters }) };
 }
 
 /** Prints a list page, or with `--all` every page, streamed (see `printAllPages`). */
@@ -97,10 +111,10 @@ export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliCo
   const input = { params: opts.params, query: opts.query };
   if (opts.all) {
     const { printAllPages } = await import('./list-all.js');
-    return printAllPages(ctx, client, id, input, { format, fields: opts.globals.fields, columns, raw: opts.globals.raw });
+    return printAllPages(ctx, client, id, input, { format, fields: opts.globals.fields, columns, raw: opts.globals.raw, query: opts.globals.query, rowFilters: opts.rowFilters, resource: OPERATION_RESOURCE[id] });
   }
-  if (opts.globals.raw) return renderValue(ctx.streams, await client.call(id, input), format === 'yaml' ? 'yaml' : 'json');
-  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns });
+  if (opts.globals.raw) return renderValue(ctx.streams, await client.call(id, input), format === 'yaml' ? 'yaml' : 'json', opts.globals.query);
+  const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns, query: opts.globals.query, resource: OPERATION_RESOURCE[id] });
   const page = await client.call(id, input);
   await writer.write(page.data as Row[]);
   await writer.end();
@@ -110,15 +124,21 @@ export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliCo
   }
 }
 
-/** Prints the `data` of a single-resource answer (or the envelope with `--raw`). */
-export async function printSingle(ctx: CliContext, globals: GlobalOptions, format: Parameters<typeof renderValue>[2], envelope: { data: unknown }) {
-  if (globals.raw) return renderValue(ctx.streams, envelope, format === 'yaml' ? 'yaml' : 'json');
-  return renderItem(ctx.streams, envelope.data as Row, { format, fields: globals.fields });
+/** Prints the `data` of a single-resource answer of operation `id` (or the envelope with `--raw`). */
+export async function printSingle(
+  ctx: CliContext,
+  globals: GlobalOptions,
+  format: Parameters<typeof renderValue>[2],
+  envelope: { data: unknown },
+  id?: OperationId,
+) {
+  if (globals.raw) return renderValue(ctx.streams, envelope, format === 'yaml' ? 'yaml' : 'json', globals.query);
+  return renderItem(ctx.streams, envelope.data as Row, { format, fields: globals.fields, query: globals.query, resource: id && OPERATION_RESOURCE[id] });
 }
 
 export async function runGet(id: OperationId, opts: ItemOptions, ctx: CliContext): Promise<void> {
   const { client, format } = await apiClient(ctx, opts.globals);
-  await printSingle(ctx, opts.globals, format, (await client.call(id, { params: opts.params })) as { data: unknown });
+  await printSingle(ctx, opts.globals, format, (await client.call(id, { params: opts.params })) as { data: unknown }, id);
 }
 
 /**
@@ -130,5 +150,5 @@ export async function runWrite(id: OperationId, opts: WriteOptions, ctx: CliCont
   const { client, format } = await apiClient(ctx, opts.globals);
   const answer = (await client.call(id, { params: opts.params, body })) as { data: unknown };
   // Under --dry-run the client printed the request as a curl line and sent nothing.
-  if (!opts.globals.dryRun) await printSingle(ctx, opts.globals, format, answer);
+  if (!opts.globals.dryRun) await printSingle(ctx, opts.globals, format, answer, id);
 }

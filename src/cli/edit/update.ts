@@ -126,7 +126,7 @@ export async function runUpdate(spec: UpdateSpec, opts: UpdateOptions, ctx: CliC
     const wanted = opts.edit ? await editJson(mergeUpdate(current, given, spec.writable), `${spec.noun}-${id}`, ctx.env, ctx.streams, check) : given;
     if (!Object.keys(changes(wanted)).length) {
       ctx.streams.stderr.write('nothing to change\n');
-      if (!opts.globals.dryRun) await printSingle(ctx, opts.globals, format, fetched);
+      if (!opts.globals.dryRun) await printSingle(ctx, opts.globals, format, fetched, spec.update);
       return;
     }
     body = mergeUpdate(current, wanted, spec.writable);
@@ -134,5 +134,5 @@ export async function runUpdate(spec: UpdateSpec, opts: UpdateOptions, ctx: CliC
   const problem = nullProblem(spec, body, id);
   if (problem) throw new UsageError(`${problem}; nothing sent`, `give ${list(requiredNulls(spec, body).map(spec.flag ?? flagOf))}`);
   const answer = (await client.call(spec.update, { params: opts.params, body: spec.finish ? spec.finish(body) : body })) as { data: unknown };
-  if (!opts.globals.dryRun) await printSingle(ctx, opts.globals, format, answer);
+  if (!opts.globals.dryRun) await printSingle(ctx, opts.globals, format, answer, spec.update);
 }

@@ -5,7 +5,9 @@
  */
 import type { OutputFormat } from '../../config/profiles.js';
 import type { Streams } from '../context.js';
+import type { ResourceName } from '../../contract/resource-fields.js';
 import { csvLine, csvRows } from './csv.js';
+import { checkFields, csvColumns, labelled } from './fields.js';
 import { writeChunk } from './sink.js';
 import { pick, type Row } from './values.js';
 
@@ -17,26 +19,38 @@ export interface RenderOptions {
   fields?: string[];
   /** Table columns when no `--fields` is given (other formats keep every key). */
   columns?: string[];
+  /** `--query`: a JMESPath expression over the JSON value; the result prints as json or yaml. */
+  query?: string;
+  /** The contract's resource printed: checks `--fields`, gives CSV its header, labels codes in tables. */
+  resource?: ResourceName;
 }
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 const yaml = async (v: unknown) => (await import('yaml')).stringify(v);
 
-/** Prints any JSON value (an envelope for `--raw`, a profile) as json, yaml or one ndjson line. */
-export async function renderValue(streams: Streams, value: unknown, format: OutputFormat): Promise<void> {
-  streams.stdout.write(format === 'yaml' ? await yaml(value) : format === 'ndjson' ? `${JSON.stringify(value)}\n` : json(value));
+/**
+ * Prints any JSON value (an envelope for `--raw`, a profile) as json, yaml or one ndjson line;
+ * with `query`, the query's result as yaml or json.
+ */
+export async function renderValue(streams: Streams, value: unknown, format: OutputFormat, query?: string): Promise<void> {
+  if (query !== undefined) value = (await import('./query.js')).applyQuery(value, query);
+  streams.stdout.write(format === 'yaml' ? await yaml(value) : format === 'ndjson' && query === undefined ? `${JSON.stringify(value)}\n` : json(value));
 }
 
 /** Prints one resource. */
 export async function renderItem(streams: Streams, item: Row, opts: RenderOptions): Promise<void> {
+  checkFields(opts.fields, item, opts.resource);
   const row = pick(item, opts.fields);
+  if (opts.query !== undefined) return renderValue(streams, row, opts.format, opts.query);
   switch (opts.format) {
     case 'table':
-      streams.stdout.write(await (await import('./table.js')).renderRecord(row, streams));
+      streams.stdout.write(await (await import('./table.js')).renderRecord(pick(labelled(item, opts.resource), opts.fields), streams));
       return;
-    case 'csv':
-      streams.stdout.write(csvLine(Object.keys(row)) + csvRows([row], Object.keys(row)));
+    case 'csv': {
+      const columns = csvColumns(opts.fields, item, opts.resource);
+      streams.stdout.write(csvLine(columns) + csvRows([row], columns));
       return;
+    }
     default:
       return renderValue(streams, row, opts.format);
   }
@@ -55,8 +69,9 @@ const element = (row: Row) => `  ${JSON.stringify(row, null, 2).replace(/\n/g, '
  * A list writer. json, yaml, csv and ndjson write each page as it arrives and hold nothing:
  * json is one array written incrementally (`[`, rows joined by `,\n`, `]`; byte for byte what
  * `JSON.stringify(rows, null, 2)` prints), yaml one block sequence, csv one header. Only table
- * keeps every row until `end`, to size its columns. Writes wait for stdout to drain; `signal`
- * ends such a wait (Ctrl-C), after which `end` still closes the json array.
+ * keeps every row until `end`, to size its columns, and so does `--query`, which needs the whole
+ * array. Writes wait for stdout to drain; `signal` ends such a wait (Ctrl-C), after which `end`
+ * still closes the json array.
  */
 export function listWriter(streams: Streams, opts: RenderOptions & { signal?: AbortSignal }): ListWriter {
   const put = (chunk: string) => writeChunk(streams.stdout, chunk, opts.signal);
@@ -66,8 +81,10 @@ export function listWriter(streams: Streams, opts: RenderOptions & { signal?: Ab
   return {
     async write(rows) {
       if (!rows.length) return;
-      const picked = rows.map((r) => pick(r, opts.fields));
-      switch (opts.format) {
+      if (!count) checkFields(opts.fields, rows[0], opts.resource);
+      const table = opts.format === 'table' && opts.query === undefined;
+      const picked = rows.map((r) => pick(table ? labelled(r, opts.resource) : r, opts.fields));
+      switch (opts.query === undefined ? opts.format : 'query') {
         case 'json':
           await put(`${count ? ',\n' : '[\n'}${picked.map(element).join(',\n')}`);
           break;
@@ -78,7 +95,7 @@ export function listWriter(streams: Streams, opts: RenderOptions & { signal?: Ab
           await put(picked.map((r) => `${JSON.stringify(r)}\n`).join(''));
           break;
         case 'csv':
-          header ??= opts.fields ?? Object.keys(picked[0]);
+          header ??= csvColumns(opts.fields, rows[0], opts.resource);
           await put((count ? '' : csvLine(header)) + csvRows(picked, header));
           break;
         default:
@@ -87,9 +104,11 @@ export function listWriter(streams: Streams, opts: RenderOptions & { signal?: Ab
       count += picked.length;
     },
     async end() {
-      if (opts.format === 'json') await put(count ? '\n]\n' : '[]\n');
+      if (!count) checkFields(opts.fields, undefined, opts.resource);
+      if (opts.query !== undefined) await renderValue(streams, buffered, opts.format, opts.query);
+      else if (opts.format === 'json') await put(count ? '\n]\n' : '[]\n');
       else if (opts.format === 'yaml' && !count) await put('[]\n');
-      else if (opts.format === 'csv' && !count && opts.fields) await put(csvLine(opts.fields));
+      else if (opts.format === 'csv' && !count && (opts.fields || opts.resource)) await put(csvLine(csvColumns(opts.fields, undefined, opts.resource)));
       else if (opts.format === 'table') {
         if (!buffered.length) streams.stderr.write('No results.\n');
         else {
