@@ -71,6 +71,24 @@ export function register(program: Command, ctx: CliContext): void {
     .addHelpText('after', examples('confctl admin keys revoke ak_0123456789abcdefghijklmn'))
     .action(run(ctx, (m) => m.keysRevoke));
 
+  const roles = admin.command('roles').description("A tenant's roles (the names a user's role may take)").addHelpText('after', examples('confctl admin roles list'));
+  roles
+    .command('list')
+    .description("List a tenant's roles")
+    .option(...DATA)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin roles list --tenant localhost -o json'))
+    .action(run(ctx, (m) => m.rolesList));
+
+  const departments = admin.command('departments').description("A tenant's departments (the ids a user's department_id may take)").addHelpText('after', examples('confctl admin departments list'));
+  departments
+    .command('list')
+    .description("List a tenant's departments")
+    .option(...DATA)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin departments list -o json'))
+    .action(run(ctx, (m) => m.departmentsList));
+
   admin
     .command('seed')
     .description('Fill a tenant with the demo data set, or with N deterministic users and customers')
