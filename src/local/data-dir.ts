@@ -22,14 +22,14 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
   return join(base, 'confctl');
 }
 
+/** The paths of a data directory, nothing created. */
+export function dataDirLayout(dir: string): DataDir {
+  return { dir, database: join(dir, 'confctl.db'), mediaDir: join(dir, 'media'), instanceFile: join(dir, 'instance.json') };
+}
+
 /** Creates the directory layout (idempotent) and answers its paths. */
 export function prepareDataDir(dir: string): DataDir {
-  const layout = {
-    dir,
-    database: join(dir, 'confctl.db'),
-    mediaDir: join(dir, 'media'),
-    instanceFile: join(dir, 'instance.json'),
-  };
+  const layout = dataDirLayout(dir);
   mkdirSync(layout.mediaDir, { recursive: true, mode: 0o700 });
   return layout;
 }

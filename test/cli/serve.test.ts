@@ -13,14 +13,16 @@ describe('serve flags', () => {
       rateLimit: { client: 5, tenant: 10 },
       maxAttendees: 5,
       trustProxy: false,
-      profile: true,
+      profile: { name: 'local', force: false },
       log: 'pretty',
     });
   });
 
   it('parses every flag', () => {
     const o = parseServeOptions({ port: '0', host: '0.0.0.0', data: '/d', demo: true, rateLimit: 'off', maxAttendees: '8', trustProxy: true, profile: false, log: 'json' });
-    expect(o).toEqual({ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: false, log: 'json' });
+    expect(o).toEqual({ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: null, log: 'json' });
+    expect(parseServeOptions({ profileName: 'dev', force: true }).profile).toEqual({ name: 'dev', force: true });
+    expect(() => parseServeOptions({ profileName: 'a b' })).toThrow(/profile name 'a b' may hold only/);
   });
 
   it('reads --rate-limit as CLIENT[/TENANT] or off', () => {
