@@ -14,8 +14,10 @@ import { addProfileFlags, completeProfile, consentToReplaceProfile, type Previou
  */
 function withHttpHint(err: unknown, profile: Profile): unknown {
   if (!(err instanceof NetworkError) || profile.base_url || !profile.domain) return err;
+  // An https request to a plain-http port fails in TLS: keep OpenSSL's code, not its internals.
+  const cause = /^ERR_SSL_\w+/.exec(err.message)?.[0] ?? err.message;
   return new CliError(
-    `cannot reach https://${profile.domain}: ${err.message}`,
+    `cannot reach https://${profile.domain}: ${cause}`,
     EXIT.network,
     `if ${profile.domain} speaks plain http (a local 'confctl serve' does), give --base-url http://${profile.domain}/api/public/v2.0 instead of --domain`,
   );
