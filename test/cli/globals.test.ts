@@ -3,6 +3,7 @@ import type { Command, Option } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS, createProgram } from '../../src/cli/main.js';
 import { COMMAND_GLOBALS, commandPath, type GlobalName } from '../../src/cli/globals.js';
+import { adminFake } from './admin-helpers.js';
 import { fake, type Fake } from './helpers.js';
 
 const fakes: Fake[] = [];
@@ -94,6 +95,45 @@ describe('global options per command', () => {
       }
     }
     expect(rejections).toBeGreaterThan(100);
+  });
+
+  it('no help text, of any command or group, and not the README, cites internal documents', async () => {
+    const { program } = await wholeTree();
+    const INTERNAL = /decisions|§|interface\.md|ARCHITECTURE/;
+    const paths: string[][] = [[]];
+    const walk = (cmd: Command, path: string[]) =>
+      cmd.commands.filter((c) => c.name() !== 'help').forEach((c) => (paths.push([...path, c.name()]), walk(c, [...path, c.name()])));
+    walk(program, []);
+    for (const path of paths) {
+      const f = tracked();
+      expect(await f.run([...path, '--help']), path.join(' ')).toBe(0);
+      expect(f.stdout(), path.join(' ')).not.toMatch(INTERNAL);
+    }
+    expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8')).not.toMatch(INTERNAL);
+  });
+
+  it('environment variables never make a local command fail', async () => {
+    const env = { CONFCTL_PROFILE: 'ghost', CONFCTL_BASE_URL: 'not a url', CONFCTL_DOMAIN: 'nowhere.invalid', CONFCTL_KEY_ID: 'ak_env', CONFCTL_KEY_SECRET: 'env-secret' };
+    const f = adminFake({ env });
+    try {
+      for (const args of [
+        ['admin', 'init', '--no-profile'],
+        ['admin', 'tenants', 'add', 'acme.test'],
+        ['admin', 'tenants', 'list'],
+        ['admin', 'keys', 'list'],
+        ['admin', 'roles', 'list'],
+        ['admin', 'seed', '--users', '2', '--dry-run'],
+        ['profile', 'add', 'acme', '--domain', 'acme.test', '--key-id', 'ak_1', '--secret', 's'],
+        ['profile', 'list'],
+        ['profile', 'use', 'acme'],
+        ['completion', 'bash'],
+        ['version'],
+      ]) {
+        expect(await f.run(args), `${args.join(' ')}: ${f.stderr()}`).toBe(0);
+      }
+    } finally {
+      f.dispose();
+    }
   });
 
   it('rejects a global given before the command name too', async () => {
