@@ -54,3 +54,16 @@ describe('serve --demo message', () => {
     expect(message[1]).toBe('Demo data already present: nothing was added.');
   });
 });
+
+describe('--fields on commands that print a new secret', () => {
+  it('admin init and keys create print only the selected fields, on a terminal too', async () => {
+    f = adminFake({ tty: true });
+    expect(await f.run(['admin', 'init', '--no-profile', '--fields', 'key_id,tenant'])).toBe(0);
+    const key = f.inspect((l) => l.store.keys.list()[0]);
+    expect(f.stdout()).toContain(key.id);
+    expect(f.stdout()).not.toMatch(/secret/i);
+    const before = f.stdout().length;
+    expect(await f.run(['admin', 'keys', 'create', '--name', 'x', '--permissions', '*', '-o', 'json', '--fields', 'name,expires_at'])).toBe(0);
+    expect(JSON.parse(f.stdout().slice(before))).toEqual({ name: 'x', expires_at: null });
+  });
+});

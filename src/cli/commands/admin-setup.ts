@@ -23,6 +23,12 @@ const keyRow = (k: AccessKeyRecord, tenants: Map<number, string>): Row => ({
   created_at: k.created_at,
 });
 
+/** A new secret is shown as plain lines on a terminal, unless `--fields` picks what to print. */
+function isPlainText(ctx: CliContext, cmd: Command): boolean {
+  const globals = globalOptions(cmd);
+  return outputFormat(ctx, globals) === 'table' && !globals.fields;
+}
+
 const aliasText = (aliases: readonly string[]) => (aliases.length ? ` (aliases ${aliases.join(', ')})` : '');
 
 /** The first tenant and key; the profile they go to is settled (asked, if need be) before the key exists. */
@@ -47,7 +53,7 @@ export async function init(ctx: CliContext, cmd: Command): Promise<void> {
     if (!created) throw new CliError(`${local.layout.dir} is already initialised`, EXIT.conflict);
     if (choice) await saveLocalProfile(ctx, local.store, baseUrl, created.key, choice.name);
     const result = { tenant: created.tenant.primary_domain, key_id: created.key.id, secret: created.key.secret, profile: choice?.name ?? null };
-    if (outputFormat(ctx, globalOptions(cmd)) === 'table') {
+    if (isPlainText(ctx, cmd)) {
       const saved = choice ? `Profile: ${choice.name} (${baseUrl})\n` : '';
       ctx.streams.stdout.write(`Initialised ${local.layout.dir}\nTenant: ${result.tenant}\nKey id: ${result.key_id}\nSecret: ${result.secret}   (shown only now)\n${saved}`);
     } else await print(ctx, cmd, result);
@@ -101,7 +107,7 @@ export async function keysCreate(ctx: CliContext, cmd: Command): Promise<void> {
     }
     const { record, secret } = local.store.keys.create({ tenant_id: tenant.id, name: String(opts.name), permissions, expires_at: expiresAt });
     const result = { id: record.id, secret, tenant: tenant.primary_domain, name: record.name, permissions: record.permissions, expires_at: record.expires_at };
-    if (outputFormat(ctx, globalOptions(cmd)) === 'table') {
+    if (isPlainText(ctx, cmd)) {
       const until = record.expires_at ? `Expires: ${record.expires_at}\n` : '';
       ctx.streams.stdout.write(`Created key ${result.id} for ${result.tenant}\nSecret: ${secret}   (shown only now)\nPermissions: ${permissions.join(', ')}\n${until}`);
     } else await print(ctx, cmd, result);
