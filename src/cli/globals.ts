@@ -63,7 +63,7 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin conferences end': OUTPUT,
   'admin recordings finish': OUTPUT,
   'admin recordings fail': OUTPUT,
-  'admin import': OUTPUT,
+  'admin import': [...OUTPUT, ...PLAN],
   api: [...ACCESS, 'raw', 'dryRun', 'showSecret'],
   doctor: [...ACCESS, ...OUTPUT],
   completion: [],

@@ -107,3 +107,23 @@ describe('profile --dry-run', () => {
     expect(f.stdout() + f.stderr()).not.toContain(SECRET);
   });
 });
+
+describe('admin import --dry-run', () => {
+  it('validates every record as a real import does, then writes nothing', async () => {
+    await initialised();
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const good = join(f.configDir, 'users.ndjson');
+    writeFileSync(good, '{"first_name":"Grace","last_name":"Hopper","email":"grace@example.com","role":"Admin"}\n{"first_name":"Alan","last_name":"Turing","email":"alan@example.com"}\n');
+    const r = await run(['admin', 'import', 'users', good, '--dry-run']);
+    expect(r).toEqual({ code: 0, stdout: 'would import 2 users into tenant localhost\n', stderr: 'dry run: nothing was changed\n' });
+    expect(f.inspect((l) => l.store.users.findByEmail(1, 'grace@example.com'))).toBeUndefined();
+
+    const bad = join(f.configDir, 'bad.ndjson');
+    writeFileSync(bad, '{"first_name":"Ada","last_name":"L","email":"ada@example.com"}\n{"first_name":"","last_name":"X","email":"nope"}\n');
+    const refused = await run(['admin', 'import', 'users', bad, '--dry-run']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('bad.ndjson:2');
+    expect(f.inspect((l) => l.store.users.findByEmail(1, 'ada@example.com'))).toBeUndefined();
+  });
+});

@@ -5,7 +5,8 @@ import { importRecords, isImportKind, IMPORT_KINDS } from '../../admin/import.js
 import { endConference, failRecording, finishRecording, startConference } from '../../admin/lifecycle.js';
 import { type CliContext, UsageError } from '../context.js';
 import type { Row } from '../output/index.js';
-import { print, tenantOf, withLocal } from './admin-local.js';
+import type { Store } from '../../store/types.js';
+import { isDryRun, plan, print, tenantOf, withLocal } from './admin-local.js';
 
 function idArg(value: string, what: string): number {
   if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${what} must be a whole number, not '${value}'`);
@@ -51,7 +52,24 @@ export async function importFile(ctx: CliContext, cmd: Command, kind: string, fi
     throw new UsageError(`cannot read ${file}`);
   }
   await withLocal(ctx, cmd, async (local, opts) => {
-    const result = importRecords(local.store, tenantOf(local, opts).id, kind, text, { fileName: file });
-    await print(ctx, cmd, { ...result, tenant: tenantOf(local, opts).primary_domain });
+    const tenant = tenantOf(local, opts);
+    const run = () => importRecords(local.store, tenant.id, kind, text, { fileName: file });
+    if (isDryRun(cmd)) return plan(ctx, [`would import ${rolledBack(local.store, run).created} ${kind} into tenant ${tenant.primary_domain}`]);
+    await print(ctx, cmd, { ...run(), tenant: tenant.primary_domain });
   });
+}
+
+/** Runs `work` in a transaction that is always rolled back and answers its result: a dry run with every check of a real one. */
+function rolledBack<T>(store: Store, work: () => T): T {
+  const undo = new Error('dry run: roll back');
+  let result: T | undefined;
+  try {
+    store.transaction(() => {
+      result = work();
+      throw undo;
+    });
+  } catch (err) {
+    if (err !== undo) throw err;
+  }
+  return result as T;
 }
