@@ -62,7 +62,7 @@ export function createProgram(ctx: CliContext): Command {
     .option('--timeout <seconds>', 'request timeout in seconds (default: 30)')
     .option('--base-url <url>', 'API base URL, overriding the profile')
     .option('--verbose', 'print requests and responses to stderr (secret masked)')
-    .option('--dry-run', 'print each change as a curl command line instead of sending it')
+    .option('--dry-run', 'print what would change and change nothing (an API write: its curl command line)')
     .option('--show-secret', 'with --dry-run: put the real key secret in the curl line (default: ****)')
     .configureHelp({
       showGlobalOptions: true,

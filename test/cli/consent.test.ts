@@ -46,7 +46,6 @@ describe('admin init and serve never replace a profile without consent', () => {
     const store = await f.ctx.config();
     expect(store.get('local')).toEqual(ELSEWHERE);
     expect(store.get('dev')).toMatchObject({ key_id: r.key_id, secret: r.secret, base_url: 'http://localhost:8080/api/public/v2.0' });
-    expect(r.profile).toBe('dev');
     expect(store.active()).toBe('local');
 
     f.dispose();

@@ -23,6 +23,7 @@ describe('serve flags', () => {
     expect(o).toEqual({ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: null, log: 'json' });
     expect(parseServeOptions({ profileName: 'dev', force: true }).profile).toEqual({ name: 'dev', force: true });
     expect(() => parseServeOptions({ profileName: 'a b' })).toThrow(/profile name 'a b' may hold only/);
+    expect(() => parseServeOptions({ profile: false, profileName: 'dev' })).toThrow('--no-profile does not go with --profile-name or --force');
   });
 
   it('reads --rate-limit as CLIENT[/TENANT] or off', () => {

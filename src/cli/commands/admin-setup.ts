@@ -38,7 +38,7 @@ export async function init(ctx: CliContext, cmd: Command): Promise<void> {
       throw new CliError(`${local.layout.dir} is already initialised`, EXIT.conflict, "create more keys with 'confctl admin keys create'");
     }
     const domain = String(opts.domain ?? 'localhost').toLowerCase();
-    const choice = opts.profile === false ? undefined : localProfileChoice(opts);
+    const choice = localProfileChoice(opts);
     const baseUrl = baseUrlFor(domain, 8080);
     if (isDryRun(cmd)) {
       const replaces = choice && (await ctx.config()).get(choice.name);
@@ -52,7 +52,7 @@ export async function init(ctx: CliContext, cmd: Command): Promise<void> {
     const created = initFirstTenant(local.store, domain);
     if (!created) throw new CliError(`${local.layout.dir} is already initialised`, EXIT.conflict);
     if (choice) await saveLocalProfile(ctx, local.store, baseUrl, created.key, choice.name);
-    const result = { tenant: created.tenant.primary_domain, key_id: created.key.id, secret: created.key.secret, profile: choice?.name ?? null };
+    const result = { tenant: created.tenant.primary_domain, key_id: created.key.id, secret: created.key.secret };
     if (isPlainText(ctx, cmd)) {
       const saved = choice ? `Profile: ${choice.name} (${baseUrl})\n` : '';
       ctx.streams.stdout.write(`Initialised ${local.layout.dir}\nTenant: ${result.tenant}\nKey id: ${result.key_id}\nSecret: ${result.secret}   (shown only now)\n${saved}`);

@@ -36,7 +36,7 @@ export function register(program: Command, ctx: CliContext): void {
       `
 A profile of that name that points elsewhere is replaced only with consent: asked on a terminal,
 else --force (or pick another name with --profile-name). This is checked before the key exists.
-${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_id": "...", "secret": "...", "profile": "local"}', 'confctl admin init --data ./other --profile-name other --dry-run')}`,
+${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_id": "...", "secret": "..."}', 'confctl admin init --data ./other --profile-name other --dry-run')}`,
     )
     .action(run(ctx, (m) => m.init));
 

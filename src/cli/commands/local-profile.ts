@@ -1,3 +1,4 @@
+import type { Profile } from '../../config/profiles.js';
 import { baseUrlOf } from '../../config/settings.js';
 import type { Store } from '../../store/types.js';
 import { type CliContext, UsageError } from '../context.js';
@@ -12,14 +13,21 @@ export interface LocalProfileChoice {
   force: boolean;
 }
 
+/** One line about a profile for messages: its base URL and key id, never the secret. */
+export const profileSummary = (profile: Profile) => `${baseUrlOf(profile) ?? 'no base URL'}, key ${profile.key_id}`;
+
 /** A profile name, or exit 2 saying what a name may hold. */
 export function checkProfileName(name: string): string {
   if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError(`profile name '${name}' may hold only letters, digits, '.', '_' and '-'`);
   return name;
 }
 
-/** `--profile-name` and `--force` → the choice; no I/O. */
-export function localProfileChoice(opts: Record<string, unknown>): LocalProfileChoice {
+/** `--profile-name` and `--force` → the choice, null with `--no-profile` (which goes with neither); no I/O. */
+export function localProfileChoice(opts: Record<string, unknown>): LocalProfileChoice | null {
+  if (opts.profile === false) {
+    if (opts.profileName !== undefined || opts.force) throw new UsageError('--no-profile does not go with --profile-name or --force');
+    return null;
+  }
   return { name: checkProfileName(typeof opts.profileName === 'string' ? opts.profileName : LOCAL_PROFILE), force: Boolean(opts.force) };
 }
 
@@ -31,7 +39,7 @@ export function localProfileChoice(opts: Record<string, unknown>): LocalProfileC
 export async function consentToLocalProfile(ctx: CliContext, store: Store, choice: LocalProfileChoice): Promise<void> {
   const existing = (await ctx.config()).get(choice.name);
   if (!existing || store.keys.get(existing.key_id)) return;
-  await consentToReplace(ctx, `profile '${choice.name}' (${baseUrlOf(existing) ?? 'no base URL'}, key ${existing.key_id})`, {
+  await consentToReplace(ctx, `profile '${choice.name}' (${profileSummary(existing)})`, {
     force: choice.force,
     hint: 'give --profile-name NAME to save the new key under another name, --force to replace the profile, or --no-profile',
   });

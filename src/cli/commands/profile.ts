@@ -6,7 +6,7 @@ import { type CliContext, type GlobalOptions, globalOptions, outputFormat, Usage
 import { listWriter, renderItem } from '../output/index.js';
 import { examples } from '../help.js';
 import { consentToReplace } from '../overwrite.js';
-import { checkProfileName } from './local-profile.js';
+import { checkProfileName, profileSummary } from './local-profile.js';
 
 export interface ProfileInput {
   name?: string;
@@ -99,7 +99,7 @@ export async function completeProfile(
     !p.keyId && '--key-id',
     !p.secret && '--secret-stdin (or --secret)',
   ].filter((m): m is string => Boolean(m));
-  if ((missing.length || previous) && !ctx.streams.canPrompt) throw new UsageError(`missing ${missing.join(', ')}`, 'prompts need a terminal on stdin and stdout');
+  if (missing.length && !ctx.streams.canPrompt) throw new UsageError(`missing ${missing.join(', ')}`, 'prompts need a terminal on stdin and stdout');
   const ask = ctx.prompter;
   p.name ||= defaultName ?? (await ask.input({ message: 'Profile name', default: 'default' }));
   if (previous || (!p.domain && !p.baseUrl)) {
@@ -139,9 +139,6 @@ export function reportSecretStore(ctx: CliContext, wanted: boolean, saved: SaveR
 }
 
 const notFound = (name: string) => new UsageError(`no profile named '${name}'`, "see 'confctl profile list'");
-
-/** One line about a profile for messages: its base URL and key id, never the secret. */
-export const profileSummary = (profile: Profile) => `${baseUrlOf(profile) ?? 'no base URL'}, key ${profile.key_id}`;
 
 /** Consent to replace a saved profile `name` (asked on a terminal, else `--force`); nothing to ask when it is new. */
 export async function consentToReplaceProfile(ctx: CliContext, store: ProfileStore, name: string, force: boolean): Promise<void> {

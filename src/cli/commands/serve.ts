@@ -43,7 +43,7 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     rateLimit: parseRateLimit(String(o.rateLimit ?? '5/10')),
     maxAttendees: positiveInt('--max-attendees', String(o.maxAttendees ?? '5')),
     trustProxy: Boolean(o.trustProxy),
-    profile: o.profile === false ? null : localProfileChoice(o),
+    profile: localProfileChoice(o),
     log: (o.log as ServeOptions['log']) ?? 'pretty',
   };
 }
