@@ -135,7 +135,7 @@ describe('flags that write a file that exists', () => {
     expect(JSON.parse(readFileSync(errors, 'utf8'))).toMatchObject({ line: 1, status: 400 });
   });
 
-  it('recordings url --download FILE: exit 2 before any request; --force without --download is exit 2', async () => {
+  it('recordings url --download FILE: exit 2 before any request; --force without --download, or -o with it, is exit 2', async () => {
     f = adminFake();
     (await f.ctx.config()).save('acme', { base_url: BASE, key_id: 'ak_test', secret: SECRET }, { activate: true });
     const file = join(f.configDir, 'talk.wav');
@@ -145,5 +145,7 @@ describe('flags that write a file that exists', () => {
     expect(readFileSync(file, 'utf8')).toBe('an earlier download');
     expect(await f.run(['recordings', 'url', '3', '5', '--force'])).toBe(2);
     expect(f.stderr()).toContain('error: --force goes with --download FILE');
+    expect(await f.run(['recordings', 'url', '3', '5', '--download', join(f.configDir, 'new.wav'), '-o', 'yaml'])).toBe(2);
+    expect(f.stderr()).toContain('error: -o, --fields and --raw do not go with --download');
   });
 });

@@ -37,6 +37,8 @@ export function parseExpiry(value: string | undefined): number | undefined {
 /** Prints `{url, expires_at}` (the envelope with `--raw`), or downloads the file with `--download`. */
 export async function runUrl(opts: UrlOptions, ctx: CliContext): Promise<void> {
   if (opts.force && opts.download === undefined) throw new UsageError('--force goes with --download FILE');
+  const { output, fields, raw } = opts.globals;
+  if (opts.download !== undefined && (output || fields || raw)) throw new UsageError('-o, --fields and --raw do not go with --download: the file is saved as it comes');
   await consentToOverwriteFile(ctx, opts.download, '--download', Boolean(opts.force));
   const { client, format } = await apiClient(ctx, opts.globals);
   const query = opts.expiry === undefined ? undefined : { expiry: opts.expiry };
