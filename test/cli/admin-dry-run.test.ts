@@ -78,13 +78,35 @@ describe('admin --dry-run prints a plan and changes nothing', () => {
     expect((await f.ctx.config()).list()).toEqual([]);
   });
 
-  it('commands that cannot plan refuse --dry-run (exit 2) and change nothing', async () => {
+  it("conferences start/end and recordings fail plan against the real state, then roll back", async () => {
     await initialised();
     await f.json(['admin', 'seed', '--demo']);
-    const r = await run(['admin', 'conferences', 'start', '1', '--dry-run']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("error: --dry-run does not apply to 'confctl admin conferences start'");
-    expect(f.inspect((l) => l.store.conferences.get(1, 1)?.started_at ?? null)).toBeNull();
+    const waiting = f.inspect((l) => [1, 2, 3, 4, 5, 6].map((id) => l.store.conferences.get(1, id)).find((c) => c && !c.started_at)!);
+    const start = await run(['admin', 'conferences', 'start', String(waiting.id), '--dry-run']);
+    expect(start).toEqual({ code: 0, stdout: `would start conference ${waiting.id} '${waiting.title}' and begin its recording\n`, stderr: 'dry run: nothing was changed\n' });
+    expect(f.inspect((l) => l.store.conferences.get(1, waiting.id)?.started_at)).toBeNull();
+    // The same checks as a real run: a conference that has not started cannot end.
+    expect((await run(['admin', 'conferences', 'end', String(waiting.id), '--dry-run'])).code).toBe(5);
+
+    await f.json(['admin', 'conferences', 'start', String(waiting.id)]);
+    const end = await run(['admin', 'conferences', 'end', String(waiting.id), '--dry-run']);
+    expect(end.stdout).toBe(`would end conference ${waiting.id} '${waiting.title}'; 1 running recording(s) would become Processing\n`);
+    expect(f.inspect((l) => l.store.conferences.get(1, waiting.id)?.ended_at)).toBeNull();
+  });
+
+  it('recordings fail --dry-run leaves the recording as it was; recordings finish refuses --dry-run', async () => {
+    await initialised();
+    await f.json(['admin', 'seed', '--demo']);
+    const conference = f.inspect((l) => [1, 2, 3, 4, 5, 6].map((id) => l.store.conferences.get(1, id)).find((c) => c && !c.started_at)!);
+    const started = await f.json(['admin', 'conferences', 'start', String(conference.id)]);
+    const fail = await run(['admin', 'recordings', 'fail', String(started.recording.id), '--dry-run']);
+    expect(fail.stdout).toBe(`would mark recording ${started.recording.id} Failed\n`);
+    expect(f.inspect((l) => l.store.recordings.get(1, started.recording.id)?.status)).toBe(started.recording.status);
+
+    const finish = await run(['admin', 'recordings', 'finish', String(started.recording.id), '--dry-run']);
+    expect(finish.code).toBe(2);
+    expect(finish.stderr).toContain("error: --dry-run does not apply to 'confctl admin recordings finish'");
+    expect(f.inspect((l) => l.store.recordings.get(1, started.recording.id)?.status)).toBe(started.recording.status);
   });
 });
 

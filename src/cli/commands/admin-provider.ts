@@ -15,14 +15,24 @@ function idArg(value: string, what: string): number {
 
 export async function conferenceStart(ctx: CliContext, cmd: Command, id: string): Promise<void> {
   await withLocal(ctx, cmd, async (local, opts) => {
-    const { conference, recording } = startConference(local.store, tenantOf(local, opts).id, idArg(id, 'conference id'), ctx.now());
+    const run = () => startConference(local.store, tenantOf(local, opts).id, idArg(id, 'conference id'), ctx.now());
+    if (isDryRun(cmd)) {
+      const { conference } = rolledBack(local.store, run);
+      return plan(ctx, [`would start conference ${conference.id} '${conference.title}' and begin its recording`]);
+    }
+    const { conference, recording } = run();
     await print(ctx, cmd, { conference, recording });
   });
 }
 
 export async function conferenceEnd(ctx: CliContext, cmd: Command, id: string): Promise<void> {
   await withLocal(ctx, cmd, async (local, opts) => {
-    await print(ctx, cmd, endConference(local.store, tenantOf(local, opts).id, idArg(id, 'conference id'), ctx.now()) as unknown as Row);
+    const run = () => endConference(local.store, tenantOf(local, opts).id, idArg(id, 'conference id'), ctx.now());
+    if (isDryRun(cmd)) {
+      const { conference, recordings } = rolledBack(local.store, run);
+      return plan(ctx, [`would end conference ${conference.id} '${conference.title}'; ${recordings.length} running recording(s) would become Processing`]);
+    }
+    await print(ctx, cmd, run() as unknown as Row);
   });
 }
 
@@ -39,7 +49,9 @@ export async function recordingFinish(ctx: CliContext, cmd: Command, id: string)
 
 export async function recordingFail(ctx: CliContext, cmd: Command, id: string): Promise<void> {
   await withLocal(ctx, cmd, async (local, opts) => {
-    await print(ctx, cmd, failRecording(local.store, tenantOf(local, opts).id, idArg(id, 'recording id'), { now: ctx.now() }));
+    const run = () => failRecording(local.store, tenantOf(local, opts).id, idArg(id, 'recording id'), { now: ctx.now() });
+    if (isDryRun(cmd)) return plan(ctx, [`would mark recording ${rolledBack(local.store, run).id} Failed`]);
+    await print(ctx, cmd, run());
   });
 }
 
