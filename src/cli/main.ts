@@ -3,12 +3,14 @@
  * noun being run is imported (and registers its subcommands) on demand, the rest appear in help
  * as cheap placeholders. Errors become exit codes here and nowhere else.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { OUTPUT_FORMATS } from '../config/profiles.js';
 import { type CliContext, processContext } from './context.js';
 import { EXIT, errorLines, exitCodeFor } from './errors.js';
 import { parseQuery } from './output/query.js';
+import { applicableGlobalOptions, checkGlobals } from './globals.js';
+import { version } from './version.js';
 
 /** A command module: `register` adds its command(s) to the program. */
 export interface CommandModule {
@@ -29,6 +31,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   api: { summary: "Send any request to the API with the profile's key (like gh api)", load: () => import('./commands/api.js') },
   doctor: { summary: 'Check the profile: config, reachability, the key and its permissions', load: () => import('./commands/doctor.js') },
   completion: { summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
+  version: { summary: 'Print the version of confctl', load: () => import('./commands/version.js') },
 };
 
 const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--query', '--timeout', '--base-url']);
@@ -44,20 +47,15 @@ export function commandName(args: readonly string[]): string | undefined {
   return undefined;
 }
 
-function version(): string {
-  try {
-    return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
-  } catch {
-    return '0.0.0';
-  }
-}
-
-/** The program with its global options, wired to `ctx`'s streams and never calling process.exit. */
+/**
+ * The program with its global options, wired to `ctx`'s streams and never calling process.exit.
+ * A command's help lists, and the command accepts, only the global options it takes (globals.ts).
+ */
 export function createProgram(ctx: CliContext): Command {
   const { streams } = ctx;
-  return new Command('confctl')
+  const program: Command = new Command('confctl')
     .description('Manage users, customers and online conferences of a tenant through its HTTP API')
-    .version(version())
+    .version(version(), '-v, --version', 'print the version')
     .option('--profile <name>', 'profile to use (default: CONFCTL_PROFILE, else the active profile)')
     .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, else json)').choices(OUTPUT_FORMATS))
     .option('--fields <list>', 'comma-separated fields to print, dotted paths allowed (e.g. id,email,address.city)')
@@ -66,9 +64,13 @@ export function createProgram(ctx: CliContext): Command {
     .option('--timeout <seconds>', 'request timeout in seconds (default: 30)')
     .option('--base-url <url>', 'API base URL, overriding the profile')
     .option('--verbose', 'print requests and responses to stderr (secret masked)')
-    .option('--dry-run', 'print each change as a curl command line instead of sending it')
+    .option('--dry-run', 'print what would change and change nothing (an API write: its curl command line)')
     .option('--show-secret', 'with --dry-run: put the real key secret in the curl line (default: ****)')
-    .configureHelp({ showGlobalOptions: true, helpWidth: streams.width })
+    .configureHelp({
+      showGlobalOptions: true,
+      helpWidth: streams.width,
+      visibleGlobalOptions: (cmd) => applicableGlobalOptions(cmd, program.options.filter((o) => !o.hidden)),
+    })
     .configureOutput({
       writeOut: (s) => streams.stdout.write(s),
       writeErr: (s) => streams.stderr.write(s),
@@ -76,7 +78,9 @@ export function createProgram(ctx: CliContext): Command {
       getErrHasColors: () => false,
     })
     .showHelpAfterError('(add --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', (_program, action) => checkGlobals(program, action));
+  return program;
 }
 
 /** Runs confctl with `args` (without node and script) and answers the exit code. */

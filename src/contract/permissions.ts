@@ -1,5 +1,7 @@
+import { ALL_PERMISSIONS } from './operations-meta.js';
+
 /**
- * Permission grants (decisions §3): a grant matches a required permission segment by segment;
+ * Permission grants: a grant matches a required permission segment by segment;
  * `*` matches any one segment, and a trailing `*` matches the rest. So `*` grants everything,
  * `users.*` every `users.…` permission, and `users.read.*` exactly `users.read.*`.
  */
@@ -21,3 +23,11 @@ export function hasPermissions(grants: readonly string[], required: readonly str
 
 /** A permission name or grant: dot-separated segments of letters, digits, `_` or a lone `*`. */
 export const PERMISSION_PATTERN = /^(\*|[a-z0-9_]+)(\.(\*|[a-z0-9_]+))*$/;
+
+/**
+ * The grants that match none of the known permissions (every permission an operation of the
+ * table requires): `user.read.*` is a typo, while `*`, `users.*` and `*.read.*` match some.
+ */
+export function grantsMatchingNothing(grants: readonly string[], known: readonly string[] = ALL_PERMISSIONS): string[] {
+  return grants.filter((g) => !known.some((p) => grantMatches(g, p)));
+}

@@ -23,14 +23,14 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
   return join(base, 'confctl');
 }
 
+/** The paths of a data directory, nothing created. */
+export function dataDirLayout(dir: string): DataDir {
+  return { dir, database: join(dir, 'confctl.db'), mediaDir: join(dir, 'media'), instanceFile: join(dir, 'instance.json') };
+}
+
 /** Creates the directory layout (idempotent; what it creates is 0700) and answers its paths. */
 export function prepareDataDir(dir: string): DataDir {
-  const layout = {
-    dir,
-    database: join(dir, 'confctl.db'),
-    mediaDir: join(dir, 'media'),
-    instanceFile: join(dir, 'instance.json'),
-  };
+  const layout = dataDirLayout(dir);
   ensurePrivateDir(layout.mediaDir);
   return layout;
 }

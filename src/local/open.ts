@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import { openStore } from '../store/index.js';
 import type { Store, TenantRecord } from '../store/types.js';
-import { type DataDir, exposureWarning, instanceSecret, prepareDataDir, resolveDataDir } from './data-dir.js';
+import { type DataDir, dataDirLayout, exposureWarning, instanceSecret, prepareDataDir, resolveDataDir } from './data-dir.js';
 
 /** An opened local data directory: its layout, the store and the URL-signing secret. */
 export interface LocalInstance {
@@ -24,6 +25,16 @@ export function openLocal(dataFlag: string | undefined, env: NodeJS.ProcessEnv, 
   }
   const signingSecret = instanceSecret(layout);
   return { layout, store: openStore(layout.database), signingSecret };
+}
+
+/**
+ * Opens a data directory to plan changes (`--dry-run`) without making any: an existing one as
+ * `openLocal` does; a missing one as an empty in-memory store, creating nothing on disk.
+ */
+export function openLocalForPlan(dataFlag: string | undefined, env: NodeJS.ProcessEnv): LocalInstance & { exists: boolean } {
+  const layout = dataDirLayout(resolveDataDir(dataFlag, env));
+  if (existsSync(layout.database)) return { ...openLocal(dataFlag, env), exists: true };
+  return { layout, store: openStore(':memory:'), signingSecret: '', exists: false };
 }
 
 /** The tenant with this domain (primary or alias), or the first tenant when no domain is given. */

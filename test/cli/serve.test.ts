@@ -13,7 +13,7 @@ describe('serve flags', () => {
       rateLimit: { client: 5, tenant: 10 },
       maxAttendees: 5,
       trustProxy: false,
-      profile: true,
+      profile: { name: 'local', force: false },
       log: 'pretty',
       connections: { timeouts: { headersMs: 20_000, requestMs: 30_000 }, maxConnections: 500, maxConnectionsPerAddress: null },
     });
@@ -25,9 +25,12 @@ describe('serve flags', () => {
       ...{ headersTimeout: '5', requestTimeout: '9', maxConnections: '64', maxConnectionsPerAddress: '8' },
     });
     expect(o).toEqual({
-      ...{ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: false, log: 'json' },
+      ...{ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: null, log: 'json' },
       connections: { timeouts: { headersMs: 5000, requestMs: 9000 }, maxConnections: 64, maxConnectionsPerAddress: 8 },
     });
+    expect(parseServeOptions({ profileName: 'dev', force: true }).profile).toEqual({ name: 'dev', force: true });
+    expect(() => parseServeOptions({ profileName: 'a b' })).toThrow(/profile name 'a b' may hold only/);
+    expect(() => parseServeOptions({ profile: false, profileName: 'dev' })).toThrow('--no-profile does not go with --profile-name or --force');
   });
 
   it('reads --rate-limit as CLIENT[/TENANT] or off', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { grantMatches, hasPermissions, PERMISSION_PATTERN } from '../../src/contract/permissions.js';
+import { ALL_PERMISSIONS } from '../../src/contract/operations-meta.js';
+import { grantMatches, grantsMatchingNothing, hasPermissions, PERMISSION_PATTERN } from '../../src/contract/permissions.js';
 
 describe('permission grants (decisions §3)', () => {
   it.each([
@@ -27,5 +28,17 @@ describe('permission grants (decisions §3)', () => {
   it('accepts well-formed grants only', () => {
     for (const ok of ['*', 'users.*', 'users.read.*', '*.read.*', 'online_conference_recordings.read.*']) expect(PERMISSION_PATTERN.test(ok), ok).toBe(true);
     for (const bad of ['', 'users.', '.users', 'users..read', 'Users.read', 'users read', 'users.re*d']) expect(PERMISSION_PATTERN.test(bad), bad).toBe(false);
+  });
+});
+
+describe('grantsMatchingNothing', () => {
+  it('accepts wildcards that match a known permission and names those that match none', () => {
+    expect(grantsMatchingNothing(['*', 'users.*', '*.read.*', 'users.read.*', 'online_conference_recordings.read.*'])).toEqual([]);
+    expect(grantsMatchingNothing(['user.read.*', 'users.read', 'users.delete.*', 'users.read.*'])).toEqual(['user.read.*', 'users.read', 'users.delete.*']);
+  });
+
+  it('checks against the permissions of the operation table', () => {
+    for (const p of ALL_PERMISSIONS) expect(grantsMatchingNothing([p])).toEqual([]);
+    expect(grantsMatchingNothing(['users.read.*'], ['customers.read.*'])).toEqual(['users.read.*']);
   });
 });

@@ -26,7 +26,8 @@ describe('e2e: local administration', () => {
 
   it('creates keys, lists them without secrets, revokes them; a revoked key gets 401 (exit 3)', async () => {
     const key = await box.json(['admin', 'keys', 'create', '--tenant', 'localhost', '--name', 'ci', '--permissions', 'users.read.*, customers.*', '--expires', '2099-01-01']);
-    expect(Object.keys(key).sort()).toEqual(['id', 'name', 'permissions', 'secret', 'tenant']);
+    expect(Object.keys(key).sort()).toEqual(['expires_at', 'id', 'name', 'permissions', 'secret', 'tenant']);
+    expect(key.expires_at).toBe('2099-01-01T00:00:00.000Z');
     expect(key).toMatchObject({ tenant: 'localhost', name: 'ci', permissions: ['users.read.*', 'customers.*'] });
 
     const listed = await box.run(['admin', 'keys', 'list', '-o', 'json']);

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../../client/client.js';
 import { apiClient, type CliContext, type GlobalOptions, UsageError } from '../context.js';
+import { consentToOverwriteFile } from '../overwrite.js';
 import type { Row } from '../output/index.js';
 import { readRecords } from './records.js';
 import { runBulk } from './run.js';
@@ -15,6 +16,8 @@ export interface FromFileOptions {
   concurrency: number;
   /** `--errors FILE`: failed records as NDJSON there instead of on stderr. */
   errorsFile?: string;
+  /** `--force`: replace an existing `--errors` file without asking. */
+  force: boolean;
   globals: GlobalOptions;
 }
 
@@ -35,7 +38,8 @@ const MAX_CONCURRENCY = 32;
 export function addFromFileOptions(cmd: Command, opts: { concurrency: boolean }): Command {
   cmd
     .option('--from-file <file>', 'one request per record of a JSON array, NDJSON or CSV file (with a header row); - for stdin')
-    .option('--errors <file>', 'with --from-file: write the failed records there as NDJSON instead of listing them on stderr');
+    .option('--errors <file>', 'with --from-file: write the failed records there as NDJSON instead of listing them on stderr')
+    .option('--force', 'with --errors: replace an existing FILE without asking');
   if (opts.concurrency) cmd.option('--concurrency <n>', `with --from-file: requests in flight at most (default ${DEFAULT_CONCURRENCY})`);
   return cmd;
 }
@@ -46,7 +50,7 @@ export function addFromFileOptions(cmd: Command, opts: { concurrency: boolean })
  */
 export function fromFileOptions(flags: Record<string, unknown>, globals: GlobalOptions, others: string[], defaultConcurrency = DEFAULT_CONCURRENCY): FromFileOptions | undefined {
   if (typeof flags.fromFile !== 'string') {
-    const stray = ['errors', 'concurrency'].find((k) => flags[k] !== undefined);
+    const stray = ['errors', 'concurrency', 'force'].find((k) => flags[k] !== undefined);
     if (stray) throw new UsageError(`--${stray} goes with --from-file`);
     return undefined;
   }
@@ -59,12 +63,14 @@ export function fromFileOptions(flags: Record<string, unknown>, globals: GlobalO
     file: flags.fromFile,
     concurrency: raw === undefined ? defaultConcurrency : Number(raw),
     errorsFile: typeof flags.errors === 'string' ? flags.errors : undefined,
+    force: Boolean(flags.force),
     globals,
   };
 }
 
 /** Reads the records (a bad file is exit 2 before anything is sent), then sends them. */
 export async function runFromFile(opts: FromFileOptions, kind: BulkKind, ctx: CliContext): Promise<void> {
+  await consentToOverwriteFile(ctx, opts.errorsFile, '--errors', opts.force);
   const records = await readRecords(opts.file, ctx.streams.stdin);
   for (const { record } of records) for (const key of kind.responseOnly ?? []) delete record[key];
   const { client, format } = await apiClient(ctx, opts.globals);

@@ -2,17 +2,30 @@
 import type { Command } from 'commander';
 import { AdminError } from '../../admin/errors.js';
 import { ImportError } from '../../admin/import.js';
-import { findTenant, type LocalInstance, openLocal } from '../../local/open.js';
+import { findTenant, type LocalInstance, openLocal, openLocalForPlan } from '../../local/open.js';
 import type { TenantRecord } from '../../store/types.js';
 import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../context.js';
 import { listWriter, renderItem, type Row } from '../output/index.js';
 
 export type Opts = Record<string, unknown>;
 
-/** Runs `work` on the opened data directory and always closes it; admin errors become exit codes. */
+/** `--dry-run` was given (only commands that print a plan take it). */
+export const isDryRun = (cmd: Command): boolean => globalOptions(cmd).dryRun;
+
+/** Prints a dry run's plan on stdout, a `would …` line each, and says on stderr that nothing changed. */
+export function plan(ctx: CliContext, lines: string[]): void {
+  for (const line of lines) ctx.streams.stdout.write(`${line}\n`);
+  ctx.streams.stderr.write('dry run: nothing was changed\n');
+}
+
+/**
+ * Runs `work` on the opened data directory and always closes it; admin errors become exit codes.
+ * Under `--dry-run` a missing directory is planned against as an empty one, and not created.
+ */
 export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: LocalInstance, opts: Opts) => T | Promise<T>): Promise<T> {
   const opts = cmd.opts<Opts>();
-  const local = openLocal(opts.data as string | undefined, ctx.env as NodeJS.ProcessEnv, (m) => ctx.streams.stderr.write(`${m}\n`));
+  const env = ctx.env as NodeJS.ProcessEnv;
+  const local = isDryRun(cmd) ? openLocalForPlan(opts.data as string | undefined, env) : openLocal(opts.data as string | undefined, env, (m) => ctx.streams.stderr.write(`${m}\n`));
   try {
     return await work(local, opts);
   } catch (err) {
@@ -45,14 +58,21 @@ export function wholeNumber(flag: string, value: unknown): number {
   return Number(value);
 }
 
+/** `connectedAccounts` → `connected_accounts`, in nested objects too: admin output names keys as the API does. */
+export function snakeKeys<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(snakeKeys) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeKeys(v)])) as T;
+}
+
 export async function print(ctx: CliContext, cmd: Command, item: Row): Promise<void> {
   const globals = globalOptions(cmd);
-  await renderItem(ctx.streams, item, { format: outputFormat(ctx, globals), fields: globals.fields, query: globals.query });
+  await renderItem(ctx.streams, snakeKeys(item), { format: outputFormat(ctx, globals), fields: globals.fields, query: globals.query });
 }
 
 export async function printList(ctx: CliContext, cmd: Command, rows: Row[], columns: string[]): Promise<void> {
   const globals = globalOptions(cmd);
   const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields, columns, query: globals.query });
-  await writer.write(rows);
+  await writer.write(snakeKeys(rows));
   await writer.end();
 }

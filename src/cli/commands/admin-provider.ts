@@ -5,7 +5,8 @@ import { importRecords, isImportKind, IMPORT_KINDS } from '../../admin/import.js
 import { endConference, failRecording, finishRecording, startConference } from '../../admin/lifecycle.js';
 import { type CliContext, UsageError } from '../context.js';
 import type { Row } from '../output/index.js';
-import { print, tenantOf, withLocal } from './admin-local.js';
+import type { Store } from '../../store/types.js';
+import { isDryRun, plan, print, tenantOf, withLocal } from './admin-local.js';
 
 function idArg(value: string, what: string): number {
   if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${what} must be a whole number, not '${value}'`);
@@ -14,14 +15,24 @@ function idArg(value: string, what: string): number {
 
 export async function conferenceStart(ctx: CliContext, cmd: Command, id: string): Promise<void> {
   await withLocal(ctx, cmd, async (local, opts) => {
-    const { conference, recording } = startConference(local.store, tenantOf(local, opts).id, idArg(id, 'conference id'), ctx.now());
+    const run = () => startConference(local.store, tenantOf(local, opts).id, idArg(id, 'conference id'), ctx.now());
+    if (isDryRun(cmd)) {
+      const { conference } = rolledBack(local.store, run);
+      return plan(ctx, [`would start conference ${conference.id} '${conference.title}' and begin its recording`]);
+    }
+    const { conference, recording } = run();
     await print(ctx, cmd, { conference, recording });
   });
 }
 
 export async function conferenceEnd(ctx: CliContext, cmd: Command, id: string): Promise<void> {
   await withLocal(ctx, cmd, async (local, opts) => {
-    await print(ctx, cmd, endConference(local.store, tenantOf(local, opts).id, idArg(id, 'conference id'), ctx.now()) as unknown as Row);
+    const run = () => endConference(local.store, tenantOf(local, opts).id, idArg(id, 'conference id'), ctx.now());
+    if (isDryRun(cmd)) {
+      const { conference, recordings } = rolledBack(local.store, run);
+      return plan(ctx, [`would end conference ${conference.id} '${conference.title}'; ${recordings.length} running recording(s) would become Processing`]);
+    }
+    await print(ctx, cmd, run() as unknown as Row);
   });
 }
 
@@ -38,7 +49,9 @@ export async function recordingFinish(ctx: CliContext, cmd: Command, id: string)
 
 export async function recordingFail(ctx: CliContext, cmd: Command, id: string): Promise<void> {
   await withLocal(ctx, cmd, async (local, opts) => {
-    await print(ctx, cmd, failRecording(local.store, tenantOf(local, opts).id, idArg(id, 'recording id'), { now: ctx.now() }));
+    const run = () => failRecording(local.store, tenantOf(local, opts).id, idArg(id, 'recording id'), { now: ctx.now() });
+    if (isDryRun(cmd)) return plan(ctx, [`would mark recording ${rolledBack(local.store, run).id} Failed`]);
+    await print(ctx, cmd, run());
   });
 }
 
@@ -51,7 +64,24 @@ export async function importFile(ctx: CliContext, cmd: Command, kind: string, fi
     throw new UsageError(`cannot read ${file}`);
   }
   await withLocal(ctx, cmd, async (local, opts) => {
-    const result = importRecords(local.store, tenantOf(local, opts).id, kind, text, { fileName: file });
-    await print(ctx, cmd, { ...result, tenant: tenantOf(local, opts).primary_domain });
+    const tenant = tenantOf(local, opts);
+    const run = () => importRecords(local.store, tenant.id, kind, text, { fileName: file });
+    if (isDryRun(cmd)) return plan(ctx, [`would import ${rolledBack(local.store, run).created} ${kind} into tenant ${tenant.primary_domain}`]);
+    await print(ctx, cmd, { ...run(), tenant: tenant.primary_domain });
   });
+}
+
+/** Runs `work` in a transaction that is always rolled back and answers its result: a dry run with every check of a real one. */
+function rolledBack<T>(store: Store, work: () => T): T {
+  const undo = new Error('dry run: roll back');
+  let result: T | undefined;
+  try {
+    store.transaction(() => {
+      result = work();
+      throw undo;
+    });
+  } catch (err) {
+    if (err !== undo) throw err;
+  }
+  return result as T;
 }

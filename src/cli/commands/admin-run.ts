@@ -4,3 +4,4 @@
  */
 export * from './admin-setup.js';
 export * from './admin-provider.js';
+export * from './admin-lookup.js';

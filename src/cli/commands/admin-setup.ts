@@ -1,13 +1,15 @@
 /** `confctl admin init|tenants|keys|seed`: setting up a local data directory. */
 import type { Command } from 'commander';
-import { PERMISSION_PATTERN } from '../../contract/index.js';
-import { createTenant, initFirstTenant } from '../../local/init.js';
+import { ALL_PERMISSIONS, grantsMatchingNothing, PERMISSION_PATTERN } from '../../contract/index.js';
+import { createTenant, FIRST_KEY_NAME, initFirstTenant, LOCAL_ALIASES } from '../../local/init.js';
+import type { LocalInstance } from '../../local/open.js';
 import { seedBulk, seedDemo } from '../../store/index.js';
+import { hasDemoData } from '../../store/seed/demo.js';
 import type { AccessKeyRecord, TenantRecord } from '../../store/types.js';
 import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../context.js';
-import { renderValue, type Row } from '../output/index.js';
-import { print, printList, tenantOf, wholeNumber, withLocal } from './admin-local.js';
-import { saveLocalProfile } from './local-profile.js';
+import type { Row } from '../output/index.js';
+import { isDryRun, plan, print, printList, tenantOf, wholeNumber, withLocal } from './admin-local.js';
+import { consentToLocalProfile, localProfileChoice, saveLocalProfile } from './local-profile.js';
 import { baseUrlFor } from './serve-run.js';
 
 const tenantRow = (t: TenantRecord): Row => ({ id: t.id, primary_domain: t.primary_domain, aliases: t.aliases, created_at: t.created_at });
@@ -21,21 +23,40 @@ const keyRow = (k: AccessKeyRecord, tenants: Map<number, string>): Row => ({
   created_at: k.created_at,
 });
 
+/** A new secret is shown as plain lines on a terminal, unless `--fields` picks what to print. */
+function isPlainText(ctx: CliContext, cmd: Command): boolean {
+  const globals = globalOptions(cmd);
+  return outputFormat(ctx, globals) === 'table' && !globals.fields;
+}
+
+const aliasText = (aliases: readonly string[]) => (aliases.length ? ` (aliases ${aliases.join(', ')})` : '');
+
+/** The first tenant and key; the profile they go to is settled (asked, if need be) before the key exists. */
 export async function init(ctx: CliContext, cmd: Command): Promise<void> {
   await withLocal(ctx, cmd, async (local, opts) => {
-    const created = initFirstTenant(local.store, String(opts.domain ?? 'localhost').toLowerCase());
-    if (!created) {
+    if (local.store.tenants.list().length) {
       throw new CliError(`${local.layout.dir} is already initialised`, EXIT.conflict, "create more keys with 'confctl admin keys create'");
     }
-    if (opts.profile !== false) await saveLocalProfile(ctx, local.store, baseUrlFor(created.tenant.primary_domain, 8080), created.key);
-    const globals = globalOptions(cmd);
-    const format = outputFormat(ctx, globals);
+    const domain = String(opts.domain ?? 'localhost').toLowerCase();
+    const choice = localProfileChoice(opts);
+    const baseUrl = baseUrlFor(domain, 8080);
+    if (isDryRun(cmd)) {
+      const replaces = choice && (await ctx.config()).get(choice.name);
+      return plan(ctx, [
+        `would create tenant ${domain}${aliasText(domain === 'localhost' ? LOCAL_ALIASES : [])} with roles Admin, Manager, Member in ${local.layout.dir}`,
+        `would create an all-permissions key '${FIRST_KEY_NAME}' and print its secret once`,
+        ...(choice ? [`would ${replaces ? 'replace' : 'save'} profile '${choice.name}' pointing at ${baseUrl}`] : []),
+      ]);
+    }
+    if (choice) await consentToLocalProfile(ctx, local.store, choice);
+    const created = initFirstTenant(local.store, domain);
+    if (!created) throw new CliError(`${local.layout.dir} is already initialised`, EXIT.conflict);
+    if (choice) await saveLocalProfile(ctx, local.store, baseUrl, created.key, choice.name);
     const result = { tenant: created.tenant.primary_domain, key_id: created.key.id, secret: created.key.secret };
-    if (format === 'table') {
-      ctx.streams.stdout.write(
-        `Initialised ${local.layout.dir}\nTenant: ${result.tenant}\nKey id: ${result.key_id}\nSecret: ${result.secret}   (shown only now)\n`,
-      );
-    } else await renderValue(ctx.streams, result, format, globals.query);
+    if (isPlainText(ctx, cmd)) {
+      const saved = choice ? `Profile: ${choice.name} (${baseUrl})\n` : '';
+      ctx.streams.stdout.write(`Initialised ${local.layout.dir}\nTenant: ${result.tenant}\nKey id: ${result.key_id}\nSecret: ${result.secret}   (shown only now)\n${saved}`);
+    } else await print(ctx, cmd, result);
   });
 }
 
@@ -44,6 +65,7 @@ export async function tenantsAdd(ctx: CliContext, cmd: Command, domain: string):
     const domains = [domain, ...((opts.alias as string[] | undefined) ?? [])].map((d) => d.toLowerCase());
     const taken = domains.filter((d) => local.store.tenants.byDomain(d));
     if (taken.length) throw new CliError(`domain already in use: ${taken.join(', ')}`, EXIT.conflict);
+    if (isDryRun(cmd)) return plan(ctx, [`would create tenant ${domains[0]}${aliasText(domains.slice(1))} with roles Admin, Manager, Member`]);
     await print(ctx, cmd, tenantRow(createTenant(local.store, domains[0], domains.slice(1))));
   });
 }
@@ -60,26 +82,35 @@ function parseExpiry(value: unknown, now: Date): string | null {
   return new Date(time).toISOString();
 }
 
+/** `--permissions` → grants, each a well-formed name that grants at least one known permission, else exit 2. */
+export function parseGrants(value: unknown): string[] {
+  const grants = String(value).split(',').map((p) => p.trim()).filter(Boolean);
+  const malformed = grants.filter((p) => !PERMISSION_PATTERN.test(p));
+  if (!grants.length || malformed.length) {
+    throw new UsageError(`invalid permission${malformed.length > 1 ? 's' : ''}: ${malformed.join(', ') || '(none given)'}`, "use names like 'users.read.*', 'customers.*' or '*'");
+  }
+  const unknown = grantsMatchingNothing(grants);
+  if (unknown.length) {
+    throw new UsageError(`no known permission matches ${unknown.map((g) => `'${g}'`).join(', ')}`, `known permissions: ${ALL_PERMISSIONS.join(', ')} (wildcards: '*', 'users.*', '*.read.*')`);
+  }
+  return grants;
+}
+
 export async function keysCreate(ctx: CliContext, cmd: Command): Promise<void> {
   await withLocal(ctx, cmd, async (local, opts) => {
-    const permissions = String(opts.permissions).split(',').map((p) => p.trim()).filter(Boolean);
-    const bad = permissions.filter((p) => !PERMISSION_PATTERN.test(p));
-    if (!permissions.length || bad.length) {
-      throw new UsageError(`invalid permission${bad.length > 1 ? 's' : ''}: ${bad.join(', ') || '(none given)'}`, "use names like 'users.read.*', 'customers.*' or '*'");
-    }
+    const permissions = parseGrants(opts.permissions);
+    const expiresAt = parseExpiry(opts.expires, ctx.now());
     const tenant = tenantOf(local, opts);
-    const { record, secret } = local.store.keys.create({
-      tenant_id: tenant.id,
-      name: String(opts.name),
-      permissions,
-      expires_at: parseExpiry(opts.expires, ctx.now()),
-    });
-    const result = { id: record.id, secret, tenant: tenant.primary_domain, name: record.name, permissions: record.permissions };
-    const globals = globalOptions(cmd);
-    const format = outputFormat(ctx, globals);
-    if (format === 'table') {
-      ctx.streams.stdout.write(`Created key ${result.id} for ${result.tenant}\nSecret: ${secret}   (shown only now)\nPermissions: ${permissions.join(', ')}\n`);
-    } else await renderValue(ctx.streams, result, format, globals.query);
+    if (isDryRun(cmd)) {
+      const until = expiresAt ? `, expiring ${expiresAt}` : '';
+      return plan(ctx, [`would create key '${String(opts.name)}' for tenant ${tenant.primary_domain} with permissions ${permissions.join(', ')}${until}`]);
+    }
+    const { record, secret } = local.store.keys.create({ tenant_id: tenant.id, name: String(opts.name), permissions, expires_at: expiresAt });
+    const result = { id: record.id, secret, tenant: tenant.primary_domain, name: record.name, permissions: record.permissions, expires_at: record.expires_at };
+    if (isPlainText(ctx, cmd)) {
+      const until = record.expires_at ? `Expires: ${record.expires_at}\n` : '';
+      ctx.streams.stdout.write(`Created key ${result.id} for ${result.tenant}\nSecret: ${secret}   (shown only now)\nPermissions: ${permissions.join(', ')}\n${until}`);
+    } else await print(ctx, cmd, result);
   });
 }
 
@@ -94,8 +125,14 @@ export async function keysList(ctx: CliContext, cmd: Command): Promise<void> {
 
 export async function keysRevoke(ctx: CliContext, cmd: Command, id: string): Promise<void> {
   await withLocal(ctx, cmd, async (local) => {
-    if (!local.store.keys.revoke(id)) throw new CliError(`no access key '${id}'`, EXIT.notFound, "see 'confctl admin keys list'");
+    const key = local.store.keys.get(id);
+    if (!key) throw new CliError(`no access key '${id}'`, EXIT.notFound, "see 'confctl admin keys list'");
     const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
+    if (isDryRun(cmd)) {
+      const already = key.revoked_at ? ` (already revoked at ${key.revoked_at})` : '';
+      return plan(ctx, [`would revoke key ${id} '${key.name}' of tenant ${tenants.get(key.tenant_id)}${already}`]);
+    }
+    if (!local.store.keys.revoke(id)) throw new CliError(`no access key '${id}'`, EXIT.notFound, "see 'confctl admin keys list'");
     await print(ctx, cmd, keyRow(local.store.keys.get(id) as AccessKeyRecord, tenants));
   });
 }
@@ -108,10 +145,20 @@ export async function seed(ctx: CliContext, cmd: Command): Promise<void> {
     const users = opts.users === undefined ? 0 : wholeNumber('--users', opts.users);
     const customers = opts.customers === undefined ? 0 : wholeNumber('--customers', opts.customers);
     const tenant = tenantOf(local, opts);
+    if (isDryRun(cmd)) return plan(ctx, seedPlan(local, tenant, { demo: Boolean(opts.demo), users, customers }));
     const result: Row = { tenant: tenant.primary_domain };
     if (opts.demo) result.demo = seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
     if (users || customers) Object.assign(result, seedBulk(local.store, tenant.id, { users, customers }));
     local.store.optimize();
     await print(ctx, cmd, result);
   });
+}
+
+function seedPlan(local: LocalInstance, tenant: TenantRecord, what: { demo: boolean; users: number; customers: number }): string[] {
+  const lines: string[] = [];
+  if (what.demo) {
+    lines.push(hasDemoData(local.store, tenant.id) ? `would skip the demo data set: tenant ${tenant.primary_domain} already has it` : `would fill tenant ${tenant.primary_domain} with the demo data set`);
+  }
+  if (what.users || what.customers) lines.push(`would add ${what.users} generated users and ${what.customers} generated customers to tenant ${tenant.primary_domain}`);
+  return lines;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from '../help.js';
+import { FORCE_FLAG } from '../overwrite.js';
 
 type Actions = typeof import('./admin-run.js');
 /** Loads the heavy action module (store, better-sqlite3) only when an admin command runs. */
@@ -27,8 +28,16 @@ export function register(program: Command, ctx: CliContext): void {
     .description('Create the database, the first tenant (roles Admin, Manager, Member) and an all-permissions key')
     .option(...DATA)
     .option('--domain <domain>', 'primary domain of the first tenant', 'localhost')
-    .option('--no-profile', "do not save the key as the client profile 'local'")
-    .addHelpText('after', examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_id": "...", "secret": "..."}'))
+    .option('--no-profile', "do not save the key as a client profile")
+    .option('--profile-name <name>', "save the key as this profile instead of 'local'")
+    .option(...FORCE_FLAG)
+    .addHelpText(
+      'after',
+      `
+A profile of that name that points elsewhere is replaced only with consent: asked on a terminal,
+else --force (or pick another name with --profile-name). This is checked before the key exists.
+${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_id": "...", "secret": "..."}', 'confctl admin init --data ./other --profile-name other --dry-run')}`,
+    )
     .action(run(ctx, (m) => m.init));
 
   const tenants = admin.command('tenants').description('Manage tenants').addHelpText('after', examples('confctl admin tenants list'));
@@ -71,12 +80,30 @@ export function register(program: Command, ctx: CliContext): void {
     .addHelpText('after', examples('confctl admin keys revoke ak_0123456789abcdefghijklmn'))
     .action(run(ctx, (m) => m.keysRevoke));
 
+  const roles = admin.command('roles').description("A tenant's roles (the names a user's role may take)").addHelpText('after', examples('confctl admin roles list'));
+  roles
+    .command('list')
+    .description("List a tenant's roles")
+    .option(...DATA)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin roles list --tenant localhost -o json'))
+    .action(run(ctx, (m) => m.rolesList));
+
+  const departments = admin.command('departments').description("A tenant's departments (the ids a user's department_id may take)").addHelpText('after', examples('confctl admin departments list'));
+  departments
+    .command('list')
+    .description("List a tenant's departments")
+    .option(...DATA)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin departments list -o json'))
+    .action(run(ctx, (m) => m.departmentsList));
+
   admin
     .command('seed')
     .description('Fill a tenant with the demo data set, or with N deterministic users and customers')
     .option(...DATA)
     .option(...TENANT)
-    .option('--demo', 'the demo data set (decisions §8)')
+    .option('--demo', 'the demo data set (departments, users, customers, conferences, recordings in every status)')
     .option('--users <n>', 'number of generated users')
     .option('--customers <n>', 'number of generated customers')
     .addHelpText('after', examples('confctl admin seed --demo', 'confctl admin seed --users 100000 --customers 100000'))

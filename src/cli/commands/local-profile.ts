@@ -1,27 +1,70 @@
+import type { Profile } from '../../config/profiles.js';
+import { baseUrlOf } from '../../config/settings.js';
 import type { Store } from '../../store/types.js';
-import type { CliContext } from '../context.js';
+import { type CliContext, UsageError } from '../context.js';
+import { consentToReplace } from '../overwrite.js';
 
-/** The client profile a local instance saves its first key under (decisions §8). */
+/** The client profile a local instance saves its first key under, unless `--profile-name` names another. */
 export const LOCAL_PROFILE = 'local';
 
+/** How `serve` and `admin init` save the first key: under which name, and may an existing one be replaced. */
+export interface LocalProfileChoice {
+  name: string;
+  force: boolean;
+}
+
+/** One line about a profile for messages: its base URL and key id, never the secret. */
+export const profileSummary = (profile: Profile) => `${baseUrlOf(profile) ?? 'no base URL'}, key ${profile.key_id}`;
+
+/** A profile name, or exit 2 saying what a name may hold. */
+export function checkProfileName(name: string): string {
+  if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError(`profile name '${name}' may hold only letters, digits, '.', '_' and '-'`);
+  return name;
+}
+
+/** `--profile-name` and `--force` → the choice, null with `--no-profile` (which goes with neither); no I/O. */
+export function localProfileChoice(opts: Record<string, unknown>): LocalProfileChoice | null {
+  if (opts.profile === false) {
+    if (opts.profileName !== undefined || opts.force) throw new UsageError('--no-profile does not go with --profile-name or --force');
+    return null;
+  }
+  return { name: checkProfileName(typeof opts.profileName === 'string' ? opts.profileName : LOCAL_PROFILE), force: Boolean(opts.force) };
+}
+
 /**
- * Points the profile `local` at a local instance. With a newly created key the profile is
- * (re)written with it and made active if none is; otherwise only an existing `local` profile
- * whose key belongs to this instance gets the new base URL. Answers whether a profile was saved.
+ * Called before a new instance's key is created (its secret is shown once, so it must not be lost
+ * to a refused profile): a profile of the chosen name whose key is not one of this data
+ * directory's is replaced only with consent. One whose key is this directory's is re-pointed silently.
+ */
+export async function consentToLocalProfile(ctx: CliContext, store: Store, choice: LocalProfileChoice): Promise<void> {
+  const existing = (await ctx.config()).get(choice.name);
+  if (!existing || store.keys.get(existing.key_id)) return;
+  await consentToReplace(ctx, `profile '${choice.name}' (${profileSummary(existing)})`, {
+    force: choice.force,
+    hint: 'give --profile-name NAME to save the new key under another name, --force to replace the profile, or --no-profile',
+  });
+}
+
+/**
+ * Points the chosen profile at a local instance. With a newly created key the profile is
+ * (re)written with it and made active if none is (`consentToLocalProfile` asked first); otherwise
+ * only an existing profile whose key belongs to this instance gets the new base URL. Answers
+ * whether a profile was saved.
  */
 export async function saveLocalProfile(
   ctx: CliContext,
   store: Store,
   baseUrl: string,
   key?: { id: string; secret: string },
+  name: string = LOCAL_PROFILE,
 ): Promise<boolean> {
   const profiles = await ctx.config();
   if (key) {
-    profiles.save(LOCAL_PROFILE, { base_url: baseUrl, key_id: key.id, secret: key.secret }, { activateIfNone: true });
+    profiles.save(name, { base_url: baseUrl, key_id: key.id, secret: key.secret }, { activateIfNone: true });
     return true;
   }
-  const existing = profiles.get(LOCAL_PROFILE);
+  const existing = profiles.get(name);
   if (!existing || !store.keys.get(existing.key_id)) return false;
-  if (existing.base_url !== baseUrl) profiles.save(LOCAL_PROFILE, { ...existing, base_url: baseUrl, domain: undefined });
+  if (existing.base_url !== baseUrl) profiles.save(name, { ...existing, base_url: baseUrl, domain: undefined });
   return true;
 }

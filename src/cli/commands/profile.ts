@@ -1,10 +1,12 @@
 /** `confctl profile add|list|use|show|remove`: saved base URLs and access keys. Secrets are never printed. */
 import { type Command, Option } from 'commander';
-import { OUTPUT_FORMATS, type OutputFormat, type Profile, type SaveResult } from '../../config/profiles.js';
+import { OUTPUT_FORMATS, type OutputFormat, type Profile, type ProfileStore, type SaveResult } from '../../config/profiles.js';
 import { baseUrlOf } from '../../config/settings.js';
 import { type CliContext, type GlobalOptions, globalOptions, outputFormat, UsageError } from '../context.js';
 import { listWriter, renderItem } from '../output/index.js';
 import { examples } from '../help.js';
+import { consentToReplace } from '../overwrite.js';
+import { checkProfileName, profileSummary } from './local-profile.js';
 
 export interface ProfileInput {
   name?: string;
@@ -16,15 +18,17 @@ export interface ProfileInput {
   defaultOutput?: OutputFormat;
   /** Store the secret in the OS keychain (the profile file when there is none). */
   keyring: boolean;
+  /** Replace a profile of that name without asking. */
+  force: boolean;
   globals: GlobalOptions;
 }
 
 export interface ProfileRunners {
   add(opts: ProfileInput): Promise<void>;
   list(opts: { globals: GlobalOptions }): Promise<void>;
-  use(opts: { name: string }): Promise<void>;
+  use(opts: { name: string; dryRun: boolean }): Promise<void>;
   show(opts: { name?: string; globals: GlobalOptions }): Promise<void>;
-  remove(opts: { name: string }): Promise<void>;
+  remove(opts: { name: string; dryRun: boolean }): Promise<void>;
   names(): Promise<void>;
 }
 
@@ -36,13 +40,14 @@ export function addProfileFlags(cmd: Command): Command {
     .option('--secret <secret>', 'access key secret (visible to other local users: prefer --secret-stdin)')
     .option('--secret-stdin', 'read the secret from the first line of stdin')
     .option('--keyring', 'keep the secret in the OS keychain instead of the profile file (falls back to the file when there is no keychain)')
-    .addOption(new Option('--default-output <format>', 'default output format of this profile').choices(OUTPUT_FORMATS));
+    .addOption(new Option('--default-output <format>', 'default output format of this profile').choices(OUTPUT_FORMATS))
+    .option('--force', 'replace a saved profile of that name without asking');
 }
 
 /** Flags → profile input; no I/O. */
 export function profileInput(name: string | undefined, flags: Record<string, unknown>, cmd: Command): ProfileInput {
   const globals = globalOptions(cmd);
-  if (name !== undefined && !/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError(`profile name '${name}' may hold only letters, digits, '.', '_' and '-'`);
+  if (name !== undefined) checkProfileName(name);
   if (flags.domain && globals.baseUrl) throw new UsageError('give --domain or --base-url, not both');
   if (flags.secret && flags.secretStdin) throw new UsageError('give --secret or --secret-stdin, not both');
   return {
@@ -54,6 +59,7 @@ export function profileInput(name: string | undefined, flags: Record<string, unk
     secretStdin: Boolean(flags.secretStdin),
     defaultOutput: flags.defaultOutput as OutputFormat | undefined,
     keyring: Boolean(flags.keyring),
+    force: Boolean(flags.force),
     globals,
   };
 }
@@ -67,17 +73,26 @@ async function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
   return text.split(/\r?\n/)[0].trim();
 }
 
+/** Answers typed before (a failed `login` asks again with them as defaults). */
+export interface PreviousAnswers {
+  place: string;
+  keyId: string;
+  secret: string;
+}
+
 /**
  * Completes the input: the secret from stdin, missing values by prompting on a terminal; in a
- * pipe, anything missing is exit 2 naming the flags.
+ * pipe, anything missing is exit 2 naming the flags. With `previous`, every value but the name
+ * is asked again, the earlier answer as its default.
  */
 export async function completeProfile(
   input: ProfileInput,
   ctx: CliContext,
   defaultName?: string,
+  previous?: PreviousAnswers,
 ): Promise<{ name: string; profile: Profile & { secret: string } }> {
   const p = { ...input };
-  if (p.secretStdin) p.secret = await firstLine(ctx.streams.stdin);
+  if (p.secretStdin && !previous) p.secret = await firstLine(ctx.streams.stdin);
   const missing = [
     !p.name && !defaultName && 'NAME',
     !p.domain && !p.baseUrl && '--domain or --base-url',
@@ -87,13 +102,14 @@ export async function completeProfile(
   if (missing.length && !ctx.streams.canPrompt) throw new UsageError(`missing ${missing.join(', ')}`, 'prompts need a terminal on stdin and stdout');
   const ask = ctx.prompter;
   p.name ||= defaultName ?? (await ask.input({ message: 'Profile name', default: 'default' }));
-  if (!p.domain && !p.baseUrl) {
-    const answer = (await ask.input({ message: "Tenant domain (or a base URL starting with http)" })).trim();
-    if (/^https?:\/\//.test(answer)) p.baseUrl = answer;
-    else p.domain = answer;
+  if (previous || (!p.domain && !p.baseUrl)) {
+    const answer = (await ask.input({ message: 'Tenant domain (or a base URL starting with http)', default: previous?.place })).trim();
+    [p.domain, p.baseUrl] = /^https?:\/\//.test(answer) ? [undefined, answer] : [answer, undefined];
   }
-  p.keyId ||= (await ask.input({ message: 'Access key id' })).trim();
-  p.secret ||= (await ask.password({ message: 'Access key secret' })).trim();
+  if (previous) p.keyId = (await ask.input({ message: 'Access key id', default: previous.keyId })).trim();
+  else p.keyId ||= (await ask.input({ message: 'Access key id' })).trim();
+  if (previous) p.secret = (await ask.password({ message: 'Access key secret (Enter keeps the one typed before)' })).trim() || previous.secret;
+  else p.secret ||= (await ask.password({ message: 'Access key secret' })).trim();
   if (!p.keyId || !p.secret || !(p.domain || p.baseUrl)) throw new UsageError('the domain, key id and secret may not be empty');
   return {
     name: p.name,
@@ -124,12 +140,27 @@ export function reportSecretStore(ctx: CliContext, wanted: boolean, saved: SaveR
 
 const notFound = (name: string) => new UsageError(`no profile named '${name}'`, "see 'confctl profile list'");
 
+/** Consent to replace a saved profile `name` (asked on a terminal, else `--force`); nothing to ask when it is new. */
+export async function consentToReplaceProfile(ctx: CliContext, store: ProfileStore, name: string, force: boolean): Promise<void> {
+  const existing = store.get(name);
+  if (!existing) return;
+  await consentToReplace(ctx, `profile '${name}' (${profileSummary(existing)})`, { force, hint: 'give --force to replace it, or another name' });
+}
+
 function runners(ctx: CliContext): ProfileRunners {
   const say = (line: string) => ctx.streams.stderr.write(`${line}\n`);
+  const planProfile = (line: string) => {
+    ctx.streams.stdout.write(`${line}\n`);
+    say('dry run: nothing was changed');
+  };
   return {
     async add(opts) {
       const { name, profile } = await completeProfile(opts, ctx);
       const store = await ctx.config();
+      if (opts.globals.dryRun) {
+        return planProfile(`would ${store.get(name) ? 'replace' : 'save'} profile '${name}' (${profileSummary(profile)})`);
+      }
+      await consentToReplaceProfile(ctx, store, name, opts.force);
       const saved = store.save(name, profile, { activateIfNone: true, keyring: opts.keyring });
       say(`Saved profile '${name}'${store.active() === name ? ' (active)' : ''} in ${store.path}`);
       reportSecretStore(ctx, opts.keyring, saved, store.path);
@@ -140,9 +171,10 @@ function runners(ctx: CliContext): ProfileRunners {
       await writer.write(store.list().map((p) => describeProfile(p.name, p.profile, p.active, false)));
       await writer.end();
     },
-    async use({ name }) {
+    async use({ name, dryRun }) {
       const store = await ctx.config();
-      if (!store.use(name)) throw notFound(name);
+      if (dryRun && store.get(name)) return planProfile(`would make profile '${name}' the active one`);
+      if (dryRun || !store.use(name)) throw notFound(name);
       say(`Active profile: ${name}`);
     },
     async show({ name, globals }) {
@@ -157,9 +189,11 @@ function runners(ctx: CliContext): ProfileRunners {
         query: globals.query,
       });
     },
-    async remove({ name }) {
+    async remove({ name, dryRun }) {
       const store = await ctx.config();
-      const removed = store.remove(name);
+      const profile = store.get(name);
+      if (dryRun && profile) return planProfile(`would remove profile '${name}' (${profileSummary(profile)})`);
+      const removed = !dryRun && store.remove(name);
       if (!removed) throw notFound(name);
       say(`Removed profile '${name}'`);
       if (removed.keyringError) say(`warning: could not delete its secret from the OS keychain: ${removed.keyringError}`);
@@ -191,7 +225,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Profil
     .description('Make a profile the active one')
     .addHelpText('after', examples('confctl profile use acme'))
     .argument('<name>')
-    .action((name: string) => run.use({ name }));
+    .action((name: string, _flags, cmd: Command) => run.use({ name, dryRun: globalOptions(cmd).dryRun }));
   profile
     .command('show')
     .description('Show a profile, the secret masked (default: the active one)')
@@ -203,7 +237,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Profil
     .description('Delete a profile')
     .addHelpText('after', examples('confctl profile remove acme'))
     .argument('<name>')
-    .action((name: string) => run.remove({ name }));
+    .action((name: string, _flags, cmd: Command) => run.remove({ name, dryRun: globalOptions(cmd).dryRun }));
   // For shell completion scripts: saved profile names, one a line.
   profile.command('names', { hidden: true }).action(() => run.names());
 }

@@ -5,6 +5,7 @@ import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageErr
 import { renderItem, renderValue, type Row } from '../output/index.js';
 import { addListOptions, idArg, type ListOptions, listOptions, runList, withExample } from './resource.js';
 import { examples } from '../help.js';
+import { consentToOverwriteFile } from '../overwrite.js';
 
 /** Table columns of recording lists when no --fields is given. */
 export const RECORDING_COLUMNS = ['id', 'status', 'file_name', 'started_at', 'stopped_at'];
@@ -15,6 +16,8 @@ export interface UrlOptions {
   expiry?: number;
   /** Save the recording to this file (`-` for stdout) instead of printing the URL. */
   download?: string;
+  /** `--force`: replace an existing download file without asking. */
+  force?: boolean;
   globals: GlobalOptions;
 }
 
@@ -23,7 +26,7 @@ export interface RecordingsRunners {
   url(opts: UrlOptions): Promise<void>;
 }
 
-/** `--expiry`: whole seconds within decisions §7's bounds. */
+/** `--expiry`: whole seconds within the operation's bounds. */
 export function parseExpiry(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = /^\d+$/.test(value) ? Number(value) : NaN;
@@ -33,6 +36,10 @@ export function parseExpiry(value: string | undefined): number | undefined {
 
 /** Prints `{url, expires_at}` (the envelope with `--raw`), or downloads the file with `--download`. */
 export async function runUrl(opts: UrlOptions, ctx: CliContext): Promise<void> {
+  if (opts.force && opts.download === undefined) throw new UsageError('--force goes with --download FILE');
+  const { output, fields, raw } = opts.globals;
+  if (opts.download !== undefined && (output || fields || raw)) throw new UsageError('-o, --fields and --raw do not go with --download: the file is saved as it comes');
+  await consentToOverwriteFile(ctx, opts.download, '--download', Boolean(opts.force));
   const { client, format } = await apiClient(ctx, opts.globals);
   const query = opts.expiry === undefined ? undefined : { expiry: opts.expiry };
   const res = await client.call('getRecordingUrl', { params: opts.params, query });
@@ -68,12 +75,14 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Record
     .argument('<conference_id>')
     .argument('<recording_id>')
     .option('--expiry <seconds>', `seconds until the URL expires (${EXPIRY_MIN}-${EXPIRY_MAX}; default: recording length + 10 minutes)`)
-    .option('--download <file>', 'download the recording to FILE (- for stdout); progress on stderr when it is a terminal');
+    .option('--download <file>', 'download the recording to FILE (- for stdout); progress on stderr when it is a terminal')
+    .option('--force', 'with --download: replace an existing FILE without asking');
   withExample(url, 'getRecordingUrl').action((confId: string, recId: string, flags, cmd: Command) =>
     run.url({
       params: { online_conference_id: idArg(confId, 'conference_id'), online_conference_recording_id: idArg(recId, 'recording_id') },
       expiry: parseExpiry(flags.expiry),
       download: flags.download,
+      force: Boolean(flags.force),
       globals: globalOptions(cmd),
     }),
   );

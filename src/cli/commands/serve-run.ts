@@ -3,9 +3,9 @@ import { API_PREFIX } from '../../contract/index.js';
 import { initFirstTenant } from '../../local/init.js';
 import { openLocal } from '../../local/open.js';
 import { closeGracefully, createServer } from '../../server/index.js';
-import { seedDemo } from '../../store/index.js';
 import { type CliContext, CliError, EXIT } from '../context.js';
-import { saveLocalProfile } from './local-profile.js';
+import { type DemoSummary, seedDemo } from '../../store/index.js';
+import { consentToLocalProfile, saveLocalProfile } from './local-profile.js';
 import type { ServeOptions } from './serve.js';
 
 /** The base URL a client uses for a server bound to `host:port` (wildcard binds answer on localhost). */
@@ -29,6 +29,12 @@ export function listenError(err: NodeJS.ErrnoException, options: Pick<ServeOptio
   }
 }
 
+/** What `--demo` did: loaded the data set, or left the tenant alone because it already had it. */
+export function demoMessage(demo: DemoSummary): string {
+  if (demo.skipped) return 'Demo data already present: nothing was added.';
+  return `Demo data loaded: ${demo.users} users, ${demo.customers} customers, ${demo.conferences} conferences, ${demo.recordings} recordings.`;
+}
+
 /**
  * Runs `confctl serve` until SIGINT or SIGTERM: opens (and on first use initialises) the data
  * directory, seeds demo data on request, listens, and shuts down gracefully (in-flight requests
@@ -38,8 +44,14 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   const out = ctx.streams.stdout;
   const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv, (m) => ctx.streams.stderr.write(`${m}\n`));
   const { store, layout } = local;
+  if (options.profile && !store.tenants.list().length) {
+    await consentToLocalProfile(ctx, store, options.profile).catch((err) => {
+      store.close();
+      throw err;
+    });
+  }
   const created = initFirstTenant(store);
-  if (options.demo) seedDemo(store, store.tenants.list()[0].id, { mediaDir: layout.mediaDir });
+  const demo = options.demo ? seedDemo(store, store.tenants.list()[0].id, { mediaDir: layout.mediaDir }) : undefined;
   // Fresh planner statistics: without them a large tenant's ordered pages can pick a poor index.
   store.optimize();
   const { server } = createServer({
@@ -68,10 +80,10 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     out.write(`Access key (the secret is shown only now):\n  key id: ${created.key.id}\n  secret: ${created.key.secret}\n`);
   }
   if (options.profile) {
-    const saved = await saveLocalProfile(ctx, store, baseUrl, created?.key);
-    if (saved) out.write(`Profile 'local' points at ${baseUrl}\n`);
+    const saved = await saveLocalProfile(ctx, store, baseUrl, created?.key, options.profile.name);
+    if (saved) out.write(`Profile '${options.profile.name}' points at ${baseUrl}\n`);
   }
-  if (options.demo) out.write('Demo data loaded.\n');
+  if (demo) out.write(`${demoMessage(demo)}\n`);
   out.write(`Listening on ${baseUrl} (data: ${layout.dir})\n`);
 
   await new Promise<void>((resolve) => {

@@ -2,6 +2,8 @@ import { type Command, Option } from 'commander';
 import { type CliContext, UsageError } from '../context.js';
 import { examples } from '../help.js';
 import { type ConnectionFlags, parseConnectionFlags } from './serve-connections.js';
+import { FORCE_FLAG } from '../overwrite.js';
+import { type LocalProfileChoice, localProfileChoice } from './local-profile.js';
 
 /** Parsed flags of `confctl serve`. */
 export interface ServeOptions {
@@ -12,7 +14,8 @@ export interface ServeOptions {
   rateLimit: { client: number; tenant: number } | null;
   maxAttendees: number;
   trustProxy: boolean;
-  profile: boolean;
+  /** Where the first key is saved (`--profile-name`, `--force`); null with `--no-profile`. */
+  profile: LocalProfileChoice | null;
   log: 'json' | 'pretty' | 'off';
   /** Timeouts and connection caps, passed to the server as they are. */
   connections: ConnectionFlags;
@@ -23,7 +26,7 @@ function positiveInt(flag: string, value: string, min = 1): number {
   return Number(value);
 }
 
-/** `off`, `CLIENT` or `CLIENT/TENANT` requests per second (decisions §5). */
+/** `off`, `CLIENT` or `CLIENT/TENANT` requests per second. */
 export function parseRateLimit(value: string): ServeOptions['rateLimit'] {
   if (value === 'off') return null;
   const m = /^([0-9]+)(?:\/([0-9]+))?$/.exec(value);
@@ -43,7 +46,7 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     rateLimit: parseRateLimit(String(o.rateLimit ?? '5/10')),
     maxAttendees: positiveInt('--max-attendees', String(o.maxAttendees ?? '5')),
     trustProxy: Boolean(o.trustProxy),
-    profile: o.profile !== false,
+    profile: localProfileChoice(o),
     log: (o.log as ServeOptions['log']) ?? 'pretty',
     connections: parseConnectionFlags(o),
   };
@@ -60,7 +63,9 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--rate-limit <limits>', "requests per second: CLIENT[/TENANT], or 'off'", '5/10')
     .option('--max-attendees <n>', 'maximum attendees of a conference besides its owner', '5')
     .option('--trust-proxy', 'honour X-Forwarded-Host/-Proto/-For')
-    .option('--no-profile', "do not save the first key as the client profile 'local'")
+    .option('--no-profile', 'do not save the first key as a client profile')
+    .option('--profile-name <name>', "save the first key as this profile instead of 'local'")
+    .option(...FORCE_FLAG)
     .addOption(new Option('--log <format>', 'access log on stderr').choices(['json', 'pretty', 'off']).default('pretty'))
     .option('--headers-timeout <seconds>', "time a request's header section may take", '20')
     .option('--request-timeout <seconds>', 'time a whole request (headers and body) may take', '30')
@@ -70,7 +75,9 @@ export function register(program: Command, ctx: CliContext): void {
       'after',
       `
 On an empty data directory, serve creates the tenant 'localhost' (aliases 127.0.0.1, ::1) and an
-all-permissions key, prints the key once and saves it as the profile 'local'.
+all-permissions key, prints the key once and saves it as the profile 'local' (or --profile-name).
+A profile of that name that points elsewhere is replaced only with consent: asked on a terminal,
+else --force. This is checked before the key exists.
 ${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off')}`,
     )
     .action(async (_opts, cmd: Command) => {

@@ -30,6 +30,12 @@ export interface DemoSummary {
 
 export const demoEmail = (first: string, last: string) => `${emailPart(first)}.${emailPart(last)}@${DEMO_DOMAIN}`;
 
+/** True when the tenant already has the demo data (its first user), so `seedDemo` would skip. */
+export function hasDemoData(store: Store, tenantId: number): boolean {
+  const [f0, l0] = DEMO_USERS[0];
+  return Boolean(store.users.findByEmail(tenantId, demoEmail(f0, l0)));
+}
+
 /**
  * Fills a tenant with the deterministic demo set (decisions §8): departments, users (mixed
  * statuses, roles, timezones, work hours, some soft-deleted), customers in several countries
@@ -42,8 +48,7 @@ export const demoEmail = (first: string, last: string) => `${emailPart(first)}.$
 export function seedDemo(store: Store, tenantId: number, options: { mediaDir: string }): DemoSummary {
   const empty: DemoSummary = { skipped: true, departments: 0, users: 0, customers: 0, connectedAccounts: 0, conferenceAccounts: 0,
     calendars: 0, events: 0, conferences: 0, attendees: 0, recordings: 0, files: [], ids: {} };
-  const [f0, l0] = DEMO_USERS[0];
-  if (store.users.findByEmail(tenantId, demoEmail(f0, l0))) return empty;
+  if (hasDemoData(store, tenantId)) return empty;
   const files: { rel: string; seconds: number }[] = [];
   // Rows the demo does not date itself are stamped at the anchor, so two runs give equal rows.
   const summary = withClock(() => at(0), () => store.transaction(() => {
