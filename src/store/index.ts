@@ -15,6 +15,7 @@ export type * from './types.js';
 export { NotFoundError, UniqueViolation } from './util.js';
 export { DEFAULT_BUSY_TIMEOUT_MS, isBusyError } from './db.js';
 export { SCHEMA_VERSION } from './migrations.js';
+export { inspectDatabase, snapshotDatabase, type DatabaseInfo } from './snapshot.js';
 export { ensureDefaultRoles, DEFAULT_ROLES } from './seed/roles.js';
 export { seedDemo, type DemoSummary } from './seed/demo.js';
 export { seedBulk } from './seed/bulk.js';
