@@ -62,6 +62,24 @@ describe('admin backup and restore', () => {
     expect(fails(() => planBackup(data, root, { force: true }))).toMatchObject({ kind: 'invalid' });
   });
 
+  it('leaves nothing half-written when a backup or a restore fails, and keeps the PATH --force would replace', () => {
+    const kept = join(root, 'kept');
+    runBackup(planBackup(data, kept, { force: false }), NOW);
+    const before = readFileSync(join(kept, 'backup.json'), 'utf8');
+    // A file that cannot be copied (here a directory where instance.json belongs) fails the copy.
+    rmSync(join(data, 'instance.json'));
+    mkdirSync(join(data, 'instance.json'));
+    expect(() => runBackup(planBackup(data, kept, { force: true }), new Date('2026-02-01T00:00:00Z'))).toThrow();
+    expect(() => runBackup(planBackup(data, join(root, 'fresh'), { force: false }), NOW)).toThrow();
+    expect(readdirSync(root).sort()).toEqual(['data', 'kept']);
+    expect(readFileSync(join(kept, 'backup.json'), 'utf8')).toBe(before);
+
+    rmSync(join(kept, 'instance.json'));
+    mkdirSync(join(kept, 'instance.json'));
+    expect(() => runRestore(planRestore(kept, join(root, 'restored')))).toThrow();
+    expect(readdirSync(root).sort()).toEqual(['data', 'kept']);
+  });
+
   it('restores into a new or empty directory only; the restored instance opens with the same data', () => {
     const backup = join(root, 'backup');
     runBackup(planBackup(data, backup, { force: false }), NOW);
@@ -88,7 +106,7 @@ describe('admin backup and restore', () => {
     }
   });
 
-  it('refuses a backup of a newer schema, and a directory that is no backup', () => {
+  it('refuses a backup of a newer schema, a directory that is no backup, and a damaged one', () => {
     const backup = join(root, 'backup');
     runBackup(planBackup(data, backup, { force: false }), NOW);
     const db = new Database(join(backup, 'confctl.db'));
@@ -100,6 +118,8 @@ describe('admin backup and restore', () => {
       message: `The backup has schema version ${SCHEMA_VERSION + 1}, newer than this confctl's ${SCHEMA_VERSION}; restore it with a newer confctl.`,
     });
     expect(fails(() => planRestore(data, target))).toMatchObject({ kind: 'not_found' });
+    writeFileSync(join(backup, 'confctl.db'), 'not a database, and long enough to be read as a header of one.'.repeat(100));
+    expect(fails(() => planRestore(backup, target))).toMatchObject({ kind: 'invalid', message: expect.stringMatching(/^The backup's database cannot be read: /) });
     expect(existsSync(target)).toBe(false);
   });
 });
