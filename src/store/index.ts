@@ -1,4 +1,4 @@
-import { immediate, openDatabase } from './db.js';
+import { immediate, isBusyError, openDatabase } from './db.js';
 import { attendeeRepo } from './repos/attendees.js';
 import { conferenceAccountRepo, connectedAccountRepo, providerRepo } from './repos/accounts.js';
 import { calendarRepo, eventRepo } from './repos/calendars.js';
@@ -34,8 +34,12 @@ export function openStore(location: string): Store {
     transaction: <T>(fn: () => T): T => immediate(db, fn)(),
     setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
     optimize() {
-      db.exec('ANALYZE');
-      db.pragma('optimize');
+      try {
+        db.exec('ANALYZE');
+        db.pragma('optimize');
+      } catch (err) {
+        if (!isBusyError(err)) throw err;
+      }
     },
     tenants: tenantRepo(db),
     keys: keyRepo(db),
