@@ -33,6 +33,7 @@ export interface Manifest {
 export interface BackupPlan {
   from: string;
   to: string;
+  /** The database file and its write-ahead log, an upper bound of the snapshot's size. */
   database_bytes: number;
   media_files: number;
   media_bytes: number;
@@ -78,7 +79,8 @@ export function planBackup(dataDir: string, to: string, options: { force: boolea
   return {
     from,
     to: target,
-    database_bytes: statSync(database).size,
+    // The write-ahead log holds committed pages not yet copied into the file.
+    database_bytes: [database, `${database}-wal`].reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0),
     media_files: media.length,
     media_bytes: media.reduce((sum, f) => sum + statSync(path.join(from, MEDIA, f)).size, 0),
     replaces,
