@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -74,7 +75,7 @@ describe('e2e: admin backup and restore', () => {
     expect((await fetch(altered)).status).toBe(403);
   }, 120_000);
 
-  it('refuses an existing PATH (exit 5) unless --force, prints the plan under --dry-run, refuses a non-empty data directory (exit 5)', async () => {
+  it('refuses an existing PATH (exit 5) unless --force, prints the plan of either under --dry-run, refuses a non-empty data directory (exit 5)', async () => {
     const target = join(box.root, 'second');
     const dry = await box.run(['--dry-run', 'admin', 'backup', '--to', target, '-o', 'json']);
     expect(dry.code).toBe(0);
@@ -86,6 +87,11 @@ describe('e2e: admin backup and restore', () => {
     expect(again.code).toBe(5);
     expect(again.stderr).toContain(`${target} already exists; pass --force to replace it.`);
     expect((await box.run(['admin', 'backup', '--to', target, '--force'])).code).toBe(0);
+
+    const planned = await box.run(['--dry-run', 'admin', 'restore', '--from', target, '--data', join(box.root, 'planned'), '-o', 'json']);
+    expect(planned.code).toBe(0);
+    expect(JSON.parse(planned.stdout)).toMatchObject({ dry_run: true, to: join(box.root, 'planned'), media_files: 2 });
+    expect(existsSync(join(box.root, 'planned'))).toBe(false);
 
     const refused = await box.run(['admin', 'restore', '--from', target, '--data', box.dataDir]);
     expect(refused.code).toBe(5);
