@@ -89,7 +89,9 @@ export function planBackup(dataDir: string, to: string, options: { force: boolea
 
 /** Runs a planned backup; answers its manifest. */
 export function runBackup(plan: BackupPlan, now: Date): Manifest {
-  const temp = `${plan.to}.partial-${randomBytes(4).toString('hex')}`;
+  const suffix = randomBytes(4).toString('hex');
+  const temp = `${plan.to}.partial-${suffix}`;
+  const old = `${plan.to}.replaced-${suffix}`;
   try {
     ensurePrivateDir(temp);
     const { schemaVersion, integrity } = snapshotDatabase(path.join(plan.from, DATABASE), path.join(temp, DATABASE));
@@ -100,11 +102,16 @@ export function runBackup(plan: BackupPlan, now: Date): Manifest {
     for (const f of media) copyPrivateFile(path.join(plan.from, MEDIA, f), path.join(temp, MEDIA, f));
     const manifest: Manifest = { format: 'confctl-backup', schema_version: schemaVersion, created_at: now.toISOString(), media_files: media.length };
     writePrivateFile(path.join(temp, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
-    if (existsSync(plan.to)) rmSync(plan.to, { recursive: true, force: true });
+    // A replaced PATH is moved aside first and removed only once the new backup is in place.
+    if (existsSync(plan.to)) renameSync(plan.to, old);
     renameSync(temp, plan.to);
     return manifest;
+  } catch (err) {
+    if (existsSync(old) && !existsSync(plan.to)) renameSync(old, plan.to);
+    throw err;
   } finally {
     rmSync(temp, { recursive: true, force: true });
+    rmSync(old, { recursive: true, force: true });
   }
 }
 
