@@ -64,6 +64,8 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin recordings finish': OUTPUT,
   'admin recordings fail': [...OUTPUT, ...PLAN],
   'admin import': [...OUTPUT, ...PLAN],
+  'admin backup': [...OUTPUT, ...PLAN],
+  'admin restore': [...OUTPUT, ...PLAN],
   api: [...ACCESS, 'raw', 'dryRun', 'showSecret'],
   doctor: [...ACCESS, ...OUTPUT],
   completion: [],

@@ -27,8 +27,9 @@ export function createTenant(store: Store, domain: string, aliases: readonly str
  * The secret is returned here only.
  */
 export function initFirstTenant(store: Store, domain = 'localhost'): { tenant: TenantRecord; key: CreatedKey } | undefined {
-  if (store.tenants.list().length > 0) return undefined;
+  // Checked under the write lock: two processes starting on one new directory create one tenant.
   return store.transaction(() => {
+    if (store.tenants.list().length > 0) return undefined;
     const tenant = createTenant(store, domain, domain === 'localhost' ? LOCAL_ALIASES : []);
     const { record, secret } = store.keys.create({ tenant_id: tenant.id, name: FIRST_KEY_NAME, permissions: ['*'] });
     return { tenant, key: { id: record.id, secret } };

@@ -1,4 +1,4 @@
-import { immediate, openDatabase } from './db.js';
+import { immediate, isBusyError, openDatabase } from './db.js';
 import { attendeeRepo } from './repos/attendees.js';
 import { conferenceAccountRepo, connectedAccountRepo, providerRepo } from './repos/accounts.js';
 import { calendarRepo, eventRepo } from './repos/calendars.js';
@@ -15,6 +15,7 @@ export type * from './types.js';
 export { NotFoundError, UniqueViolation } from './util.js';
 export { DEFAULT_BUSY_TIMEOUT_MS, isBusyError } from './db.js';
 export { SCHEMA_VERSION } from './migrations.js';
+export { inspectDatabase, snapshotDatabase, type DatabaseInfo } from './snapshot.js';
 export { ensureDefaultRoles, DEFAULT_ROLES } from './seed/roles.js';
 export { seedDemo, type DemoSummary } from './seed/demo.js';
 export { seedBulk } from './seed/bulk.js';
@@ -33,8 +34,12 @@ export function openStore(location: string): Store {
     transaction: <T>(fn: () => T): T => immediate(db, fn)(),
     setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
     optimize() {
-      db.exec('ANALYZE');
-      db.pragma('optimize');
+      try {
+        db.exec('ANALYZE');
+        db.pragma('optimize');
+      } catch (err) {
+        if (!isBusyError(err)) throw err;
+      }
     },
     tenants: tenantRepo(db),
     keys: keyRepo(db),

@@ -37,7 +37,10 @@ export interface Store {
   transaction<T>(fn: () => T): T;
   /** How long a write waits for another process's write lock before failing busy (milliseconds). */
   setBusyTimeout(ms: number): void;
-  /** Runs the planner's maintenance (`ANALYZE`/`PRAGMA optimize`), e.g. after bulk seeding. */
+  /**
+   * Runs the planner's maintenance (`ANALYZE`/`PRAGMA optimize`), e.g. after bulk seeding. Skipped
+   * when another process keeps the write lock past the busy timeout (the statistics are a hint).
+   */
   optimize(): void;
 
   tenants: TenantRepo;

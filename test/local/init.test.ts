@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTenant, initFirstTenant } from '../../src/local/init.js';
 import { findTenant } from '../../src/local/open.js';
@@ -33,5 +36,24 @@ describe('first tenant', () => {
     expect(findTenant(store, undefined)?.id).toBe(first.id);
     expect(findTenant(store, 'WWW.ACME.TEST')?.id).toBe(acme.id);
     expect(findTenant(store, 'nope.test')).toBeUndefined();
+  });
+});
+
+describe('first tenant, two processes', () => {
+  it('is created once when another process initialised the directory meanwhile', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'confctl-init-'));
+    const mine = openStore(join(dir, 'confctl.db'));
+    const other = openStore(join(dir, 'confctl.db'));
+    try {
+      // The other process initialises after this one saw an empty store but before it writes.
+      const racing = { ...mine, transaction: <T>(fn: () => T): T => (initFirstTenant(other), mine.transaction(fn)) };
+      expect(mine.tenants.list()).toEqual([]);
+      expect(initFirstTenant(racing)).toBeUndefined();
+      expect(mine.tenants.list()).toHaveLength(1);
+    } finally {
+      mine.close();
+      other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

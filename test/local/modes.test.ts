@@ -7,6 +7,7 @@ import { exposureWarning } from '../../src/local/data-dir.js';
 import { initFirstTenant } from '../../src/local/init.js';
 import { openLocal } from '../../src/local/open.js';
 import { seedDemo } from '../../src/store/index.js';
+import { fake } from '../cli/helpers.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
@@ -73,5 +74,19 @@ describe.skipIf(process.platform === 'win32')('data directory modes', () => {
     chmodSync(dir, 0o750);
     expect(exposureWarning(dir)).toMatch(/mode 0750/);
     expect(exposureWarning(dir, 'win32')).toBeUndefined();
+  });
+
+  it('admin commands print the warning on stderr and still run', async () => {
+    const dir = join(root, 'cli');
+    mkdirSync(dir);
+    chmodSync(dir, 0o755);
+    const cli = fake();
+    try {
+      expect(await cli.run(['admin', 'init', '--data', dir, '--no-profile', '-o', 'json'])).toBe(0);
+      expect(cli.stderr()).toBe(`warning: the data directory ${dir} is accessible to other users (mode 0755); run: chmod 700 '${dir}'\n`);
+      expect(JSON.parse(cli.stdout())).toMatchObject({ tenant: 'localhost' });
+    } finally {
+      rmSync(cli.configDir, { recursive: true, force: true });
+    }
   });
 });

@@ -61,6 +61,16 @@ describe('write transactions', () => {
     expect(a.customers.emailTaken(tenant, 'later@example.com')).toBe(true);
   });
 
+  it('planner maintenance is skipped, not failed, while another process holds the write lock', () => {
+    const { a, b, tenant } = pair();
+    b.setBusyTimeout(0);
+    a.transaction(() => {
+      a.customers.insert(tenant, customer('holder@example.com'));
+      expect(() => b.optimize()).not.toThrow();
+    });
+    expect(b.customers.emailTaken(tenant, 'holder@example.com')).toBe(true);
+  });
+
   it('isBusyError knows only the busy family', () => {
     expect(isBusyError(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY_SNAPSHOT' }))).toBe(true);
     expect(isBusyError(Object.assign(new Error('x'), { code: 'SQLITE_CONSTRAINT_UNIQUE' }))).toBe(false);

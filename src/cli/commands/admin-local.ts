@@ -9,6 +9,12 @@ import { listWriter, renderItem, type Row } from '../output/index.js';
 
 export type Opts = Record<string, unknown>;
 
+/** An admin failure as the CLI reports it: not found 4, conflict 5, invalid 6. */
+export function adminFailure(err: AdminError): CliError {
+  const code = err.kind === 'not_found' ? EXIT.notFound : err.kind === 'conflict' ? EXIT.conflict : EXIT.validation;
+  return new CliError(err.message, code);
+}
+
 /** `--dry-run` was given (only commands that print a plan take it). */
 export const isDryRun = (cmd: Command): boolean => globalOptions(cmd).dryRun;
 
@@ -29,10 +35,7 @@ export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: 
   try {
     return await work(local, opts);
   } catch (err) {
-    if (err instanceof AdminError) {
-      const code = err.kind === 'not_found' ? EXIT.notFound : err.kind === 'conflict' ? EXIT.conflict : EXIT.validation;
-      throw new CliError(err.message, code);
-    }
+    if (err instanceof AdminError) throw adminFailure(err);
     if (err instanceof ImportError) {
       for (const line of err.details()) ctx.streams.stderr.write(`  ${line}\n`);
       throw new CliError(err.message, EXIT.validation, 'fix the listed records and run the import again');

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { examples } from '../help.js';
 import { FORCE_FLAG } from '../overwrite.js';
+import { registerBackup } from './admin-backup.js';
 
 type Actions = typeof import('./admin-run.js');
 /** Loads the heavy action module (store, better-sqlite3) only when an admin command runs. */
@@ -147,4 +148,6 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin import users users.ndjson', 'confctl admin import customers customers.json --tenant acme.test'))
     .action(run(ctx, (m) => m.importFile));
+
+  registerBackup(admin, ctx);
 }

@@ -1,0 +1,41 @@
+/** Actions of `confctl admin backup|restore` (see src/admin/backup.ts). */
+import type { Command } from 'commander';
+import { planBackup, planRestore, runBackup, runRestore } from '../../admin/backup.js';
+import { AdminError } from '../../admin/errors.js';
+import { resolveDataDir } from '../../local/data-dir.js';
+import { type CliContext, globalOptions } from '../context.js';
+import type { Row } from '../output/index.js';
+import { adminFailure, print } from './admin-local.js';
+
+async function report(ctx: CliContext, cmd: Command, work: () => Row): Promise<void> {
+  let row: Row;
+  try {
+    row = work();
+  } catch (err) {
+    throw err instanceof AdminError ? adminFailure(err) : err;
+  }
+  await print(ctx, cmd, row);
+}
+
+/** With `--dry-run` the plan is printed and nothing is written. */
+export async function backup(ctx: CliContext, cmd: Command): Promise<void> {
+  const opts = cmd.opts<{ data?: string; to: string; force?: boolean }>();
+  const dryRun = globalOptions(cmd).dryRun;
+  await report(ctx, cmd, () => {
+    const plan = planBackup(resolveDataDir(opts.data, ctx.env as NodeJS.ProcessEnv), opts.to, { force: Boolean(opts.force) });
+    if (dryRun) return { dry_run: true, ...plan };
+    return { backup: plan.to, ...runBackup(plan, ctx.now()) };
+  });
+}
+
+export async function restore(ctx: CliContext, cmd: Command): Promise<void> {
+  const opts = cmd.opts<{ data?: string; from: string }>();
+  const dryRun = globalOptions(cmd).dryRun;
+  await report(ctx, cmd, () => {
+    const plan = planRestore(opts.from, resolveDataDir(opts.data, ctx.env as NodeJS.ProcessEnv));
+    if (dryRun) return { dry_run: true, ...plan };
+    runRestore(plan);
+    const { to, ...rest } = plan;
+    return { restored: to, ...rest };
+  });
+}
