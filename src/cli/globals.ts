@@ -66,7 +66,7 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin import': [...OUTPUT, ...PLAN],
   'admin backup': [...OUTPUT, ...PLAN],
   'admin restore': [...OUTPUT, ...PLAN],
-  api: [...ACCESS, 'raw', 'dryRun', 'showSecret'],
+  api: [...ACCESS, 'query', 'raw', 'dryRun', 'showSecret'],
   doctor: [...ACCESS, ...OUTPUT],
   completion: [],
   version: [],
