@@ -15,12 +15,20 @@ describe('serve flags', () => {
       trustProxy: false,
       profile: true,
       log: 'pretty',
+      strict: false,
+      cors: [],
     });
   });
 
   it('parses every flag', () => {
-    const o = parseServeOptions({ port: '0', host: '0.0.0.0', data: '/d', demo: true, rateLimit: 'off', maxAttendees: '8', trustProxy: true, profile: false, log: 'json' });
-    expect(o).toEqual({ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: false, log: 'json' });
+    const o = parseServeOptions({ port: '0', host: '0.0.0.0', data: '/d', demo: true, rateLimit: 'off', maxAttendees: '8', trustProxy: true, profile: false, log: 'json', strict: true, cors: ['http://localhost:3000'] });
+    expect(o).toEqual({ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: false, log: 'json', strict: true, cors: ['http://localhost:3000'] });
+  });
+
+  it('reads --cors as repeated or comma-separated origins, and rejects anything but an origin', () => {
+    const cors = (values: string[]) => parseServeOptions({ cors: values }).cors;
+    expect(cors(['https://a.example,http://localhost:3000', 'https://b.example:8443', 'https://a.example'])).toEqual(['https://a.example', 'http://localhost:3000', 'https://b.example:8443']);
+    for (const bad of ['a.example', 'https://a.example/', 'https://a.example/docs', 'ftp://a.example', '*']) expect(() => cors([bad]), bad).toThrow(/--cors/);
   });
 
   it('reads --rate-limit as CLIENT[/TENANT] or off', () => {

@@ -13,6 +13,27 @@ export interface ServeOptions {
   trustProxy: boolean;
   profile: boolean;
   log: 'json' | 'pretty' | 'off';
+  /** Apply the hosted service's complete-body rules. */
+  strict: boolean;
+  /** Browser origins allowed to call the server (CORS); empty: none. */
+  cors: string[];
+}
+
+/** `--cors` values (repeated or comma-separated) → origins; each must be a bare `scheme://host[:port]`. */
+export function parseCors(values: readonly string[]): string[] {
+  const origins = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  for (const o of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(o);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== o) {
+      throw new UsageError(`--cors takes origins like https://editor.example or http://localhost:3000, not '${o}'`);
+    }
+  }
+  return [...new Set(origins)];
 }
 
 function positiveInt(flag: string, value: string, min = 1): number {
@@ -42,6 +63,8 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     trustProxy: Boolean(o.trustProxy),
     profile: o.profile !== false,
     log: (o.log as ServeOptions['log']) ?? 'pretty',
+    strict: Boolean(o.strict),
+    cors: parseCors((o.cors as string[] | undefined) ?? []),
   };
 }
 
@@ -57,6 +80,8 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--max-attendees <n>', 'maximum attendees of a conference besides its owner', '5')
     .option('--trust-proxy', 'honour X-Forwarded-Host/-Proto/-For')
     .option('--no-profile', "do not save the first key as the client profile 'local'")
+    .option('--strict', "require the hosted service's complete bodies (PATCH users and conferences, POST customers)")
+    .option('--cors <origin>', 'let browser pages on ORIGIN call the API (repeatable or comma-separated)', (v: string, acc: string[] = []) => [...acc, v])
     .addOption(new Option('--log <format>', 'access log on stderr').choices(['json', 'pretty', 'off']).default('pretty'))
     .addHelpText(
       'after',
