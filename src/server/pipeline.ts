@@ -101,7 +101,10 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
       return emptyReply(204, { Allow: allow, ...corsHeaders(options.cors, header(req.headers, 'origin'), match.allow) });
     }
     const target = match.target;
-    if (target.kind === 'openapi') return rawJsonReply(openApiJson());
+    if (target.kind === 'openapi') {
+      const host = requestHost(req.headers, trustProxy);
+      return rawJsonReply(openApiJson(host ? `${requestScheme(req.headers, trustProxy)}://${host}` : undefined));
+    }
     if (target.kind === 'docs') return docsReply(OPENAPI_PATH);
     if (target.kind === 'docs-bundle') return docsBundle();
 
