@@ -7,8 +7,8 @@ import { API_PREFIX, OPERATIONS, type Operation, pathParams } from './operations
 import { HEADERS, PARAMETERS, RESPONSES, SECURITY_SCHEMES, TAGS, paramRef, responseHeaders } from './openapi-components.js';
 import { buildSchemas, type Json, type SchemaSet } from './openapi-schemas.js';
 
-/** Operations a business rule can refuse with 409 (decisions §2, §11). */
-const CONFLICTS = new Set(['createConference', 'updateConference', 'addConferenceAttendees', 'getRecordingUrl', 'deleteConference', 'removeConferenceAttendee', 'createJoinToken']);
+/** Operations a business rule can refuse with 409. */
+const CONFLICTS = new Set(['createConference', 'updateConference', 'addConferenceAttendees', 'getRecordingUrl']);
 
 const HOSTED_SERVER = {
   url: `https://{primary_domain}${API_PREFIX}`,

@@ -7,7 +7,9 @@ const EXPOSE_HEADERS = 'RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, R
 
 /** The CORS headers for a request from `origin` (the `Origin` header), or none when it is not allowed. */
 export function corsHeaders(allowed: readonly string[], origin: string | undefined, preflightAllow?: readonly string[]): Record<string, string> {
-  if (origin === undefined || !allowed.includes(origin)) return {};
+  if (allowed.length === 0) return {};
+  // The answer depends on Origin whenever CORS is on, so caches must key on it.
+  if (origin === undefined || !allowed.includes(origin)) return { Vary: 'Origin' };
   const headers: Record<string, string> = {
     'Access-Control-Allow-Origin': origin,
     'Access-Control-Expose-Headers': EXPOSE_HEADERS,

@@ -14,11 +14,11 @@ export const DOCS_BUNDLE_PATH = '/docs/redoc.standalone.js';
 /**
  * Everything the page may load comes from its own origin. `unsafe-eval`: the bundle's JSON-schema
  * validator compiles functions; `unsafe-inline` styles: Redoc's styled-components inject style
- * rules; `blob:` workers: its search index runs in a worker built from an inlined script.
+ * rules; `blob:` workers: its search index runs in a worker built from an inlined script (child-src for browsers without worker-src).
  */
 export const DOCS_CSP =
   "default-src 'self'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "font-src 'self'; worker-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
+  "font-src 'self'; worker-src 'self' blob:; child-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 /**
  * The page. Redoc starts itself on the `<redoc>` element; its attributes are Redoc options

@@ -117,10 +117,11 @@ describe('CORS (serve --cors)', () => {
       expect(Object.keys(pre.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
       const get = await f.call('GET', '/users', { headers: { origin } });
       expect(Object.keys(get.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+      expect(get.headers.vary).toBe('Origin');
     }
     f.store.close();
     f = setup();
     const off = await f.call('GET', '/users', { headers: { origin: ORIGIN } });
-    expect(Object.keys(off.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    expect(Object.keys(off.headers).filter((h) => h.startsWith('access-control-') || h === 'vary')).toEqual([]);
   });
 });
