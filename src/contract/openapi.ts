@@ -13,7 +13,7 @@ const CONFLICTS = new Set(['createConference', 'updateConference', 'addConferenc
 const HOSTED_SERVER = {
   url: `https://{primary_domain}${API_PREFIX}`,
   description: 'A hosted tenant',
-  variables: { primary_domain: { default: 'your-tenant.confctl.dev', description: "The tenant's primary domain." } },
+  variables: { primary_domain: { default: 'your-tenant.example', description: "The tenant's primary domain." } },
 };
 
 const respRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });

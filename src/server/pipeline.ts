@@ -39,15 +39,15 @@ type Target =
   | { kind: 'docs-bundle' }
   | { kind: 'operation'; op: Operation; handler: Handler; order: string[] };
 
+/** `GET {API_PREFIX}/openapi.json`: public, on any Host, outside tenancy and rate limits. */
+export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
 /** Answers of the route stage: on any Host, without a key, never rate limited. */
 const PUBLIC_ROUTES = [
-  { method: 'GET', path: `${API_PREFIX}/openapi.json`, target: { kind: 'openapi' } },
+  { method: 'GET', path: OPENAPI_PATH, target: { kind: 'openapi' } },
   { method: 'GET', path: DOCS_PATH, target: { kind: 'docs' } },
   { method: 'GET', path: DOCS_BUNDLE_PATH, target: { kind: 'docs-bundle' } },
 ] as const;
-
-/** `GET {API_PREFIX}/openapi.json`: public, on any Host, outside tenancy and rate limits. */
-export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
 const KEY_ID = /^ak_[A-Za-z0-9]{24}$/;
 
