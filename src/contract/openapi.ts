@@ -1,90 +1,119 @@
-import { z } from 'zod';
-import { ValidationErrorBody, arrayEnvelope, paginatedEnvelope, singleEnvelope } from './common.js';
-import { EXPIRY_MAX, EXPIRY_MIN } from './bodies.js';
-import { OPERATORS, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './list-query.js';
+/**
+ * The OpenAPI 3.1 document, generated from the operation table: schemas as `$ref` components
+ * (openapi-schemas.ts), shared parameters, headers and error responses (openapi-components.ts).
+ * `servers` lists the origin that fetched the document first, then the hosted template.
+ */
 import { API_PREFIX, OPERATIONS, type Operation, pathParams } from './operations.js';
+import { HEADERS, PARAMETERS, RESPONSES, SECURITY_SCHEMES, TAGS, paramRef, responseHeaders } from './openapi-components.js';
+import { buildSchemas, type Json, type SchemaSet } from './openapi-schemas.js';
 
-type Json = Record<string, unknown>;
+/** Operations a business rule can refuse with 409. */
+const CONFLICTS = new Set(['createConference', 'updateConference', 'addConferenceAttendees', 'getRecordingUrl']);
 
-const jsonSchema = (schema: z.ZodType, io: 'input' | 'output'): Json => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
-  return rest;
+const HOSTED_SERVER = {
+  url: `https://{primary_domain}${API_PREFIX}`,
+  description: 'A hosted tenant',
+  variables: { primary_domain: { default: 'your-tenant.example', description: "The tenant's primary domain." } },
 };
 
-const text = (description: string) => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });
+const respRef = (name: keyof typeof RESPONSES) => ({ $ref: `#/components/responses/${name}` });
 
-function queryParameters(op: Operation): Json[] {
-  const q = (name: string, schema: Json, description: string) => ({ name, in: 'query', required: false, schema, description });
-  const page = [
-    q('page_size', { type: 'integer', minimum: 1, maximum: PAGE_SIZE_MAX, default: PAGE_SIZE_DEFAULT }, 'Items per page (alias per_page).'),
-    q('page_number', { type: 'integer', minimum: 1, default: 1 }, 'Page number, from 1 (alias page).'),
-  ];
-  if (op.query === 'page') return page;
-  if (op.query === 'expiry') {
-    return [q('expiry', { type: 'integer', minimum: EXPIRY_MIN, maximum: EXPIRY_MAX }, 'Seconds until the URL expires; empty or absent: recording length + 600.')];
+function parameters(op: Operation): Json[] {
+  const path = pathParams(op.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: `Id of the ${name.replace(/_id$/, '').replaceAll('_', ' ')}.`,
+    schema: { type: 'integer', format: 'int64', minimum: 1 },
+  }));
+  const page = [paramRef('PageSize'), paramRef('PageNumber')];
+  const query =
+    op.query === 'page' ? page
+    : op.query === 'expiry' ? [paramRef('Expiry')]
+    : op.query === 'list' ? [...page, ...['WithTrashed', 'OrderBy', 'OrderDirection', 'FilterAttribute', 'FilterOperator', 'FilterValue'].map(paramRef)]
+    : [];
+  return [...path, ...query];
+}
+
+function description(op: Operation): string {
+  const lines = [`Required permissions: ${op.permissions.map((p) => `\`${p}\``).join(', ')}.`];
+  if (op.listSpec) {
+    lines.push(`Order attributes (\`order_by\`): ${op.listSpec.orders.join(', ')}.`);
+    lines.push(`Filter attributes (\`filter_attribute\`): ${Object.keys(op.listSpec.filters).join(', ')}.`);
   }
-  if (op.query !== 'list' || !op.listSpec) return [];
-  return [
-    ...page,
-    q('with_trashed', { type: 'boolean', default: false }, 'Include soft-deleted rows.'),
-    q('order_by', { type: 'string', enum: [...op.listSpec.orders], default: 'id' }, 'Attribute to order by.'),
-    q('order_direction', { type: 'string', enum: ['asc', 'desc'], default: 'asc' }, 'Order direction.'),
-    q('filter_attribute', { type: 'string', enum: Object.keys(op.listSpec.filters) }, 'Attribute to filter by.'),
-    q('filter_operator', { type: 'string', enum: [...OPERATORS], default: 'Equal' }, 'Comparison operator.'),
-    q('filter_value', { type: 'string' }, 'Compared value; not used by IsNull/NotNull.'),
-  ];
+  lines.push(`CLI: \`${op.cli.example}\``);
+  return lines.join('\n\n');
 }
 
-function successSchema(op: Operation): z.ZodType {
-  if (op.response === 'list') return paginatedEnvelope(op.resource);
-  if (op.response === 'attendees') return arrayEnvelope(op.resource);
-  return singleEnvelope(op.resource);
+function operationItem(op: Operation, schemas: SchemaSet): Json {
+  const responses: Json = {
+    '200': { description: 'Success', headers: responseHeaders(), content: { 'application/json': { schema: schemas.success(op) } } },
+    '400': respRef('BadRequest'),
+    '401': respRef('Unauthorized'),
+    '404': respRef('NotFound'),
+    '405': respRef('MethodNotAllowed'),
+  };
+  if (CONFLICTS.has(op.id)) responses['409'] = respRef('Conflict');
+  if (op.body) responses['413'] = respRef('PayloadTooLarge');
+  Object.assign(responses, {
+    '429': respRef('TooManyRequests'),
+    '431': respRef('HeaderFieldsTooLarge'),
+    '500': respRef('InternalError'),
+    '503': respRef('ServiceUnavailable'),
+  });
+  const item: Json = {
+    operationId: op.id,
+    summary: op.summary,
+    description: description(op),
+    tags: [tagOf(op).name],
+    parameters: parameters(op),
+    responses,
+    'x-permissions': op.permissions,
+  };
+  const body = schemas.body(op);
+  if (body) item.requestBody = { required: true, content: { 'application/json': { schema: body } } };
+  return item;
 }
 
-/** The OpenAPI 3.1 document of all operations, generated from the operation table. */
-export function openApiDocument(serverUrl = API_PREFIX): Json {
+function tagOf(op: Operation): { name: string; description: string } {
+  const segment = op.path.split('/')[1];
+  return TAGS[segment] ?? { name: segment, description: `Operations under /${segment}.` };
+}
+
+/**
+ * The document. `origin` (scheme and host of the request that fetched it) becomes the first
+ * server; without it only the hosted template is listed.
+ */
+export function openApiDocument(origin?: string): Json {
+  const schemas = buildSchemas(OPERATIONS);
   const paths: Record<string, Json> = {};
-  for (const op of OPERATIONS) {
-    const responses: Json = {
-      '200': { description: 'Success', content: { 'application/json': { schema: jsonSchema(successSchema(op), 'output') } } },
-      '401': text('Invalid or missing access key. / Access denied.'),
-      '404': text('Resource object does not exist.'),
-      '429': text('Too many requests. (see Retry-After)'),
-      '500': text('An unexpected error the service.'),
-    };
-    if (op.query !== 'none' || op.body) {
-      responses['400'] = { description: 'Validation failure', content: { 'application/json': { schema: jsonSchema(ValidationErrorBody, 'output') } } };
-    }
-    // createConference: listed attendees beyond the maximum attendee count (decisions §2).
-    if (['createConference', 'updateConference', 'addConferenceAttendees', 'getRecordingUrl'].includes(op.id)) {
-      responses['409'] = text('Business rule rejection');
-    }
-    const item: Json = {
-      operationId: op.id,
-      summary: op.summary,
-      description: `Permissions: ${op.permissions.join(', ')}.\n\nCLI: \`${op.cli.example}\``,
-      tags: [op.path.split('/')[1]],
-      security: [{ accessKeyId: [], accessKeySecret: [] }],
-      parameters: [
-        ...pathParams(op.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } })),
-        ...queryParameters(op),
-      ],
-      responses,
-      'x-permissions': op.permissions,
-    };
-    if (op.body) item.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } };
-    (paths[op.path] ??= {})[op.method.toLowerCase()] = item;
-  }
+  for (const op of OPERATIONS) (paths[op.path] ??= {})[op.method.toLowerCase()] = operationItem(op, schemas);
+  const used = new Set(OPERATIONS.map((op) => tagOf(op).name));
+  const tags = [...new Map(OPERATIONS.map((op) => [tagOf(op).name, tagOf(op)])).values()].filter((t) => used.has(t.name));
+  const parameterNames = new Set(OPERATIONS.flatMap((op) => parameters(op)).flatMap((p) => ('$ref' in p ? [String(p.$ref).split('/').pop()!] : [])));
   return {
     openapi: '3.1.0',
-    info: { title: 'Conference, User and Customer Management Service', version: '2.0' },
-    servers: [{ url: serverUrl }],
-    components: {
-      securitySchemes: {
-        accessKeyId: { type: 'apiKey', in: 'header', name: 'X-Access-Key-Id' },
-        accessKeySecret: { type: 'apiKey', in: 'header', name: 'X-Access-Key-Secret' },
-      },
+    info: {
+      title: 'Conference, User and Customer Management Service',
+      version: '2.0',
+      summary: 'Tenant-scoped users, customers, online conferences and calendar events.',
+      description:
+        'The public API v2.0 as served by `confctl serve` and the hosted service. Every request carries an access key pair ' +
+        '(`X-Access-Key-Id`, `X-Access-Key-Secret`); the tenant is the Host name. Success is 200 with `{message, data}`, ' +
+        'lists add pagination fields; validation failures are 400 with `{message, errors}`; other errors are plain text.',
+      contact: { name: 'confctl maintainers' },
+      license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
     },
+    servers: [...(origin ? [{ url: `${origin}${API_PREFIX}`, description: 'This server' }] : []), HOSTED_SERVER],
+    security: [{ AccessKeyId: [], AccessKeySecret: [] }],
+    tags,
     paths,
+    components: {
+      schemas: schemas.schemas,
+      parameters: Object.fromEntries(Object.entries(PARAMETERS).filter(([name]) => parameterNames.has(name))),
+      headers: HEADERS,
+      responses: RESPONSES,
+      securitySchemes: SECURITY_SCHEMES,
+    },
   };
 }

@@ -96,7 +96,8 @@ function write(res: http.ServerResponse, reply: Reply, closing: boolean): void {
     return;
   }
   const body = Buffer.from(reply.body, 'utf8');
-  const headers: Record<string, string> = { ...reply.headers, 'Content-Length': String(body.length) };
+  // A HEAD reply states its GET's length; a 204 states none.
+  const headers: Record<string, string> = reply.status === 204 ? { ...reply.headers } : { 'Content-Length': String(body.length), ...reply.headers };
   if (closing) headers.Connection = 'close';
   res.writeHead(reply.status, headers);
   res.end(body);

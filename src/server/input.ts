@@ -9,6 +9,7 @@ import {
   type ParseResult,
   RecordingUrlQuery,
 } from '../contract/index.js';
+import { incompleteKeys, needsCompleteBody } from '../contract/complete-bodies.js';
 import { parseJsonBody } from './body.js';
 import { ValidationError } from './errors.js';
 import type { Handler, HandlerContext } from './handlers/types.js';
@@ -42,9 +43,19 @@ function passedFields(input: unknown, errors: FieldErrors, order: readonly strin
 }
 
 /**
+ * Strict mode's complete-body rule: each key of the operation's rule that is absent (or null where
+ * null is not allowed) is `required`, which replaces any other message for it, as Laravel reports.
+ */
+function requireComplete(op: Operation, json: unknown, errors: FieldErrors): void {
+  if (!needsCompleteBody(op.id) || json === null || typeof json !== 'object' || Array.isArray(json)) return;
+  for (const key of incompleteKeys(op.id, json as Record<string, unknown>)) errors[key] = [`The ${key} field is required.`];
+}
+
+/**
  * The input-validation stage (decisions §2): the query, then the body (JSON whatever the
  * Content-Type, at most 1 MiB), then the handler's checks against stored data on the fields that
- * passed; all errors are merged, ordered by the body schema's keys, and thrown as one 400.
+ * passed; all errors are merged, ordered by the body schema's keys, and thrown as one 400. With
+ * `strict`, the hosted complete-body rules apply too.
  */
 export async function validateInput(
   base: HandlerContext<undefined, undefined>,
@@ -67,6 +78,7 @@ export async function validateInput(
       Object.assign(errors, parsed.errors);
       fields = passedFields(json, parsed.errors, order);
     }
+    if (base.options.strict) requireComplete(op, json, errors);
   }
   const queryValue = query.ok ? query.value : undefined;
   if (handler.validate && fields !== undefined) handler.validate({ ...base, query: queryValue, body: fields as Record<string, unknown> }, errors);

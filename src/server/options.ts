@@ -43,6 +43,10 @@ export interface ServerOptions {
   maxConnections?: number;
   /** Open connections served per client address; default null (no cap: behind a proxy all share one address). */
   maxConnectionsPerAddress?: number | null;
+  /** Apply the hosted service's complete-body rules (`serve --strict`); default false (lenient). */
+  strict?: boolean;
+  /** Origins (`https://editor.example`) whose browsers may call the server: they get CORS headers. Default none. */
+  cors?: readonly string[];
   /** Clock in epoch milliseconds (rate-limit windows, key expiry); default `Date.now`. */
   now?: () => number;
 }
@@ -69,6 +73,8 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     now: Date.now,
     maxConnections: DEFAULT_MAX_CONNECTIONS,
     maxConnectionsPerAddress: null,
+    strict: false,
+    cors: [],
     ...stripUndefined(options),
     timeouts,
   } as ResolvedOptions;

@@ -6,6 +6,8 @@ import { createLogger } from './access-log.js';
 import { authenticated, authorize, verifyKey } from './auth.js';
 import { retryBusy } from './busy.js';
 import { tooManyConnections } from './connections.js';
+import { corsHeaders } from './cors.js';
+import { DOCS_BUNDLE_PATH, DOCS_PATH, docsBundle, docsReply } from './docs.js';
 import { HttpError, notFound } from './errors.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
 import { fieldOrder, validateInput } from './input.js';
@@ -13,7 +15,7 @@ import { openApiJson } from './openapi.js';
 import type { ResolvedOptions } from './options.js';
 import { paginate } from './pagination.js';
 import { RateLimiter } from './rate-limit.js';
-import { errorReply, jsonReply, rawJsonReply, type Reply } from './reply.js';
+import { emptyReply, errorReply, jsonReply, rawJsonReply, type Reply } from './reply.js';
 import { clientAddress, header, hostName, requestHost, requestScheme, validRequestId } from './request-info.js';
 import { Router } from './router.js';
 
@@ -31,10 +33,21 @@ export interface PipelineRequest {
   overCap?: boolean;
 }
 
-type Target = { kind: 'openapi' } | { kind: 'operation'; op: Operation; handler: Handler; order: string[] };
+type Target =
+  | { kind: 'openapi' }
+  | { kind: 'docs' }
+  | { kind: 'docs-bundle' }
+  | { kind: 'operation'; op: Operation; handler: Handler; order: string[] };
 
 /** `GET {API_PREFIX}/openapi.json`: public, on any Host, outside tenancy and rate limits. */
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
+/** Answers of the route stage: on any Host, without a key, never rate limited. */
+const PUBLIC_ROUTES = [
+  { method: 'GET', path: OPENAPI_PATH, target: { kind: 'openapi' } },
+  { method: 'GET', path: DOCS_PATH, target: { kind: 'docs' } },
+  { method: 'GET', path: DOCS_BUNDLE_PATH, target: { kind: 'docs-bundle' } },
+] as const;
 
 const KEY_ID = /^ak_[A-Za-z0-9]{24}$/;
 
@@ -45,7 +58,9 @@ const KEY_ID = /^ak_[A-Za-z0-9]{24}$/;
  * stage only to pick the bucket (decisions §10): an authenticated request counts against its
  * key and tenant, any other against its client address alone; the 401 still comes after the
  * 429. Every reply gets `X-Process-ID`, `X-Request-ID` and, with limits on, the `RateLimit-*`
- * headers of its bucket; each request is access-logged.
+ * headers of its bucket; each request is access-logged. `HEAD` runs its `GET` and drops the
+ * body; `OPTIONS` on a known path is 204 with `Allow`, like `/docs` and `openapi.json` answered
+ * at the route stage; with `cors`, a listed `Origin` gets the CORS headers on every answer.
  */
 export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): (req: PipelineRequest) => Promise<Reply> {
   // Operations without a handler stay out of the table: they answer like an unknown path.
@@ -55,7 +70,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const target: Target = { kind: 'operation', op, handler, order: fieldOrder(op) };
     return [{ method: op.method, path: API_PREFIX + op.path, target }];
   });
-  const router = new Router<Target>([...routes, { method: 'GET', path: OPENAPI_PATH, target: { kind: 'openapi' } }]);
+  const router = new Router<Target>([...routes, ...PUBLIC_ROUTES]);
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, options.now) : null;
   const logger = createLogger(options.log, options.logStream);
   const { store, trustProxy } = options;
@@ -80,11 +95,18 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const search = q === -1 ? '' : req.url.slice(q + 1);
     const match = router.match(req.method, pathname);
     if (!match.found) {
-      if (match.allow) throw new HttpError(405, MESSAGES.methodNotAllowed, { Allow: match.allow.join(', ') });
-      throw notFound();
+      if (!match.allow) throw notFound();
+      const allow = match.allow.join(', ');
+      if (req.method !== 'OPTIONS') throw new HttpError(405, MESSAGES.methodNotAllowed, { Allow: allow });
+      return emptyReply(204, { Allow: allow, ...corsHeaders(options.cors, header(req.headers, 'origin'), match.allow) });
     }
     const target = match.target;
-    if (target.kind === 'openapi') return rawJsonReply(openApiJson());
+    if (target.kind === 'openapi') {
+      const host = requestHost(req.headers, trustProxy);
+      return rawJsonReply(openApiJson(host ? `${requestScheme(req.headers, trustProxy)}://${host}` : undefined));
+    }
+    if (target.kind === 'docs') return docsReply(OPENAPI_PATH);
+    if (target.kind === 'docs-bundle') return docsBundle();
 
     const host = requestHost(req.headers, trustProxy);
     const tenant = store.tenants.byDomain(hostName(host));
@@ -112,6 +134,13 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     return jsonReply(200, { message: SUCCESS_MESSAGES.single, data });
   }
 
+  /** A HEAD answer: the GET's status and headers, its `Content-Length` included, no body. */
+  const withoutBody = (reply: Reply): Reply => ({
+    status: reply.status,
+    headers: { ...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.body)) },
+    body: '',
+  });
+
   return async function handle(req: PipelineRequest): Promise<Reply> {
     const started = performance.now();
     const requestId = validRequestId(req.headers) ?? randomUUID();
@@ -128,7 +157,11 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
       const key = keyOf(req, null, options.now());
       rateHeaders(headers, limiter.peek(key ? key.tenant_id : null, bucketOf(req, key)));
     }
-    Object.assign(reply.headers, headers, { 'X-Process-ID': randomUUID(), 'X-Request-ID': requestId });
+    Object.assign(reply.headers, corsHeaders(options.cors, header(req.headers, 'origin')), headers, {
+      'X-Process-ID': randomUUID(),
+      'X-Request-ID': requestId,
+    });
+    if (req.method === 'HEAD') reply = withoutBody(reply);
     const keyId = header(req.headers, 'x-access-key-id');
     logger.access({
       time: new Date(options.now()).toISOString(),

@@ -21,6 +21,11 @@ export function rawJsonReply(body: string): Reply {
   return { status: 200, headers: { 'Content-Type': JSON_TYPE }, body };
 }
 
+/** A reply without a body (204). */
+export function emptyReply(status: number, headers: Readonly<Record<string, string>>): Reply {
+  return { status, headers: { ...headers }, body: '' };
+}
+
 export function textReply(status: number, message: string, headers: Readonly<Record<string, string>> = {}): Reply {
   return { status, headers: { 'Content-Type': TEXT_TYPE, ...headers }, body: message };
 }

@@ -1,7 +1,8 @@
 /**
  * A route matcher built once from route templates (`/api/public/v2.0/users/{user_id}`).
- * A `{name}` segment matches only a positive integer within the safe range (decisions §10: any
- * other id is 404), so `/users/abc` is an unknown path, not a 405.
+ * A `{name}` segment matches only a positive integer within the safe range (any other id is
+ * 404), so `/users/abc` is an unknown path, not a 405. `HEAD` matches a path's `GET` target;
+ * `OPTIONS` never matches a target: the caller answers it from `allow`.
  */
 export interface RouteDef<T> {
   method: string;
@@ -58,14 +59,22 @@ export class Router<T> {
     for (const route of this.bySize.get(parts.length) ?? []) {
       const ids = matchSegments(route.segments, parts);
       if (!ids) continue;
-      const target = route.byMethod.get(method);
-      if (target === undefined) return { found: false, allow: [...route.byMethod.keys()] };
+      const target = route.byMethod.get(method === 'HEAD' ? 'GET' : method);
+      if (target === undefined || method === 'OPTIONS') return { found: false, allow: allowed(route.byMethod) };
       const params: Record<string, number> = {};
       route.names.forEach((name, i) => (params[name] = ids[i]));
       return { found: true, target, params };
     }
     return { found: false, allow: null };
   }
+}
+
+/** A path's methods as `Allow` lists them: its own, `HEAD` beside a `GET`, and `OPTIONS`. */
+function allowed(byMethod: Map<string, unknown>): string[] {
+  const methods = [...byMethod.keys()];
+  if (byMethod.has('GET')) methods.push('HEAD');
+  methods.push('OPTIONS');
+  return methods;
 }
 
 function matchSegments(segments: (string | null)[], parts: string[]): number[] | undefined {

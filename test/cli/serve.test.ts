@@ -16,21 +16,29 @@ describe('serve flags', () => {
       profile: { name: 'local', force: false },
       log: 'pretty',
       connections: { timeouts: { headersMs: 20_000, requestMs: 30_000 }, maxConnections: 500, maxConnectionsPerAddress: null },
+      strict: false,
+      cors: [],
     });
   });
 
   it('parses every flag', () => {
     const o = parseServeOptions({
-      ...{ port: '0', host: '0.0.0.0', data: '/d', demo: true, rateLimit: 'off', maxAttendees: '8', trustProxy: true, profile: false, log: 'json' },
+      ...{ port: '0', host: '0.0.0.0', data: '/d', demo: true, rateLimit: 'off', maxAttendees: '8', trustProxy: true, profile: false, log: 'json', strict: true, cors: ['http://localhost:3000'] },
       ...{ headersTimeout: '5', requestTimeout: '9', maxConnections: '64', maxConnectionsPerAddress: '8' },
     });
     expect(o).toEqual({
-      ...{ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: null, log: 'json' },
+      ...{ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: null, log: 'json', strict: true, cors: ['http://localhost:3000'] },
       connections: { timeouts: { headersMs: 5000, requestMs: 9000 }, maxConnections: 64, maxConnectionsPerAddress: 8 },
     });
     expect(parseServeOptions({ profileName: 'dev', force: true }).profile).toEqual({ name: 'dev', force: true });
     expect(() => parseServeOptions({ profileName: 'a b' })).toThrow(/profile name 'a b' may hold only/);
     expect(() => parseServeOptions({ profile: false, profileName: 'dev' })).toThrow('--no-profile does not go with --profile-name or --force');
+  });
+
+  it('reads --cors as repeated or comma-separated origins, and rejects anything but an origin', () => {
+    const cors = (values: string[]) => parseServeOptions({ cors: values }).cors;
+    expect(cors(['https://a.example,http://localhost:3000', 'https://b.example:8443', 'https://a.example'])).toEqual(['https://a.example', 'http://localhost:3000', 'https://b.example:8443']);
+    for (const bad of ['a.example', 'https://a.example/', 'https://a.example/docs', 'ftp://a.example', '*']) expect(() => cors([bad]), bad).toThrow(/--cors/);
   });
 
   it('reads --rate-limit as CLIENT[/TENANT] or off', () => {

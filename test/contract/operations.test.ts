@@ -52,8 +52,10 @@ describe('the operation table', () => {
     const ids = Object.values(doc.paths).flatMap((p: any) => Object.values(p).map((o: any) => o.operationId));
     expect(ids.sort()).toEqual(OPERATIONS.map((o) => o.id).sort());
     const list = doc.paths['/users'].get;
-    expect(list.parameters.map((p: any) => p.name)).toContain('filter_operator');
-    expect(list.responses['200'].content['application/json'].schema.properties.next_page_url).toBeDefined();
-    expect(doc.paths['/customers'].post.requestBody.content['application/json'].schema.required).toEqual(['first_name', 'last_name', 'email']);
+    expect(list.parameters).toContainEqual({ $ref: '#/components/parameters/FilterOperator' });
+    expect(list.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UserList' });
+    expect(doc.components.schemas.UserList.properties.next_page_url).toBeDefined();
+    expect(doc.paths['/customers'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CustomerCreateRequest' });
+    expect(doc.components.schemas.CustomerCreateRequest.required).toEqual(['first_name', 'last_name', 'email']);
   });
 });

@@ -7,16 +7,20 @@ import { Sandbox } from './harness.js';
 /**
  * Writes that the hosted service would accept, through the built bin against `serve --demo`:
  * the bodies actually sent (`--verbose` traces them) are complete, and the stored state is what
- * was asked for, nothing else.
+ * was asked for, nothing else. Run against the default server and against `serve --strict`,
+ * which enforces the hosted complete-body rules: the same commands pass unchanged.
  */
-describe('e2e: complete bodies against a real server', () => {
+describe.each([
+  ['lenient', []],
+  ['--strict', ['--strict']],
+])('e2e: complete bodies against a real server (%s)', (_mode, flags) => {
   const box = new Sandbox();
 
   /** The JSON request bodies in a `--verbose` trace, in order. */
   const sent = (stderr: string) => stderr.split('\n').filter((l) => /^> [[{]/.test(l)).map((l) => JSON.parse(l.slice(2)));
 
   beforeAll(async () => {
-    await box.serve(['--demo', '--rate-limit', 'off']);
+    await box.serve(['--demo', '--rate-limit', 'off', ...flags]);
   });
   afterAll(() => box.dispose());
 
@@ -130,6 +134,18 @@ describe('e2e: complete bodies against a real server', () => {
       expect(started.code).toBe(5);
       expect(started.stderr).toContain('Cannot modify an online conference that has started.');
     });
+  });
+
+  it(`a partial body sent by hand is ${flags.length ? 'refused (400, exit 6)' : 'accepted'}`, async () => {
+    const r = await box.run(['api', 'PATCH', '/online_conferences/2', '-F', 'title=Only the title']);
+    if (flags.length) {
+      expect(r.code).toBe(6);
+      expect(JSON.parse(r.stdout).errors).toEqual({ is_public: ['The is_public field is required.'] });
+      expect(await box.json(['conferences', 'get', '2'])).not.toMatchObject({ title: 'Only the title' });
+    } else {
+      expect(r.code).toBe(0);
+      expect(await box.json(['conferences', 'get', '2'])).toMatchObject({ title: 'Only the title' });
+    }
   });
 
   it('--attendee with a bare e-mail adds an attendee named by the address', async () => {

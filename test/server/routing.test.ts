@@ -19,9 +19,15 @@ describe('Router', () => {
   });
 
   it('answers the allowed methods of a known path, null for an unknown one', () => {
-    expect(router.match('POST', '/a/7')).toEqual({ found: false, allow: ['GET', 'PATCH'] });
+    expect(router.match('POST', '/a/7')).toEqual({ found: false, allow: ['GET', 'PATCH', 'HEAD', 'OPTIONS'] });
     expect(router.match('GET', '/a/7/c')).toEqual({ found: false, allow: null });
     expect(router.match('GET', '/a/x')).toEqual({ found: false, allow: null });
+  });
+
+  it('matches HEAD to the GET target and never matches OPTIONS', () => {
+    expect(router.match('HEAD', '/a/7')).toEqual({ found: true, target: 'get', params: { x_id: 7 } });
+    expect(router.match('OPTIONS', '/a/7')).toEqual({ found: false, allow: ['GET', 'PATCH', 'HEAD', 'OPTIONS'] });
+    expect(new Router([{ method: 'POST', path: '/p', target: 'p' }]).match('HEAD', '/p')).toEqual({ found: false, allow: ['POST', 'OPTIONS'] });
   });
 
   it('accepts only positive safe integers as ids', () => {
@@ -58,8 +64,9 @@ describe('routing through the server', () => {
     const res = await f.app.request({ method: 'DELETE', path: `${API}/users/1`, headers: { host: 'unknown.test' } });
     expect(res.status).toBe(405);
     expect(res.body).toBe('Method not allowed.');
-    expect(res.headers.allow).toBe('GET, PATCH');
-    expect((await f.call('PUT', '/customers')).headers.allow).toBe('GET, POST');
+    expect(res.headers.allow).toBe('GET, PATCH, HEAD, OPTIONS');
+    expect((await f.call('PUT', '/customers')).headers.allow).toBe('GET, POST, HEAD, OPTIONS');
+    expect((await f.call('HEAD', '/customers/1/nope')).status).toBe(404);
   });
 
   it('answers operations without a registered handler like an unknown route', async () => {
@@ -72,7 +79,7 @@ describe('routing through the server', () => {
     }
     // The path is known through its GET, so an unregistered PATCH is simply not allowed.
     const patch = await f.call('PATCH', `/users/${user.id}`, { body: {} });
-    expect([patch.status, patch.headers.allow]).toEqual([405, 'GET']);
+    expect([patch.status, patch.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
   });
 
   it('answers 404 Unknown tenant for an unknown Host', async () => {

@@ -62,6 +62,8 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     maxAttendees: options.maxAttendees,
     trustProxy: options.trustProxy,
     log: options.log,
+    strict: options.strict,
+    cors: options.cors,
     logStream: process.stderr,
     ...options.connections,
   });

@@ -19,6 +19,27 @@ export interface ServeOptions {
   log: 'json' | 'pretty' | 'off';
   /** Timeouts and connection caps, passed to the server as they are. */
   connections: ConnectionFlags;
+  /** Apply the hosted service's complete-body rules. */
+  strict: boolean;
+  /** Browser origins allowed to call the server (CORS); empty: none. */
+  cors: string[];
+}
+
+/** `--cors` values (repeated or comma-separated) → origins; each must be a bare `scheme://host[:port]`. */
+export function parseCors(values: readonly string[]): string[] {
+  const origins = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  for (const o of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(o);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== o) {
+      throw new UsageError(`--cors takes origins like https://editor.example or http://localhost:3000, not '${o}'`);
+    }
+  }
+  return [...new Set(origins)];
 }
 
 function positiveInt(flag: string, value: string, min = 1): number {
@@ -49,6 +70,8 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     profile: localProfileChoice(o),
     log: (o.log as ServeOptions['log']) ?? 'pretty',
     connections: parseConnectionFlags(o),
+    strict: Boolean(o.strict),
+    cors: parseCors((o.cors as string[] | undefined) ?? []),
   };
 }
 
@@ -66,6 +89,8 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--no-profile', 'do not save the first key as a client profile')
     .option('--profile-name <name>', "save the first key as this profile instead of 'local'")
     .option(...FORCE_FLAG)
+    .option('--strict', "require the hosted service's complete bodies (PATCH users and conferences, POST customers)")
+    .option('--cors <origin>', 'let browser pages on ORIGIN call the API (repeatable or comma-separated)', (v: string, acc: string[] = []) => [...acc, v])
     .addOption(new Option('--log <format>', 'access log on stderr').choices(['json', 'pretty', 'off']).default('pretty'))
     .option('--headers-timeout <seconds>', "time a request's header section may take", '20')
     .option('--request-timeout <seconds>', 'time a whole request (headers and body) may take', '30')
