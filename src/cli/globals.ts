@@ -68,7 +68,8 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin restore': [...OUTPUT, ...PLAN],
   api: [...ACCESS, 'query', 'raw', 'dryRun', 'showSecret'],
   doctor: [...ACCESS, ...OUTPUT],
-  completion: [],
+  /** The profile, base URL and timeout serve the scripts' id completion (`completion SHELL --ids NOUN`). */
+  completion: ['profile', 'baseUrl', 'timeout'],
   version: [],
 };
 
