@@ -29,7 +29,7 @@ export function openStore(location: string): Store {
     location,
     close: () => db.close(),
     // better-sqlite3 nests transactions with savepoints: an inner failure rolls back only itself.
-    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     optimize() {
       db.exec('ANALYZE');
       db.pragma('optimize');
