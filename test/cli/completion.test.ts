@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/main.js';
 import { fake } from './helpers.js';
+import { tempDir } from '../tmp.js';
 
 const BIN = resolve(__dirname, '../../bin/confctl.js');
 const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
@@ -19,7 +19,7 @@ describe('completion bash', () => {
   let file: string;
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'confctl-compl-'));
+    const dir = tempDir('confctl-compl-');
     file = join(dir, 'confctl.bash');
     writeFileSync(file, await script('bash'));
     // A `confctl` on PATH (the built bin) with two saved profiles, for dynamic profile names.
@@ -75,13 +75,13 @@ describe('completion bash', () => {
 
 describe('completion zsh and fish', () => {
   it.skipIf(!has('zsh'))('zsh script passes zsh -n', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'confctl-compl-')), '_confctl');
+    const file = join(tempDir('confctl-compl-'), '_confctl');
     writeFileSync(file, await script('zsh'));
     expect(spawnSync('zsh', ['-n', file]).status).toBe(0);
   });
 
   it.skipIf(!has('fish'))('fish script passes fish -n', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'confctl-compl-')), 'confctl.fish');
+    const file = join(tempDir('confctl-compl-'), 'confctl.fish');
     writeFileSync(file, await script('fish'));
     expect(spawnSync('fish', ['-n', file]).status).toBe(0);
   });
