@@ -107,7 +107,7 @@ it('every operation: no 5xx and a documented error body, whatever the input', as
     for (const q of QUERIES) await send(`?${q}`, `${good}?${q}`, op.method === 'GET' ? undefined : '{}');
     if (op.method !== 'GET') for (const { label, body } of bodies(op.id)) await send(label, good, body);
   }
-  expect(sent).toBeGreaterThan(1500);
+  expect(sent).toBeGreaterThanOrEqual(1500);
   // Nothing got through to another tenant on the way.
   expect(f.store.users.findByEmail(f.other.id, 'ada@acme.test')).toBeUndefined();
 }, 60_000);
