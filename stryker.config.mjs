@@ -8,6 +8,8 @@ export default {
   coverageAnalysis: 'perTest',
   concurrency: 2,
   ignoreStatic: true,
+  // A loaded machine slows every run; a short timeout would restart runners for nothing.
+  timeoutMS: 60_000,
   incremental: true,
   incrementalFile: 'reports/stryker-incremental.json',
   mutate: [
