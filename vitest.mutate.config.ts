@@ -5,6 +5,8 @@ export const MUTATE_TESTS = [
   'test/contract/permissions.test.ts',
   'test/contract/list-query.test.ts',
   'test/store/list-query.test.ts',
+  'test/store/list-query-sql.test.ts',
+  'test/store/list-totals.test.ts',
   'test/contract/validation.test.ts',
   'test/server/audit-validation.test.ts',
   'test/media/signing.test.ts',
