@@ -15,6 +15,7 @@ export const MUTATE_TESTS = [
   'test/server/audit-lists.test.ts',
   'test/server/pagination.test.ts',
   'test/server/rate-limit.test.ts',
+  'test/server/rate-limiter.test.ts',
 ];
 
 export default defineConfig({
