@@ -39,7 +39,9 @@ function stubCreate(times: number, delayMs = 0) {
 /**
  * Most requests in flight at once, each taking `delayMs` from its start (a request cannot end
  * sooner; 10 ms are allowed for timers firing early). Starts of an unbounded burst fall within
- * a few ms of each other, so the slack cannot hide a breach.
+ * a few ms of each other, so the slack cannot hide a breach. The delays (300 ms, 200 ms) leave a
+ * busy machine that much room: a burst's starts would have to stall for longer than a delay
+ * before "uses them all" could count one too few.
  */
 const maxInFlight = (starts: number[], delayMs: number) => Math.max(...starts.map((t) => starts.filter((s) => s <= t && s + delayMs - 10 > t).length));
 
@@ -59,10 +61,10 @@ describe('customers create --from-file', () => {
 
   it.each([[3], [undefined]])('never has more than N requests in flight (--concurrency %s, default 4), and uses them all', async (n) => {
     f = await withProfile();
-    const seen = stubCreate(12, 60);
+    const seen = stubCreate(12, 300);
     const args = ['customers', 'create', '--from-file', file('c.ndjson', ndjson(12)), '-o', 'ndjson', ...(n ? ['--concurrency', String(n)] : [])];
     expect(await f.run(args)).toBe(0);
-    expect(maxInFlight(seen.map((s) => s.at), 60)).toBe(n ?? 4);
+    expect(maxInFlight(seen.map((s) => s.at), 300)).toBe(n ?? 4);
     // results in input order whatever order they completed in
     expect(f.stdout().trim().split('\n').map((l) => JSON.parse(l).first_name)).toEqual(Array.from({ length: 12 }, (_, i) => `F${i + 1}`));
     expect(f.stderr()).toBe('created 12, failed 0 of 12\n');
@@ -70,9 +72,9 @@ describe('customers create --from-file', () => {
 
   it('--concurrency 1 sends one after the other, in file order', async () => {
     f = await withProfile();
-    const seen = stubCreate(5, 40);
+    const seen = stubCreate(5, 200);
     expect(await f.run(['customers', 'create', '--from-file', file('c.ndjson', ndjson(5)), '--concurrency', '1'])).toBe(0);
-    expect(maxInFlight(seen.map((s) => s.at), 40)).toBe(1);
+    expect(maxInFlight(seen.map((s) => s.at), 200)).toBe(1);
     expect(seen.map((s) => s.body.first_name)).toEqual(['F1', 'F2', 'F3', 'F4', 'F5']);
   });
 

@@ -74,6 +74,16 @@ describe('confctl doctor', () => {
     expect(f.stderr()).toContain('error: the access key was rejected');
   });
 
+  it('a host that names no tenant is exit 4 and stops there', async () => {
+    f = await withProfile();
+    setGlobalDispatcher(f.agent);
+    f.agent.get(ORIGIN).intercept({ path: `${P}/users?page_size=1`, method: 'GET' }).reply(404, 'Unknown tenant.', TEXT_HEADERS);
+    expect(await f.run(['doctor', '-o', 'json'])).toBe(4);
+    expect(rows().tenant).toEqual({ check: 'tenant', status: 'fail', detail: 'Unknown tenant.: no tenant has this host name' });
+    expect(rows()['key valid']).toBeUndefined();
+    expect(f.stderr()).toContain('error: the base URL names no tenant');
+  });
+
   it('an unreachable base URL is exit 8; no key at all is exit 2; a shared config file is a warning', async () => {
     f = await withProfile();
     expect(await f.run(['doctor', '-o', 'json', '--base-url', 'http://127.0.0.1:1/api'])).toBe(8);

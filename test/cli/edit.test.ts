@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changedFields, sameJson } from '../../src/cli/edit/changes.js';
 import { type Fake, JSON_HEADERS, ORIGIN, withProfile } from './helpers.js';
@@ -148,6 +148,7 @@ describe('update --edit', () => {
     expect(f.stderr()).toContain(`hint: your edit is kept in ${file}`);
     expect(readFileSync(file, 'utf8')).toContain('"Ada",,');
     expect(f.stdout()).toBe('');
+    rmSync(dirname(file), { recursive: true, force: true });
   });
 
   it('a failing editor sends nothing (exit 1)', async () => {
@@ -156,6 +157,9 @@ describe('update --edit', () => {
     f.ctx.env = { ...f.ctx.env, EDITOR: 'exit 3;' };
     expect(await f.run(['customers', 'update', '7', '--edit'])).toBe(1);
     expect(f.stderr()).toContain('exited with code 3; nothing sent');
+    const kept = /the file is kept: (\S+)/.exec(f.stderr());
+    expect(kept).not.toBeNull();
+    rmSync(dirname(kept![1]), { recursive: true, force: true });
   });
 
   it('without a terminal and without $VISUAL/$EDITOR: exit 2 before any request', async () => {

@@ -1,12 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { MockAgent } from 'undici';
 import { createClient } from '../../src/client/client.js';
 import { type CliContext, createStreams, type Prompter } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/main.js';
 import { openProfiles } from '../../src/config/profiles.js';
+import { tempDir } from '../tmp.js';
 
 export const ORIGIN = 'https://acme.test';
 export const BASE = `${ORIGIN}/api/public/v2.0`;
@@ -22,9 +20,9 @@ export interface Fake {
   run: (args: string[]) => Promise<number>;
 }
 
-/** A context over fake streams (TTY-ness switchable), a frozen clock, a temp config dir and a MockAgent. */
+/** A context over fake streams (TTY-ness switchable), a frozen clock, a temp config dir (removed after the file's tests) and a MockAgent. */
 export function fake(opts: { tty?: boolean; stdinTty?: boolean; stdin?: string; env?: Record<string, string>; prompter?: Prompter } = {}): Fake {
-  const configDir = mkdtempSync(join(tmpdir(), 'confctl-test-'));
+  const configDir = tempDir();
   const env = { CONFCTL_CONFIG_DIR: configDir, ...opts.env };
   let out = '';
   let err = '';

@@ -41,6 +41,12 @@ describe('users', () => {
     expect(o.globals).toMatchObject({ output: 'csv', fields: ['id', 'email'], timeoutMs: 2500, raw: false, verbose: false });
   });
 
+  it('--timeout defaults to 30 seconds, the default the help text names', async () => {
+    const o = await usersCmd(['users', 'get', '42']);
+    expect(o.globals.timeoutMs).toBe(30_000);
+    expect(createProgram(fake().ctx).helpInformation()).toMatch(/--timeout <seconds> +request timeout in seconds \(default: 30\)/);
+  });
+
   it('accounts and connected-accounts: the user id and paging', async () => {
     const a = await usersCmd(['users', 'accounts', '42', '--page', '2', '--page-size', '5']);
     expect(a.params).toEqual({ user_id: '42' });

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { parseExpiry } from '../../src/cli/commands/recordings.js';
 import { runCli } from '../../src/cli/main.js';
 import { progressLine } from '../../src/cli/progress/bar.js';
 import { type Fake, fake, JSON_HEADERS, ORIGIN, page, TEXT_HEADERS, withProfile } from './helpers.js';
+import { tempDir } from '../tmp.js';
 
 let f: Fake;
 let dir: string;
@@ -14,7 +14,7 @@ let saved: Dispatcher;
 // The download goes through undici's global dispatcher: point it at the test's MockAgent.
 beforeEach(() => {
   saved = getGlobalDispatcher();
-  dir = mkdtempSync(join(tmpdir(), 'confctl-rec-'));
+  dir = tempDir('confctl-rec-');
 });
 afterEach(() => {
   setGlobalDispatcher(saved);

@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KeyringSecretError, KeyringUnavailableError, systemKeyring } from '../../src/config/keyring.js';
 import { openProfiles } from '../../src/config/profiles.js';
 import { resolveSettings } from '../../src/config/settings.js';
 import { memoryKeyring } from './fake-keyring.js';
+import { tempDir } from '../tmp.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'confctl-kr-'));
+const tmp = () => tempDir('confctl-kr-');
 const P = { domain: 'acme.example', key_id: 'ak_k', secret: 'top-secret' };
 const fileOf = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
 

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openProfiles, saveProfile } from '../../src/config/profiles.js';
 import { baseUrlOf, resolveSettings, UnknownProfileError } from '../../src/config/settings.js';
+import { tempDir } from '../tmp.js';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'confctl-cfg-'));
+const tmp = () => tempDir('confctl-cfg-');
 const A = { domain: 'acme.example', key_id: 'ak_a', secret: 'secret-a' };
 const B = { base_url: 'http://127.0.0.1:8080/api/public/v2.0/', key_id: 'ak_b', secret: 'secret-b', output: 'yaml' as const };
 

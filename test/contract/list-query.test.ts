@@ -46,6 +46,25 @@ describe('list query parameters (decisions §6)', () => {
     expect(!date.ok && date.errors).toEqual({ filter_value: ['The filter_value field must be a valid date.'] });
   });
 
+  it('with_trashed takes true/false/1/0; an integer filter takes only whole numbers; an empty value is missing', () => {
+    const trashed = (v: string) => {
+      const r = parseListQuery(USER_LIST, q(`with_trashed=${v}`));
+      return r.ok ? r.value.with_trashed : r.errors;
+    };
+    expect(['true', '1', 'false', '0'].map(trashed)).toEqual([true, true, false, false]);
+    expect(trashed('yes')).toEqual({ with_trashed: ['The with_trashed field must be true or false.'] });
+    for (const bad of ['12abc', 'abc12', '1.5', '9007199254740993']) {
+      const r = parseListQuery(USER_LIST, q(`filter_attribute=status&filter_value=${bad}`));
+      expect(!r.ok && r.errors, bad).toEqual({ filter_value: ['The filter_value field must be an integer.'] });
+    }
+    const negative = parseListQuery(USER_LIST, q('filter_attribute=id&filter_operator=GreaterThan&filter_value=-3'));
+    expect(negative.ok && negative.value.filter?.value).toBe(-3);
+    const empty = parseListQuery(USER_LIST, q('filter_attribute=email&filter_value='));
+    expect(!empty.ok && empty.errors).toEqual({ filter_value: ['The filter_value field is required.'] });
+    const orders = ['asc', 'desc'].map((d) => parseListQuery(USER_LIST, q(`order_direction=${d}`)));
+    expect(orders.map((r) => r.ok && r.value.order_direction)).toEqual(['asc', 'desc']);
+  });
+
   it('page-only lists read page_size and page_number only', () => {
     expect(parsePageQuery(q('page=2&per_page=5&order_by=x&filter_attribute=y'))).toEqual({ ok: true, value: { page_size: 5, page_number: 2 } });
     expect(parsePageQuery(q('page_size=0')).ok).toBe(false);

@@ -13,6 +13,13 @@ describe('permission grants (decisions §3)', () => {
     ['*.read.*', 'customers.create.*', false],
     ['users.read', 'users.read.*', false],
     ['users.read.*.extra', 'users.read.*', false],
+    // Segment by segment without a trailing `*`: exactly the same segments, no more, no fewer.
+    ['users.read', 'users.read', true],
+    ['users.read', 'users', false],
+    ['users.read', 'users.read.x', false],
+    // A `*` that is not last still needs a segment to match.
+    ['users.*.*', 'users', false],
+    ['users.*.*', 'users.read', true],
   ])('%s grants %s: %s', (grant, required, expected) => {
     expect(grantMatches(grant, required)).toBe(expected);
   });

@@ -13,6 +13,40 @@ describe('Laravel-style validation messages (decisions §2, §10)', () => {
     nested: z.object({ x: z.string() }).optional(),
   });
 
+  it('numbers out of range, empty text, odd types and formats: each its own message', () => {
+    const ranged = z.object({
+      n: z.number().max(10).optional(),
+      m: z.number().min(3).optional(),
+      big: z.number().int().optional(),
+      small: z.number().int().optional(),
+      text: z.string().optional(),
+      list: z.array(z.string()).optional(),
+      obj: z.object({}).optional(),
+      id: z.string().regex(/^x+$/).optional(),
+      deep: z.object({ inner: z.object({ leaf: z.string() }) }).optional(),
+    });
+    const r = parseWith(ranged, { n: 11, m: 2, big: 2 ** 60, small: -(2 ** 60), text: 5, list: 'no', obj: 1, id: 'y', deep: { inner: 'flat' } });
+    expect(!r.ok && r.errors).toEqual({
+      n: ['The n field must not be greater than 10.'],
+      m: ['The m field must be at least 3.'],
+      big: ['The big field must be an integer.'],
+      small: ['The small field must be an integer.'],
+      text: ['The text field must be a string.'],
+      list: ['The list field must be an array.'],
+      obj: ['The obj field must be an array.'],
+      id: ['The id field format is invalid.'],
+      'deep.inner': ['The deep.inner field must be an array.'],
+    });
+    const required = parseWith(z.object({ a: z.string(), b: z.number(), c: z.boolean(), d: z.object({ e: z.string() }) }), { b: null, c: '', d: null });
+    expect(!required.ok && required.errors).toEqual({
+      a: ['The a field is required.'],
+      b: ['The b field is required.'],
+      c: ['The c field is required.'],
+      d: ['The d field is required.'],
+    });
+    expect(validationBody({})).toEqual({ message: 'The given data was invalid.', errors: {} });
+  });
+
   it('maps each failure to its message with the dotted attribute path', () => {
     const r = parseWith(schema, { name: 'toolong', count: 1.5, flag: 'yes', tags: ['a', 'b', 'c'], mail: 'nope', kind: 'c', nested: { x: 1 } });
     expect(r.ok).toBe(false);

@@ -11,10 +11,12 @@ import { BIN, Sandbox } from './harness.js';
  * Memory is measured in the CLI child by a preloaded probe that, every 50 ms, forces a GC and
  * records the live heap, and at exit reports that peak with `maxRSS`. The export is compared with
  * a one-page (100-row) run in the same test, so the bounds are differences measured on the same
- * machine. Measured here (2 cores): live heap 14.8 MB for one page and +0.8 MB for the 10,000-row
- * export in json or ndjson, but +20.7 MB when the json writer held the rows until the end (the
- * 4 MB bound fails then); maxRSS 113 MB for one page, 115-123 MB for the exports (bound: +25 MB,
- * and under 150 MB).
+ * machine. Measured here (2 cores, loaded): live heap +0.80 to +0.82 MB for the 10,000-row export
+ * in json or ndjson over five runs (the live heap is sampled after a forced GC, so load does not
+ * move it), but +20.7 MB when the json writer held the rows until the end; the bound is the
+ * README's 1 MB. maxRSS 113 MB for one page, 115-123 MB for the exports (bound: +25 MB, and under
+ * 150 MB). Three exports of 10,000 rows with a GC every 50 ms take 30-40 s on a busy 2-core
+ * machine, hence the test's own timeout.
  */
 const PROBE = `
 let peak = 0;
@@ -86,11 +88,12 @@ describe('e2e: streaming exports', () => {
     expect(json.stderr).toBe('');
 
     for (const run of [ndjson, json]) {
-      expect(run.memory.liveHeap - page.memory.liveHeap).toBeLessThan(4 * MB);
+      // The README's promise: within 1 MB of a one-page run's live heap.
+      expect(run.memory.liveHeap - page.memory.liveHeap).toBeLessThan(1 * MB);
       expect(run.memory.maxRss - page.memory.maxRss).toBeLessThan(25 * MB);
       expect(run.memory.maxRss).toBeLessThan(150 * MB);
     }
-  });
+  }, 120_000);
 
   it('Ctrl-C (a real SIGINT) mid-export leaves valid json with the rows so far, exit 130', async () => {
     const child = spawn(process.execPath, [BIN, 'users', 'list', '--with-trashed', '--all', '--page-size', '1', '-o', 'json'], { env: box.env(), stdio: ['ignore', 'pipe', 'pipe'] });

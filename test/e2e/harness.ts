@@ -73,7 +73,7 @@ export class Sandbox {
   async dispose(): Promise<void> {
     await Promise.all(
       this.children
-        .filter((c) => c.exitCode === null)
+        .filter((c) => c.exitCode === null && c.signalCode === null)
         .map((c) => new Promise<void>((done) => {
           c.once('exit', () => done());
           c.kill('SIGTERM');

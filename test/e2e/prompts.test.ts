@@ -5,7 +5,8 @@ import { BIN, Sandbox } from './harness.js';
 import { hasTmux, TmuxTerminal } from './tmux.js';
 
 /** The interactive prompts of `login` and `conferences create`, typed into a real terminal under tmux. */
-describe.skipIf(!hasTmux())('e2e: prompts on a terminal (tmux)', () => {
+const TMUX = hasTmux();
+describe.skipIf(!TMUX)(`e2e: prompts on a terminal (tmux)${TMUX ? '' : ' (skipped: tmux is not installed; .ci/run installs it)'}`, () => {
   const box = new Sandbox();
   let key: { key_id: string; secret: string };
   let baseUrl: string;

@@ -23,15 +23,27 @@ function parts(url: string) {
 }
 
 describe('signRecordingUrl / verifyRecordingSignature', () => {
-  const url = signRecordingUrl({ origin: 'http://localhost:8080/', recordingId: 12, fileName: 'rec-12.wav', expiresAt, secret });
+  // Signed inside each test (not at collection time), so that mutation testing sees every use.
+  const signed = () => signRecordingUrl({ origin: 'http://localhost:8080/', recordingId: 12, fileName: 'rec-12.wav', expiresAt, secret });
 
   it('builds the URL of decisions §7', () => {
-    expect(url).toMatch(/^http:\/\/localhost:8080\/media\/recordings\/12\/rec-12\.wav\?expires=1769855400&signature=[0-9a-f]{64}$/);
+    expect(signed()).toMatch(/^http:\/\/localhost:8080\/media\/recordings\/12\/rec-12\.wav\?expires=1769855400&signature=[0-9a-f]{64}$/);
     expect(canonicalString(12, 'rec-12.wav', 1769855400)).toBe('confctl-recording-v1\n12\nrec-12.wav\n1769855400');
   });
 
+  it('drops every trailing slash of the origin, and only those', () => {
+    const url = signRecordingUrl({ origin: 'https://media.acme.test//', recordingId: 1, fileName: 'a.wav', expiresAt, secret });
+    expect(url.startsWith('https://media.acme.test/media/recordings/1/a.wav?expires=')).toBe(true);
+  });
+
+  it('takes expires as the query string gives it, or as a number', () => {
+    const p = parts(signed());
+    expect(verifyRecordingSignature({ ...p, expires: Number(p.expires), secret, now })).toBe(true);
+    expect(verifyRecordingSignature({ ...p, expires: 0, secret, now })).toBe(false);
+  });
+
   it('round-trips', () => {
-    expect(verifyRecordingSignature({ ...parts(url), secret, now })).toBe(true);
+    expect(verifyRecordingSignature({ ...parts(signed()), secret, now })).toBe(true);
   });
 
   it('encodes and verifies unusual file names', () => {
@@ -41,7 +53,7 @@ describe('signRecordingUrl / verifyRecordingSignature', () => {
   });
 
   it('rejects an altered signature, id, file name, expiry or secret', () => {
-    const p = parts(url);
+    const p = parts(signed());
     const flipped = (p.signature![0] === 'a' ? 'b' : 'a') + p.signature!.slice(1);
     expect(verifyRecordingSignature({ ...p, signature: flipped, secret, now })).toBe(false);
     expect(verifyRecordingSignature({ ...p, recordingId: 13, secret, now })).toBe(false);
@@ -51,14 +63,14 @@ describe('signRecordingUrl / verifyRecordingSignature', () => {
   });
 
   it('rejects an expired link (valid strictly before `expires`)', () => {
-    const p = parts(url);
+    const p = parts(signed());
     expect(verifyRecordingSignature({ ...p, secret, now: new Date(expiresAt.getTime() - 1) })).toBe(true);
     expect(verifyRecordingSignature({ ...p, secret, now: expiresAt })).toBe(false);
     expect(verifyRecordingSignature({ ...p, secret, now: new Date(expiresAt.getTime() + 5000) })).toBe(false);
   });
 
   it('rejects missing, malformed and wrong-length values without throwing', () => {
-    const p = parts(url);
+    const p = parts(signed());
     for (const signature of [null, undefined, '', 'zz', p.signature!.slice(0, 62), p.signature!.slice(0, 63), p.signature! + '00', p.signature! + '0']) {
       expect(verifyRecordingSignature({ ...p, signature, secret, now })).toBe(false);
     }

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RECORDING_STATUS } from '../../../src/contract/index.js';
 import { wavDurationSeconds } from '../../../src/media/wav.js';
 import { ensureDefaultRoles, seedBulk, seedDemo, type Store } from '../../../src/store/index.js';
 import { q, type StoreFactory } from './fixtures.js';
+import { tempDir } from '../../tmp.js';
 
 /** Everything the demo holds, write-time stamps included (the demo fixes those too). */
 function snapshot(store: Store, tenantId: number, ids: Record<string, number>) {
@@ -28,7 +28,7 @@ export function seedContract(factory: StoreFactory) {
     it('seedDemo is deterministic, idempotent, covers every state and writes the finished recordings', () => {
       const runs = [0, 1].map(() => {
         const store = factory.create();
-        const media = mkdtempSync(path.join(tmpdir(), 'confctl-media-'));
+        const media = tempDir('confctl-media-');
         const tenant = store.tenants.create('localhost').id;
         ensureDefaultRoles(store, tenant);
         const summary = seedDemo(store, tenant, { mediaDir: media });
