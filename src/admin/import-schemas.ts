@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { CustomerCreateBody, UserUpdateBody, WorkHoursInput } from '../contract/bodies.js';
-import { TypeName } from '../contract/common.js';
+import { inputString, TypeName } from '../contract/common.js';
 import { parseIsoInstant } from '../contract/dates.js';
 import { EVENT_ATTENDEE_STATUS, USER_STATUS } from '../contract/resources.js';
 
@@ -13,7 +13,7 @@ import { EVENT_ATTENDEE_STATUS, USER_STATUS } from '../contract/resources.js';
 const text = UserUpdateBody.shape.first_name.unwrap();
 /** Required e-mail address, at most 255 characters. */
 const email = CustomerCreateBody.shape.email;
-const optionalText = z.string().max(255).nullable().optional();
+const optionalText = inputString().max(255).nullable().optional();
 const ref = z.number().int();
 const optionalRef = ref.nullable().optional();
 
@@ -42,7 +42,7 @@ export const UserImport = z.object({
   timezone: UserUpdateBody.shape.timezone,
   work_hours: WorkHoursInput.nullable().optional(),
   status: z.literal([USER_STATUS.inactive, USER_STATUS.active]).optional(),
-  avatar_url: z.string().max(2048).nullable().optional(),
+  avatar_url: inputString().max(2048).nullable().optional(),
 });
 
 /** A customer: exactly the API's create body. */
@@ -79,9 +79,9 @@ export const EventImport = z.object({
   start: date,
   end: date,
   attendees: z.array(EventAttendeeImport).optional(),
-  body: z.string().max(65535).nullable().optional(),
+  body: inputString().max(65535).nullable().optional(),
   location: optionalText,
-  cancel_note: z.string().max(65535).nullable().optional(),
+  cancel_note: inputString().max(65535).nullable().optional(),
   canceled_by_id: optionalRef,
   canceled_by_type: TypeName.nullable().optional(),
   public_id: optionalText,

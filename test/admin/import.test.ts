@@ -161,6 +161,19 @@ describe('bad files write nothing and report every bad record', () => {
     expect(err.details()).toContain('customers.ndjson:3: email: The email has already been taken.');
   });
 
+  it('text with a NUL or a lone surrogate is refused in every text field, as the API refuses it', () => {
+    const user = { first_name: 'Ok', last_name: 'One', email: 'n1@example.com', timezone: 'UTC' };
+    const users = ndjson([{ ...user, first_name: 'Nul\u0000' }, { ...user, email: 'n2@example.com', avatar_url: 'https://a.example/\ud800' }]);
+    const events = ndjson([{ calendar_id: 1, title: 'T', start: '2026-04-01', end: '2026-04-02', location: 'a\u0000b', body: 'x\udc00' }]);
+    const before = counts();
+    const userRows = importError(() => run('users', users, 'users.ndjson')).rows;
+    expect(userRows[0].errors.first_name).toEqual(['The first_name field format is invalid.']);
+    expect(userRows[1].errors.avatar_url).toEqual(['The avatar_url field format is invalid.']);
+    const eventRows = importError(() => run('events', events, 'events.ndjson')).rows;
+    expect(eventRows[0].errors).toMatchObject({ body: ['The body field format is invalid.'], location: ['The location field format is invalid.'] });
+    expect(counts()).toEqual(before);
+  });
+
   it('JSON array: record numbers; references, roles, timezones and duplicates are checked', () => {
     const rows = [
       { first_name: 'Ok', last_name: 'A', email: 'ok@example.com', department: 'New dept' },
