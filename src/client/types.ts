@@ -17,7 +17,7 @@ export interface PageQuery {
   page_number?: number;
 }
 
-/** Query of the user and customer lists (decisions §6). */
+/** Query of the user, customer and online conference lists (decisions §6). */
 export interface ListQuery extends PageQuery {
   with_trashed?: boolean;
   order_by?: string;
@@ -40,6 +40,7 @@ export interface OperationTypes {
   createCustomer: { result: Envelope<R.Customer>; body: B.CustomerCreateBody };
   getCustomer: { result: Envelope<R.Customer> };
   updateCustomer: { result: Envelope<R.Customer>; body: B.CustomerUpdateBody };
+  listConferences: { result: Page<R.OnlineConference>; query: ListQuery };
   createConference: { result: Envelope<R.OnlineConference>; body: B.ConferenceCreateBody };
   getConference: { result: Envelope<R.OnlineConference> };
   updateConference: { result: Envelope<R.OnlineConference>; body: B.ConferenceUpdateBody };

@@ -6,13 +6,13 @@
  *   code point (the order of their UTF-8 bytes);
  * - `Contains` is a substring match, `%` and `_` literal, ASCII case folded, on the text of the
  *   value: an integer's decimal digits, a date's ISO text as the server renders it;
- * - integers compare numerically, dates as instants;
+ * - integers compare numerically, dates as instants, booleans as 1/0 (`Contains` as equality);
  * - a null matches only IsNull: NotEqual and the ordering operators never match it (SQL rules);
  * - derived attributes: users' `department` (the department's name), customers' `address` and
  *   `city_country` (non-empty parts joined by `, `).
  */
 import { parseIsoInstant } from './dates.js';
-import { type AttributeType, CUSTOMER_LIST, type ListSpec, type Operator, USER_LIST } from './list-specs.js';
+import { type AttributeType, booleanValue, type ListSpec, type Operator, CUSTOMER_LIST, USER_LIST } from './list-specs.js';
 
 /** One filter: attribute, operator and (unless IsNull/NotNull) the value as typed. */
 export interface RowFilter {
@@ -105,6 +105,11 @@ export function matchesFilter(spec: ListSpec, row: Row, filter: RowFilter): bool
   if (filter.operator === 'NotNull') return actual !== null;
   if (actual === null) return false;
   const value = filter.value ?? '';
+  if (type === 'boolean') {
+    const c = typeof actual === 'boolean' ? Math.sign(Number(actual) - (booleanValue(value) ?? NaN)) : NaN;
+    const test = ORDERED[filter.operator === 'Contains' ? 'Equal' : filter.operator];
+    return !Number.isNaN(c) && test !== undefined && test(c);
+  }
   if (filter.operator === 'Contains') return foldAscii(asText(actual)).includes(foldAscii(value));
   const c = compare(type, actual, value);
   const test = ORDERED[filter.operator];

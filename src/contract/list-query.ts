@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { inputString } from './common.js';
 import { parseIsoInstant } from './dates.js';
-import { type AttributeType, type ListSpec, OPERATORS, type Operator, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './list-specs.js';
+import { type AttributeType, booleanValue, type ListSpec, OPERATORS, type Operator, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './list-specs.js';
 import { addError, type FieldErrors, issuesToErrors, type ParseResult } from './validation.js';
 
-export { type AttributeType, CUSTOMER_LIST, type ListSpec, OPERATORS, type Operator, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, USER_LIST } from './list-specs.js';
+export { type AttributeType, CONFERENCE_LIST, CUSTOMER_LIST, type ListSpec, OPERATORS, type Operator, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, USER_LIST } from './list-specs.js';
 
-/** A validated filter; `value` is null for IsNull/NotNull, a number for integer comparisons. */
+/** A validated filter; `value` is null for IsNull/NotNull, a number for integer comparisons and booleans (1/0). */
 export interface ListFilter {
   attribute: string;
   type: AttributeType;
@@ -81,6 +81,10 @@ function buildListSchema(spec: ListSpec) {
 
 /** Parses a value for comparison against an attribute of `type`, or answers an error template. */
 function filterValue(type: AttributeType, operator: Operator, raw: string): { value: string | number } | { error: string } {
+  if (type === 'boolean') {
+    const b = booleanValue(raw);
+    return b === undefined ? { error: 'The :attribute field must be true or false.' } : { value: b };
+  }
   if (operator === 'Contains' || type === 'text') return { value: raw };
   // Beyond the safe range a number no longer compares exactly: not an integer we can take.
   if (type === 'integer') return /^-?[0-9]+$/.test(raw) && Number.isSafeInteger(Number(raw)) ? { value: Number(raw) } : { error: INTEGER };

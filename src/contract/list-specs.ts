@@ -4,8 +4,11 @@
  * `list-query.ts` builds the server's query schemas from these specs.
  */
 
-/** How a filter attribute's value is parsed and compared (decisions §6). */
-export type AttributeType = 'integer' | 'text' | 'date';
+/**
+ * How a filter attribute's value is parsed and compared (decisions §6). A `boolean` takes
+ * `true`/`false`/`1`/`0` with every operator and compares as 1/0 (`Contains` as equality).
+ */
+export type AttributeType = 'integer' | 'text' | 'date' | 'boolean';
 
 export const OPERATORS = [
   'Equal',
@@ -59,6 +62,28 @@ const CUSTOMER_ATTRIBUTES = {
 } as const satisfies Record<string, AttributeType>;
 
 export const CUSTOMER_LIST: ListSpec = { filters: CUSTOMER_ATTRIBUTES, orders: Object.keys(CUSTOMER_ATTRIBUTES) };
+
+const CONFERENCE_ATTRIBUTES = {
+  id: 'integer',
+  online_conference_account_id: 'integer',
+  backer_event_id: 'integer',
+  public_id: 'text',
+  title: 'text',
+  is_public: 'boolean',
+  is_occurred: 'boolean',
+  started_at: 'date',
+  ended_at: 'date',
+  created_at: 'date',
+  updated_at: 'date',
+  deleted_at: 'date',
+} as const satisfies Record<string, AttributeType>;
+
+export const CONFERENCE_LIST: ListSpec = { filters: CONFERENCE_ATTRIBUTES, orders: Object.keys(CONFERENCE_ATTRIBUTES) };
+
+/** The `true`/`false`/`1`/`0` a boolean filter takes, as 1/0; undefined for anything else. */
+export function booleanValue(raw: string): 0 | 1 | undefined {
+  return raw === 'true' || raw === '1' ? 1 : raw === 'false' || raw === '0' ? 0 : undefined;
+}
 
 export const PAGE_SIZE_DEFAULT = 15;
 export const PAGE_SIZE_MAX = 100;

@@ -1,10 +1,10 @@
 /**
- * The operation table's plain data (spec §4): for each of the 17 operations its id, method, path,
+ * The operation table's plain data (spec §4): for each of the 18 operations its id, method, path,
  * permissions, query and response kind and CLI command. Free of zod, so the CLI and the client
  * load it without the schemas; `operations.ts` attaches the body and resource schemas by id for
  * the server and the OpenAPI document. An operation has a JSON body exactly when it is not a GET.
  */
-import { CUSTOMER_LIST, type ListSpec, USER_LIST } from './list-specs.js';
+import { CONFERENCE_LIST, CUSTOMER_LIST, type ListSpec, USER_LIST } from './list-specs.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 
@@ -43,6 +43,7 @@ export type OperationId =
   | 'createCustomer'
   | 'getCustomer'
   | 'updateCustomer'
+  | 'listConferences'
   | 'createConference'
   | 'getConference'
   | 'updateConference'
@@ -52,7 +53,7 @@ export type OperationId =
   | 'getRecordingUrl'
   | 'getCalendarEvent';
 
-/** The 17 operations of the interface (spec §4): the single table everything is derived from. */
+/** The 18 operations of the interface (spec §4): the single table everything is derived from. */
 export const OPERATION_META: readonly OperationMeta[] = [
   {
     id: 'listUsers',
@@ -148,6 +149,17 @@ export const OPERATION_META: readonly OperationMeta[] = [
     query: 'none',
     response: 'single',
     cli: { command: 'customers update', example: "confctl customers update 7 --data '{\"address\":{\"city\":\"Berlin\",\"country\":\"Germany\"}}'" },
+  },
+  {
+    id: 'listConferences',
+    method: 'GET',
+    path: '/online_conferences',
+    permissions: ['online_conferences.read.*'],
+    summary: 'List online conferences',
+    query: 'list',
+    listSpec: CONFERENCE_LIST,
+    response: 'list',
+    cli: { command: 'conferences list', example: "confctl conferences list --filter 'is_occurred=false' --sort -created_at" },
   },
   {
     id: 'createConference',

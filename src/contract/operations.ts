@@ -45,6 +45,7 @@ const SCHEMAS: Readonly<Record<OperationId, { body?: z.ZodType; resource: z.ZodT
   createCustomer: { body: CustomerCreateBody, resource: Customer },
   getCustomer: { resource: Customer },
   updateCustomer: { body: CustomerUpdateBody, resource: Customer },
+  listConferences: { resource: OnlineConference },
   createConference: { body: ConferenceCreateBody, resource: OnlineConference },
   getConference: { resource: OnlineConference },
   updateConference: { body: ConferenceUpdateBody, resource: OnlineConference },
@@ -55,7 +56,7 @@ const SCHEMAS: Readonly<Record<OperationId, { body?: z.ZodType; resource: z.ZodT
   getCalendarEvent: { resource: CalendarEvent },
 };
 
-/** The 17 operations of the interface (spec §4), in the meta table's order, with their schemas. */
+/** The 18 operations of the interface (spec §4), in the meta table's order, with their schemas. */
 export const OPERATIONS: readonly Operation[] = OPERATION_META.map((meta) => ({ ...meta, ...SCHEMAS[meta.id] }));
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));

@@ -46,6 +46,7 @@ export const OPERATION_RESOURCE: Readonly<Record<OperationId, ResourceName>> = {
   createCustomer: 'Customer',
   getCustomer: 'Customer',
   updateCustomer: 'Customer',
+  listConferences: 'OnlineConference',
   createConference: 'OnlineConference',
   getConference: 'OnlineConference',
   updateConference: 'OnlineConference',

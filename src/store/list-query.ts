@@ -79,11 +79,15 @@ const COMPARE: Record<string, string> = {
  * The WHERE fragment and parameters of one filter (decisions §6, §10):
  * text compares with ASCII case folding (COLLATE NOCASE); `Contains` is a LIKE with `%`, `_`
  * escaped, matching integers and dates by their text form (SQLite's LIKE folds ASCII case);
- * integers compare numerically; dates arrive as normalised ISO strings, whose text order is time
+ * integers compare numerically, booleans as 1/0; dates arrive as normalised ISO strings, whose text order is time
  * order. NotEqual and the ordering operators never match NULL (SQL semantics).
  */
 export function compileFilter(col: ColumnDef, filter: ListFilter): { sql: string; params: unknown[] } {
   const op = filter.operator;
+  if (col.type === 'boolean' && filter.value !== null) {
+    // Booleans compare as 1/0; `Contains` of `1` or `0` in a 1/0 value is equality.
+    return { sql: `(${col.sql}) ${COMPARE[op === 'Contains' ? 'Equal' : op]} ?`, params: [Number(filter.value)] };
+  }
   if (op === 'IsNull') return { sql: `(${col.sql}) IS NULL`, params: [] };
   if (op === 'NotNull') return { sql: `(${col.sql}) IS NOT NULL`, params: [] };
   if (op === 'Contains') {

@@ -269,6 +269,14 @@ CREATE INDEX customers_tenant ON customers(tenant_id, deleted_at) WHERE tenant_i
 CREATE INDEX users_department_tenant ON users(department_id, tenant_id, deleted_at) WHERE tenant_id > 0;
 `,
   },
+  {
+    version: 4,
+    name: 'tenant index for the online conference list',
+    // The list's tenant index, partial on `tenant_id > 0` like migration 2.
+    sql: `
+CREATE INDEX conferences_tenant ON conferences(tenant_id, deleted_at) WHERE tenant_id > 0;
+`,
+  },
 ];
 
 /** Applies every migration newer than the database's `user_version`; a no-op when current. */

@@ -267,6 +267,8 @@ export interface ConferenceInsert {
 }
 
 export interface ConferenceRepo {
+  /** One page of the tenant's conferences per a validated list query, with the exact total. */
+  list(tenantId: number, query: ListQuery): ListResult<OnlineConference>;
   insert(tenantId: number, input: ConferenceInsert): OnlineConference;
   get(tenantId: number, id: number): OnlineConference | undefined;
   update(tenantId: number, id: number, patch: Partial<Pick<ConferenceInsert, 'title' | 'is_public' | 'started_at' | 'ended_at'>>): OnlineConference;

@@ -3,6 +3,7 @@ import {
   type ConferenceCreateBody,
   type ConferenceUpdateBody,
   type FieldErrors,
+  type ListQuery,
   MESSAGES,
 } from '../../contract/index.js';
 import { HttpError, ValidationError } from '../errors.js';
@@ -55,6 +56,10 @@ const createConference: Handler<ConferenceCreateBody> = {
   },
 };
 
+const listConferences: Handler<undefined, ListQuery> = {
+  run: ({ store, tenant, query }) => store.conferences.list(tenant.id, query),
+};
+
 const getConference: Handler = {
   run: ({ store, tenant, params }) => conferenceOf(store, tenant.id, params.online_conference_id),
 };
@@ -68,5 +73,5 @@ const updateConference: Handler<ConferenceUpdateBody> = {
   },
 };
 
-/** Online conferences: create (with attendees), get, update (spec §4). */
-export const conferenceHandlers: HandlerMap = { createConference, getConference, updateConference };
+/** Online conferences: list, create (with attendees), get, update (spec §4). */
+export const conferenceHandlers: HandlerMap = { listConferences, createConference, getConference, updateConference };

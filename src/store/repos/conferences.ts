@@ -1,5 +1,6 @@
 import type { OnlineConference } from '../../contract/index.js';
 import type { Db } from '../db.js';
+import { type ListDef, ListRunner } from '../list-query.js';
 import type { ConferenceInsert, ConferenceRepo } from '../types.js';
 import { bool, NotFoundError, nowIso } from '../util.js';
 
@@ -7,6 +8,30 @@ type ConferenceRow = Omit<OnlineConference, 'is_public' | 'is_occurred'> & { is_
 
 export const CONFERENCE_COLUMNS = `id, online_conference_account_id, public_id, title, is_public, backer_event_id,
   started_at, ended_at, created_at, updated_at, deleted_at`;
+
+/** Conferences' list attributes; `is_occurred` is derived from `started_at` as in `toConference`. */
+export const CONFERENCE_LIST_DEF: ListDef = {
+  select: CONFERENCE_COLUMNS,
+  from: 'conferences',
+  tenantColumn: 'tenant_id',
+  deletedColumn: 'deleted_at',
+  idColumn: 'id',
+  tenantIndex: 'conferences_tenant',
+  columns: {
+    id: { sql: 'id', type: 'integer' },
+    online_conference_account_id: { sql: 'online_conference_account_id', type: 'integer' },
+    backer_event_id: { sql: 'backer_event_id', type: 'integer' },
+    public_id: { sql: 'public_id', type: 'text' },
+    title: { sql: 'title', type: 'text' },
+    is_public: { sql: 'is_public', type: 'boolean' },
+    is_occurred: { sql: 'started_at IS NOT NULL', type: 'boolean' },
+    started_at: { sql: 'started_at', type: 'date' },
+    ended_at: { sql: 'ended_at', type: 'date' },
+    created_at: { sql: 'created_at', type: 'date' },
+    updated_at: { sql: 'updated_at', type: 'date' },
+    deleted_at: { sql: 'deleted_at', type: 'date' },
+  },
+};
 
 /** `is_occurred` is derived: a conference has occurred (started) once `started_at` is set. */
 export function toConference(r: ConferenceRow): OnlineConference {
@@ -29,6 +54,7 @@ export function toConference(r: ConferenceRow): OnlineConference {
 const PATCHABLE = ['title', 'is_public', 'started_at', 'ended_at'] as const;
 
 export function conferenceRepo(db: Db): ConferenceRepo {
+  const lists = new ListRunner<ConferenceRow>(db, CONFERENCE_LIST_DEF);
   const insert = db.prepare(`INSERT INTO conferences (tenant_id, online_conference_account_id, public_id, title, is_public,
     backer_event_id, started_at, ended_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const get = db.prepare(`SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`);
@@ -44,6 +70,10 @@ export function conferenceRepo(db: Db): ConferenceRepo {
   };
 
   return {
+    list(tenantId, query) {
+      const { rows, total } = lists.run(tenantId, query);
+      return { rows: rows.map(toConference), total };
+    },
     insert(tenantId, i: ConferenceInsert) {
       const now = nowIso();
       const r = insert.run(tenantId, i.online_conference_account_id, i.public_id, i.title, i.is_public ? 1 : 0,
