@@ -1,6 +1,6 @@
 import { parseIsoInstant } from '../contract/dates.js';
 import type { RowFilter } from '../contract/list-filter.js';
-import type { ListSpec, Operator } from '../contract/list-specs.js';
+import { booleanValue, type ListSpec, type Operator } from '../contract/list-specs.js';
 import { UsageError } from './errors.js';
 
 /** The list query parameters a `--filter` expression becomes (decisions §6). */
@@ -45,8 +45,11 @@ export function parseFilter(expr: string, spec: ListSpec): FilterParams {
   return { filter_attribute: attribute, filter_operator: operator, filter_value: value };
 }
 
-/** Rejects a value the server would refuse for the attribute's type (Contains takes any text). */
+/** Rejects a value the server would refuse for the attribute's type (Contains takes any text but for a boolean). */
 function checkValue(attribute: string, type: ListSpec['filters'][string], operator: Operator, value: string): void {
+  if (type === 'boolean' && booleanValue(value) === undefined) {
+    throw new UsageError(`'${attribute}' is true or false, not '${value}'`, `e.g. ${attribute}=true or ${attribute}=0`);
+  }
   if (operator === 'Contains') return;
   if (type === 'integer' && !/^-?[0-9]+$/.test(value)) {
     throw new UsageError(`'${attribute}' compares whole numbers, not '${value}'`, `e.g. ${attribute}>=10, or ${attribute}~${value} to match text`);

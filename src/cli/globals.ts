@@ -34,6 +34,7 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'customers get': API_READ,
   'customers create': API_WRITE,
   'customers update': API_WRITE,
+  'conferences list': API_READ,
   'conferences create': API_WRITE,
   'conferences get': API_READ,
   'conferences update': API_WRITE,

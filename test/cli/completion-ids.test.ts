@@ -17,7 +17,11 @@ describe('completion ids', () => {
     g.agent.get(ORIGIN).intercept({ path: `${P}/customers?page_size=100`, method: 'GET' }).reply(200, page([{ id: 7, email: 'c@x.test' }]), JSON_HEADERS);
     expect(await g.run(['completion', 'fish', '--ids', 'customers'])).toBe(0);
     expect(g.stdout()).toBe('7\tc@x.test\n');
-    expect(f.stderr() + g.stderr()).toBe('');
+    const h = await withProfile();
+    h.agent.get(ORIGIN).intercept({ path: `${P}/online_conferences?page_size=100`, method: 'GET' }).reply(200, page([{ id: 3, title: 'Weekly  sync' }]), JSON_HEADERS);
+    expect(await h.run(['completion', 'fish', '--ids', 'conferences'])).toBe(0);
+    expect(h.stdout()).toBe('3\tWeekly sync\n');
+    expect(f.stderr() + g.stderr() + h.stderr()).toBe('');
   });
 
   it('gives up after 300 ms: nothing printed, exit 0', async () => {

@@ -17,7 +17,7 @@ async function parse(args: string[]): Promise<Record<string, any>> {
   const program = createProgram(ctx);
   const seen: unknown[] = [];
   const capture = async (o: unknown) => void seen.push(o);
-  conferences.register(program, ctx, { create: capture, get: capture, update: capture, attendeesList: capture, attendeesAdd: capture });
+  conferences.register(program, ctx, { list: capture, create: capture, get: capture, update: capture, attendeesList: capture, attendeesAdd: capture });
   await program.parseAsync(args, { from: 'user' });
   return seen[0] as Record<string, any>;
 }
@@ -106,6 +106,41 @@ describe('conferences create', () => {
     f = await withProfile();
     expect(await f.run(['conferences', 'create', '--attendee', 'Ada <ada@example>'])).toBe(2);
     expect(f.stderr()).toContain(`error: --attendee must look like "Name <email@example.com>" or "email@example.com", not 'Ada <ada@example>'`);
+  });
+});
+
+describe('conferences list', () => {
+  it('parses --filter, --sort, paging and --with-trashed into the list query', async () => {
+    expect(await parse(['conferences', 'list', '--filter', 'is_occurred=false', '--sort', '-started_at', '--page', '2', '--page-size', '5', '--with-trashed'])).toMatchObject({
+      query: { filter_attribute: 'is_occurred', filter_operator: 'Equal', filter_value: 'false', order_by: 'started_at', order_direction: 'desc', page_number: 2, page_size: 5, with_trashed: true },
+    });
+  });
+
+  it('sends the first filter and applies the others to the rows --all streams', async () => {
+    f = await withProfile();
+    const running = { ...CONF, id: 4, public_id: 'demo', is_occurred: true, started_at: '2026-03-01T10:00:00.000Z', ended_at: null };
+    const ended = { ...running, id: 5, public_id: 'retro', ended_at: '2026-03-01T11:00:00.000Z' };
+    api()
+      .intercept({ path: (p: string) => p.startsWith(`${P}/online_conferences?`) && new URL(p, ORIGIN).searchParams.get('filter_attribute') === 'is_occurred' && new URL(p, ORIGIN).searchParams.get('filter_value') === '1', method: 'GET' })
+      .reply(200, page([running, ended]), JSON_HEADERS);
+    expect(await f.run(['conferences', 'list', '--all', '--filter', 'is_occurred=1', '--filter', 'ended_at:null', '-o', 'json', '--fields', 'id,public_id'])).toBe(0);
+    expect(f.stderr()).toBe('');
+    expect(JSON.parse(f.stdout())).toEqual([{ id: 4, public_id: 'demo' }]);
+  });
+
+  it('a table on a terminal shows the conference columns', async () => {
+    f = await withProfile({ tty: true, env: { NO_COLOR: '1' } });
+    api().intercept({ path: `${P}/online_conferences`, method: 'GET' }).reply(200, page([{ ...CONF, started_at: null, ended_at: null }]), JSON_HEADERS);
+    expect(await f.run(['conferences', 'list'])).toBe(0);
+    const header = f.stdout().split('\n').find((l) => l.includes('public_id'))!;
+    expect(header.split(/[\s│|]+/).filter(Boolean)).toEqual(conferences.CONFERENCE_TABLE_COLUMNS);
+    expect(f.stdout()).toContain('weekly-sync');
+  });
+
+  it('refuses a boolean filter that is not true/false/1/0 before any request (exit 2)', async () => {
+    f = await withProfile();
+    expect(await f.run(['conferences', 'list', '--filter', 'is_public=yes'])).toBe(2);
+    expect(f.stderr()).toBe("error: 'is_public' is true or false, not 'yes'\nhint: e.g. is_public=true or is_public=0\n");
   });
 });
 

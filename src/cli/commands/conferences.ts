@@ -1,5 +1,6 @@
-/** `confctl conferences create|get|update` and `conferences attendees list|add`. */
+/** `confctl conferences list|create|get|update` and `conferences attendees list|add`. */
 import type { Command } from 'commander';
+import { CONFERENCE_LIST } from '../../contract/list-specs.js';
 import { operationMeta } from '../../contract/operations-meta.js';
 import { readData } from '../body.js';
 import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
@@ -10,6 +11,9 @@ import { promptMissing } from './conferences-prompt.js';
 import { addEditOption, runUpdate, UPDATE_HELP, type UpdateOptions, type UpdateSpec } from '../edit/update.js';
 import { addGetCommand, addListOptions, idArg, type ItemOptions, type ListOptions, listOptions, runGet, runList, runWrite, withExample, type WriteOptions } from './resource.js';
 import { examples } from '../help.js';
+
+/** Table columns of conference lists when no --fields is given. */
+export const CONFERENCE_TABLE_COLUMNS = ['id', 'public_id', 'title', 'is_public', 'started_at', 'ended_at'];
 
 /** Table columns of attendee lists when no --fields is given. */
 export const ATTENDEE_COLUMNS = ['id', 'name', 'email', 'attendee_type', 'attendee_id', 'joined_at'];
@@ -23,6 +27,7 @@ export interface AttendeesAddOptions {
 }
 
 export interface ConferencesRunners {
+  list(opts: ListOptions): Promise<void>;
   create(opts: WriteOptions): Promise<void>;
   get(opts: ItemOptions): Promise<void>;
   update(opts: UpdateOptions): Promise<void>;
@@ -74,6 +79,7 @@ export const CONFERENCE_UPDATE: UpdateSpec = {
 /** Registers `conferences`; `runF` replaces the runners in parse-only tests. */
 export function register(program: Command, ctx: CliContext, runF: Partial<ConferencesRunners> = {}): void {
   const run: ConferencesRunners = {
+    list: (o) => runList('listConferences', o, ctx, CONFERENCE_TABLE_COLUMNS),
     create: (o) => runCreate(o, ctx),
     get: (o) => runGet('getConference', o, ctx),
     update: (o) => runUpdate(CONFERENCE_UPDATE, o, ctx),
@@ -87,9 +93,13 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
   };
   const conferences = program
     .command('conferences')
-    .description('Create, show and update online conferences; list and add attendees')
-    .addHelpText('after', examples(operationMeta('getConference').cli.example, operationMeta('listConferenceAttendees').cli.example));
+    .description('List, create, show and update online conferences; list and add attendees')
+    .addHelpText('after', examples(operationMeta('listConferences').cli.example, operationMeta('getConference').cli.example, operationMeta('listConferenceAttendees').cli.example));
   const confId = (id: string) => ({ online_conference_id: idArg(id, 'conference_id') });
+
+  withExample(addListOptions(conferences.command('list').description(operationMeta('listConferences').summary), CONFERENCE_LIST), 'listConferences').action(
+    (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), CONFERENCE_LIST)),
+  );
 
   const create = conferences
     .command('create')
