@@ -26,6 +26,7 @@ beforeAll(async () => {
   finishRecording(f.store, f.other.id, rec, { mediaDir: f.mediaDir, now: new Date('2026-03-01T10:00:02Z') });
   b = { user: f.otherUser.id, customer: customer.id, conf: conf.id, rec, calendar: f.otherCalendar.id, event: f.otherEvent.id, account: f.otherAccount.id };
   bKey = f.key(['*'], f.other.id);
+  f.conference('a-conf');
 });
 afterAll(async () => {
   await closeGracefully(f.app.server, 1000);
@@ -37,6 +38,7 @@ async function stateOfB(): Promise<unknown[]> {
   const reads = [
     '/users?with_trashed=true&page_size=100',
     '/customers?with_trashed=true&page_size=100',
+    '/online_conferences?with_trashed=true&page_size=100',
     `/users/${b.user}`,
     `/customers/${b.customer}`,
     `/users/${b.user}/online_conference_accounts`,
@@ -59,6 +61,7 @@ const CASES: Record<OperationId, { body?: unknown; expect: 'absent' | 'own-only'
   createCustomer: { body: { first_name: 'Bea', last_name: 'Twin', email: 'bea@other.test' }, expect: 'created-in-A' },
   getCustomer: { expect: 'absent' },
   updateCustomer: { body: { first_name: 'Hijacked' }, expect: 'absent' },
+  listConferences: { expect: 'own-only' },
   createConference: { expect: 'invalid' },
   getConference: { expect: 'absent' },
   updateConference: { body: { title: 'Hijacked' }, expect: 'absent' },
@@ -83,9 +86,9 @@ describe('a key of tenant A against tenant B', () => {
         expect([...seen, res.body]).toEqual([op.id, 404, 'Resource object does not exist.']);
       } else if (c.expect === 'own-only') {
         expect(seen).toEqual([op.id, 200]);
-        const emails = (res.json().data as { email: string }[]).map((r) => r.email);
-        expect(emails.length, op.id).toBeGreaterThan(0);
-        expect(emails.filter((e) => e.endsWith('@other.test')), op.id).toEqual([]);
+        const rows = res.json().data as { email?: string; public_id?: string }[];
+        expect(rows.length, op.id).toBeGreaterThan(0);
+        expect(rows.filter((r) => r.email?.endsWith('@other.test') || r.public_id === 'b-conf'), op.id).toEqual([]);
       } else if (c.expect === 'invalid') {
         expect(seen).toEqual([op.id, 400]);
         expect(res.json().errors).toEqual({
