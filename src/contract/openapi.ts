@@ -40,6 +40,8 @@ function description(op: Operation): string {
   if (op.listSpec) {
     lines.push(`Order attributes (\`order_by\`): ${op.listSpec.orders.join(', ')}.`);
     lines.push(`Filter attributes (\`filter_attribute\`): ${Object.keys(op.listSpec.filters).join(', ')}.`);
+    const booleans = Object.keys(op.listSpec.filters).filter((a) => op.listSpec!.filters[a] === 'boolean');
+    if (booleans.length) lines.push(`Boolean attributes (${booleans.join(', ')}) take \`true\`, \`false\`, \`1\` or \`0\` with every operator.`);
   }
   lines.push(`CLI: \`${op.cli.example}\``);
   return lines.join('\n\n');

@@ -38,6 +38,10 @@ describe('the OpenAPI document', () => {
     expect(doc.components.parameters.WithTrashed.schema).toEqual({ type: 'string', enum: ['true', 'false', '1', '0'], default: 'false' });
     expect(doc.components.parameters.PageSize.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 15 });
     expect(doc.paths['/users'].get.description).toContain('Filter attributes (`filter_attribute`): id, first_name');
+    const conferences = doc.paths['/online_conferences'].get;
+    expect([conferences.operationId, conferences.tags]).toEqual(['listConferences', ['Online Conferences']]);
+    expect(conferences.description).toContain('Boolean attributes (is_public, is_occurred) take `true`, `false`, `1` or `0` with every operator.');
+    expect(doc.paths['/users'].get.description).not.toContain('Boolean');
   });
 
   it('gives formats and no ±2^53 bounds', () => {
