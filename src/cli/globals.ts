@@ -67,6 +67,9 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin import': [...OUTPUT, ...PLAN],
   'admin backup': [...OUTPUT, ...PLAN],
   'admin restore': [...OUTPUT, ...PLAN],
+  /** `-o table|ndjson` only: deliveries stream as rows or JSON lines. */
+  'webhooks listen': ['output'],
+  'webhooks verify': [],
   api: [...ACCESS, 'query', 'raw', 'dryRun', 'showSecret'],
   doctor: [...ACCESS, ...OUTPUT],
   /** The profile, base URL and timeout serve the scripts' id completion (`completion SHELL --ids NOUN`). */

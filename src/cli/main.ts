@@ -28,6 +28,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   login: { summary: 'Save a profile interactively after checking the key', load: () => import('./commands/login.js') },
   serve: { summary: 'Run a local instance of the API', load: () => import('./commands/serve.js') },
   admin: { summary: 'Administer a local data directory', load: () => import('./commands/admin.js') },
+  webhooks: { summary: 'Receive webhook deliveries: listen locally (verify, print, forward) or verify a capture', load: () => import('./commands/webhooks.js') },
   api: { summary: "Send any request to the API with the profile's key (like gh api)", load: () => import('./commands/api.js') },
   doctor: { summary: 'Check the profile: config, reachability, the key and its permissions', load: () => import('./commands/doctor.js') },
   completion: { summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },

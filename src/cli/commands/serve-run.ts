@@ -3,30 +3,17 @@ import { API_PREFIX } from '../../contract/index.js';
 import { initFirstTenant } from '../../local/init.js';
 import { openLocal } from '../../local/open.js';
 import { closeGracefully, createServer } from '../../server/index.js';
-import { type CliContext, CliError, EXIT } from '../context.js';
+import type { CliContext } from '../context.js';
+import { listenError, urlHost } from './listen-address.js';
 import { type DemoSummary, seedDemo } from '../../store/index.js';
 import { consentToLocalProfile, saveLocalProfile } from './local-profile.js';
 import type { ServeOptions } from './serve.js';
 
+export { listenError };
+
 /** The base URL a client uses for a server bound to `host:port` (wildcard binds answer on localhost). */
 export function baseUrlFor(host: string, port: number): string {
-  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  return `http://${name}:${port}${API_PREFIX}`;
-}
-
-/** A readable error for a failed `listen` (port taken, address not ours, privileged port). */
-export function listenError(err: NodeJS.ErrnoException, options: Pick<ServeOptions, 'host' | 'port'>): Error {
-  const where = `${options.host}:${options.port}`;
-  switch (err.code) {
-    case 'EADDRINUSE':
-      return new CliError(`cannot listen on ${where}: the port is already in use`, EXIT.unexpected, 'pick another with --port, or --port 0 for a free one');
-    case 'EADDRNOTAVAIL':
-      return new CliError(`cannot listen on ${where}: ${options.host} is not an address of this machine`, EXIT.unexpected, 'use --host 127.0.0.1, or 0.0.0.0 for every interface');
-    case 'EACCES':
-      return new CliError(`cannot listen on ${where}: permission denied`, EXIT.unexpected, 'ports below 1024 need privileges; use --port 8080');
-    default:
-      return err;
-  }
+  return `http://${urlHost(host)}:${port}${API_PREFIX}`;
 }
 
 /** What `--demo` did: loaded the data set, or left the tenant alone because it already had it. */
