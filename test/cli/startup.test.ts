@@ -41,7 +41,7 @@ describe('packages loaded at start-up', () => {
     expect(loaded(['--version']).packages).toEqual(['commander']);
   });
 
-  it.each(['users', 'customers', 'conferences', 'recordings', 'events', 'api', 'doctor', 'profile', 'login', 'serve', 'admin', 'completion'])(
+  it.each(['users', 'customers', 'conferences', 'recordings', 'events', 'api', 'doctor', 'profile', 'login', 'serve', 'admin', 'completion', 'webhooks'])(
     '%s --help loads commander alone (no zod, undici, conf, table or colour)',
     (noun) => {
       const r = loaded([noun, '--help']);
@@ -56,6 +56,13 @@ describe('packages loaded at start-up', () => {
     expect(r.packages).toContain('conf');
     expect(r.packages).not.toContain('zod');
     expect(r.packages).not.toContain('undici');
+  });
+
+  it('webhooks verify loads commander alone: node:crypto verifies, no client, server or store', () => {
+    const r = loaded(['webhooks', 'verify', '--secret', 's', '--max-age', '0']);
+    expect(r.code).toBe(2); // empty stdin: nothing to verify
+    expect(r.stderr).toContain('the capture has no header lines');
+    expect(r.packages).toEqual(['commander']);
   });
 
   it('an API command loads the client (undici) but not zod: the server validates, the CLI does not', () => {
