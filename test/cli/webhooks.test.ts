@@ -49,6 +49,7 @@ describe('printing a delivery', () => {
     expect(heading.indexOf('EVENT')).toBe(line.indexOf('events.created'));
     expect(heading.indexOf('DATA')).toBe(line.indexOf('{"id":42'));
     expect(line.trimEnd().endsWith('{"id":42,"calendar_id":7}')).toBe(true);
+    expect(tableRow(row)).toBe(line);
     const width = heading.indexOf('DATA') + 12;
     const narrow = tableRow(row, width);
     expect(narrow).toMatch(/ \{"id":42,"c…\n$/);

@@ -45,7 +45,7 @@ export function forwardedHeaders(rawHeaders: readonly string[], host: string, bo
 export function forward(target: URL, method: string, rawHeaders: readonly string[], body: Buffer, timeoutMs = FORWARD_TIMEOUT_MS): Promise<ForwardResult> {
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((done) => {
-    const failed = (status: number, error: string) => done({ status, headers: {}, body: Buffer.from(`${error}\n`), error });
+    const failed = (status: number, error: string) => done({ status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(`${error}\n`), error });
     const req = send(target, { method, headers: forwardedHeaders(rawHeaders, target.host, body.length), timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { closeGracefully } from '../../server/shutdown.js';
+import { closeGracefully, isClosing } from '../../server/shutdown.js';
 import { newSecret } from '../../webhooks/secret.js';
 import { type CliContext, UsageError } from '../context.js';
 import { listenError, urlHost } from './listen-address.js';
@@ -44,7 +44,7 @@ export async function runListen(options: ListenOptions, ctx: CliContext): Promis
   let rows = 0;
   const print = (r: Received) => {
     if (options.format === 'ndjson') return void stdout.write(ndjsonLine(r));
-    stdout.write(`${rows++ === 0 ? tableHeading() : ''}${tableRow(r, ctx.streams.width)}`);
+    stdout.write(`${rows++ === 0 ? tableHeading() : ''}${tableRow(r, ctx.streams.widthKnown === false ? undefined : ctx.streams.width)}`);
   };
   const handler = createReceiver({
     secret,
@@ -53,8 +53,9 @@ export async function runListen(options: ListenOptions, ctx: CliContext): Promis
     now: ctx.now,
     accepted: print,
     problem: (line) => stderr.write(`${line}\n`),
+    closing: () => isClosing(server),
   });
-  const server = createListener(options, handler);
+  const server: Server = createListener(options, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

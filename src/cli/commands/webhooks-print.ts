@@ -26,23 +26,32 @@ export function eventOf(body: Buffer): Pick<Received, 'event' | 'data'> {
   return { event: null, data: null };
 }
 
-const COLUMNS: [keyof Received, number][] = [
-  ['timestamp', 24],
-  ['status', 6],
-  ['event', 24],
-  ['id', 38],
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** The signing time on this machine's clock face, `HH:MM:SS`: a listener shows what just arrived. */
+function localTime(timestamp: string): string {
+  const d = new Date(timestamp);
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+/** Heading and width of each column before DATA; widths fit a UUID id and the longest type. */
+const COLUMNS: [string, number, (r: Received) => string][] = [
+  ['TIME', 8, (r) => localTime(r.timestamp)],
+  ['STATUS', 6, (r) => String(r.status)],
+  ['EVENT', 23, (r) => r.event ?? '-'],
+  ['ID', 36, (r) => r.id],
 ];
 
 /** The heading printed once before the first table row. */
 export function tableHeading(): string {
-  return `${COLUMNS.map(([name, width]) => name.toUpperCase().padEnd(width)).join(' ')} DATA\n`;
+  return `${COLUMNS.map(([name, width]) => name.padEnd(width)).join(' ')} DATA\n`;
 }
 
-/** One table row; the data as compact JSON, cut with `…` to the terminal's width. */
-export function tableRow(r: Received, width: number): string {
-  const fixed = COLUMNS.map(([name, w]) => String(r[name] ?? '-').padEnd(w)).join(' ');
+/** One table row; the data as compact JSON, cut with `…` to `width` when the terminal's width is known. */
+export function tableRow(r: Received, width?: number): string {
+  const fixed = COLUMNS.map(([, w, text]) => text(r).padEnd(w)).join(' ');
   const data = r.data === null ? '-' : JSON.stringify(r.data);
-  const room = Math.max(10, width - fixed.length - 1);
+  const room = width === undefined ? Infinity : Math.max(10, width - fixed.length - 1);
   return `${fixed} ${data.length > room ? `${data.slice(0, room - 1)}…` : data}\n`;
 }
 

@@ -3,7 +3,7 @@
  * answers 200 (or the forward target's answer), 400 with the reason, 405 for another method, or
  * 413 over 1 MiB. It never throws to node:http and never answers 500.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { verify } from '../../webhooks/signature.js';
 import { forward } from './webhooks-forward.js';
 import { eventOf, type Received } from './webhooks-print.js';
@@ -20,11 +20,8 @@ export interface ReceiverOptions {
   accepted: (r: Received) => void;
   /** A refused delivery or a failed forward, one line for stderr. */
   problem: (line: string) => void;
-}
-
-function answer(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...headers });
-  res.end(`${text}\n`);
+  /** True once the listener is stopping. */
+  closing?: () => boolean;
 }
 
 /** The raw body, or undefined once it passes `MAX_BODY_BYTES` (then the request is answered 413). */
@@ -45,14 +42,15 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-/** Copies the target's answer: status, content type and body. */
-function relay(res: ServerResponse, status: number, headers: Record<string, string | string[] | undefined>, body: Buffer): void {
-  const type = headers['content-type'];
-  res.writeHead(status, typeof type === 'string' ? { 'Content-Type': type } : {});
-  res.end(body);
-}
-
 export function createReceiver(options: ReceiverOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  /** Writes an answer; once the listener is stopping, its connection closes after it (no idle keep-alive to wait out). */
+  const send = (res: ServerResponse, status: number, headers: OutgoingHttpHeaders, body: string | Buffer) => {
+    if (options.closing?.()) res.shouldKeepAlive = false;
+    res.writeHead(status, headers).end(body);
+  };
+  const answer = (res: ServerResponse, status: number, text: string, headers: OutgoingHttpHeaders = {}) =>
+    send(res, status, { 'Content-Type': 'text/plain; charset=utf-8', ...headers }, `${text}\n`);
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== 'POST') return answer(res, 405, 'Webhook deliveries are POST requests.', { Allow: 'POST' });
     const body = await readBody(req);
@@ -64,10 +62,12 @@ export function createReceiver(options: ReceiverOptions): (req: IncomingMessage,
     }
     let status = 200;
     if (options.forwardTo) {
+      // The target's status and body (with its content type) are the answer.
       const result = await forward(options.forwardTo, req.method, req.rawHeaders, body);
       if (result.error) options.problem(`${verdict.id}: ${result.error}`);
       status = result.status;
-      relay(res, result.status, result.headers, result.body);
+      const type = result.headers['content-type'];
+      send(res, status, typeof type === 'string' ? { 'Content-Type': type } : {}, result.body);
     } else answer(res, 200, 'OK');
     options.accepted({ id: verdict.id, timestamp: verdict.timestamp, ...eventOf(body), status });
   };
