@@ -94,8 +94,8 @@ export function register(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-Each verified delivery prints as a table row on a terminal, else as one JSON line (NDJSON):
-{"id","timestamp","event","data","status"}. A forged, malformed or stale delivery is answered
+Each verified delivery prints as a row on a terminal, else as one JSON line (NDJSON:
+{"id","timestamp","event","data","status"}); -o table or -o ndjson chooses. A forged, malformed or stale delivery is answered
 400 with the reason, which also goes to stderr; it is never forwarded. With --forward-to the
 answer is the target's status and body, 502 when it cannot be reached, 504 after 10 seconds.
 SIGINT (Ctrl-C) and SIGTERM stop the listener (exit 0).
