@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { type CliContext, globalOptions, UsageError } from '../context.js';
 import { examples } from '../help.js';
+import { DEFAULT_MAX_AGE_SECONDS } from '../../webhooks/signature.js';
 import { parseMaxAge, type SecretSource, secretFrom } from './webhooks-secret.js';
 
 /** Parsed flags of `confctl webhooks listen`. */
@@ -90,7 +91,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--forward-to <url>', 'pass each verified delivery on to URL, headers and body untouched, and answer with its status')
     .option('--cert <file>', 'serve HTTPS with this PEM certificate (with --key)')
     .option('--key <file>', "the certificate's PEM private key")
-    .option('--max-age <seconds>', 'refuse deliveries older (or further ahead) than this; 0: no age check', '300')
+    .option('--max-age <seconds>', 'refuse deliveries older (or further ahead) than this; 0: no age check', String(DEFAULT_MAX_AGE_SECONDS))
     .addHelpText(
       'after',
       `
@@ -118,7 +119,7 @@ ${examples(
     .option('--secret-file <file>', 'read the secret from the first line of FILE (default: CONFCTL_WEBHOOK_SECRET)')
     .option('--header <line>', "a header of the delivery, 'Name: value' (repeatable; with --body)", collect)
     .option('--body <file>', 'the body of the delivery, read as bytes (with --header)')
-    .option('--max-age <seconds>', 'refuse deliveries older (or further ahead) than this; 0: no age check', '300')
+    .option('--max-age <seconds>', 'refuse deliveries older (or further ahead) than this; 0: no age check', String(DEFAULT_MAX_AGE_SECONDS))
     .addHelpText(
       'after',
       `
