@@ -76,6 +76,8 @@ export interface CliContext {
    * Absent: Ctrl-C keeps its default (the process ends). Tests pass a fake to interrupt.
    */
   onInterrupt?: (handler: () => void) => () => void;
+  /** Opens a URL in the browser (`--open`); absent: the system's opener. Tests pass a fake. */
+  openUrl?: (url: string) => Promise<void>;
 }
 
 /**
