@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { ApiClient, ClientOptions } from '../client/client.js';
 import { curlCommand } from '../client/curl.js';
 import type { Env, OutputFormat, ProfileStore } from '../config/profiles.js';
+import type { UrlOpener } from './open-url.js';
 import { OUTPUT_FORMATS } from '../config/profiles.js';
 import type { Settings } from '../config/settings.js';
 import { CliError, EXIT, UsageError } from './errors.js';
@@ -77,7 +78,7 @@ export interface CliContext {
    */
   onInterrupt?: (handler: () => void) => () => void;
   /** Opens a URL in the browser (`--open`); absent: the system's opener. Tests pass a fake. */
-  openUrl?: (url: string) => Promise<void>;
+  openUrl?: UrlOpener;
 }
 
 /**

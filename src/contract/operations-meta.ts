@@ -1,6 +1,6 @@
 /**
- * The operation table's plain data (spec §4): for each operation (spec §4, decisions §11) its id, method, path,
- * permissions, query and response kind and CLI command. Free of zod, so the CLI and the client
+ * The operation table's plain data (spec §4, decisions §11): for each operation its id, method,
+ * path, permissions, query and response kind and CLI command. Free of zod, so the CLI and the client
  * load it without the schemas; `operations.ts` attaches the body and resource schemas by id for
  * the server and the OpenAPI document. An operation has a JSON body exactly when it is not a GET.
  */

@@ -41,11 +41,13 @@ afterAll(async () => {
 });
 
 const issue = () => fetch(`${origin}${API}/online_conferences/${conf}/attendees/${attendee}/join_token`, { method: 'POST', headers, body: '{}' });
+/** The join URL of a successful answer. */
+const joinUrl = async (res: Response) => ((await res.json()) as { data: { join_url: string } }).data.join_url;
 
 it('a deleted attendee: its token stops working and no new one is issued', async () => {
   const res = await issue();
   expect(res.status).toBe(200);
-  const { join_url } = (await res.json()).data;
+  const join_url = await joinUrl(res);
   expect((await fetch(join_url)).status).toBe(200);
 
   const db = new Database(file);
@@ -60,7 +62,7 @@ it('a deleted attendee: its token stops working and no new one is issued', async
 
 it('a deleted conference: the tokens of its attendees stop working', async () => {
   attendee = store.attendees.insert(conf, { email: 'ada@acme.test', name: 'Ada', attendee_type: null, attendee_id: null }).id;
-  const { join_url } = (await (await issue()).json()).data;
+  const join_url = await joinUrl(await issue());
   expect((await fetch(join_url)).status).toBe(200);
   const db = new Database(file);
   db.prepare('UPDATE conferences SET deleted_at = ? WHERE id = ?').run('2026-03-01T12:00:00.000Z', conf);

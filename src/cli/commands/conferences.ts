@@ -128,7 +128,10 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
   const attendees = conferences
     .command('attendees')
     .description('List and add attendees of an online conference; make join links')
-    .addHelpText('after', examples(operationMeta('listConferenceAttendees').cli.example, operationMeta('addConferenceAttendees').cli.example));
+    .addHelpText(
+      'after',
+      examples(operationMeta('listConferenceAttendees').cli.example, operationMeta('addConferenceAttendees').cli.example, operationMeta('createAttendeeJoinToken').cli.example),
+    );
   const list = attendees.command('list').description(operationMeta('listConferenceAttendees').summary).argument('<conference_id>');
   withExample(addListOptions(list), 'listConferenceAttendees').action((id: string, flags, cmd: Command) =>
     run.attendeesList(listOptions(flags, globalOptions(cmd), undefined, confId(id))),
