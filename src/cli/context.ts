@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { ApiClient, ClientOptions } from '../client/client.js';
 import { curlCommand } from '../client/curl.js';
 import type { Env, OutputFormat, ProfileStore } from '../config/profiles.js';
+import type { UrlOpener } from './open-url.js';
 import { OUTPUT_FORMATS } from '../config/profiles.js';
 import type { Settings } from '../config/settings.js';
 import { CliError, EXIT, UsageError } from './errors.js';
@@ -76,6 +77,8 @@ export interface CliContext {
    * Absent: Ctrl-C keeps its default (the process ends). Tests pass a fake to interrupt.
    */
   onInterrupt?: (handler: () => void) => () => void;
+  /** Opens a URL in the browser (`--open`); absent: the system's opener. Tests pass a fake. */
+  openUrl?: UrlOpener;
 }
 
 /**

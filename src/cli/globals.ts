@@ -40,6 +40,7 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'conferences update': API_WRITE,
   'conferences attendees list': API_READ,
   'conferences attendees add': API_WRITE,
+  'conferences attendees join-link': API_WRITE,
   'recordings list': API_READ,
   'recordings url': API_READ,
   'events get': API_READ,

@@ -48,6 +48,7 @@ export interface OperationTypes {
   listConferenceAttendees: { result: Page<R.OnlineConferenceAttendee>; query: PageQuery };
   listConferenceRecordings: { result: Page<R.OnlineConferenceRecording>; query: PageQuery };
   getRecordingUrl: { result: Envelope<R.TemporaryUrl>; query: { expiry?: number | '' } };
+  createAttendeeJoinToken: { result: Envelope<R.JoinToken>; body: B.JoinTokenBody };
   getCalendarEvent: { result: Envelope<R.CalendarEvent> };
 }
 
@@ -83,5 +84,6 @@ export interface OperationFunctions {
   listConferenceAttendees(conferenceId: Id, query?: PageQuery): Promise<Page<R.OnlineConferenceAttendee>>;
   listConferenceRecordings(conferenceId: Id, query?: PageQuery): Promise<Page<R.OnlineConferenceRecording>>;
   getRecordingUrl(conferenceId: Id, recordingId: Id, query?: { expiry?: number | '' }): Promise<Envelope<R.TemporaryUrl>>;
+  createAttendeeJoinToken(conferenceId: Id, attendeeId: Id, body?: B.JoinTokenBody): Promise<Envelope<R.JoinToken>>;
   getCalendarEvent(calendarId: Id, eventId: Id): Promise<Envelope<R.CalendarEvent>>;
 }

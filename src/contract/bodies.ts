@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { inputString } from './common.js';
-import { EXPIRY_MAX, EXPIRY_MIN } from './operations-meta.js';
+import { EXPIRY_MAX, EXPIRY_MIN, JOIN_EXPIRY_MAX, JOIN_EXPIRY_MIN } from './operations-meta.js';
 import { ADDRESS_FIELDS, type AddressField, DAYS, type Day } from './resources.js';
 
 const BETWEEN = (a: number, b: number) => `The :attribute field must be between ${a} and ${b}.`;
@@ -145,3 +145,20 @@ export const RecordingUrlQuery = z.object({
     .pipe(intBetween(EXPIRY_MIN, EXPIRY_MAX).optional()),
 });
 export type RecordingUrlQuery = z.infer<typeof RecordingUrlQuery>;
+
+/**
+ * POST …/attendees/{id}/join_token (decisions §11): `expiry` whole seconds; absent or null means
+ * the default (3600). A string or a fraction is "an integer", an out-of-range whole number
+ * "between".
+ */
+export const JoinTokenBody = z.object({
+  // Aborts after the integer check, so a huge number is one error ("an integer"), not two.
+  expiry: z
+    .number()
+    .int({ abort: true })
+    .min(JOIN_EXPIRY_MIN, { error: BETWEEN(JOIN_EXPIRY_MIN, JOIN_EXPIRY_MAX) })
+    .max(JOIN_EXPIRY_MAX, { error: BETWEEN(JOIN_EXPIRY_MIN, JOIN_EXPIRY_MAX) })
+    .nullable()
+    .optional(),
+});
+export type JoinTokenBody = z.infer<typeof JoinTokenBody>;

@@ -14,9 +14,11 @@ export const MESSAGES = {
   tooManyConnections: 'Too many connections.',
   unexpected: 'An unexpected error the service.',
   conferenceStarted: 'Cannot modify an online conference that has started.',
+  conferenceEnded: 'Cannot modify an online conference that has ended.',
   maxAttendees: 'Cannot exceed maximum attendee count.',
   recordingNotFinished: 'Online Conference Recording is not Finished.',
   invalidSignature: 'Invalid signature.',
+  invalidToken: 'Invalid token.',
   invalidJson: 'The request body must be valid JSON.',
 } as const;
 

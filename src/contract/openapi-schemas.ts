@@ -7,7 +7,16 @@
  */
 import { z } from 'zod';
 import { ValidationErrorBody, arrayEnvelope, paginatedEnvelope, singleEnvelope, timestamp } from './common.js';
-import { AttendeeInput, AttendeesAddBody, ConferenceCreateBody, ConferenceUpdateBody, CustomerCreateBody, CustomerUpdateBody, UserUpdateBody } from './bodies.js';
+import {
+  AttendeeInput,
+  AttendeesAddBody,
+  ConferenceCreateBody,
+  ConferenceUpdateBody,
+  CustomerCreateBody,
+  CustomerUpdateBody,
+  JoinTokenBody,
+  UserUpdateBody,
+} from './bodies.js';
 import type { Operation } from './operations.js';
 import {
   Address,
@@ -15,6 +24,7 @@ import {
   ConnectedAccount,
   Customer,
   EventAttendee,
+  JoinToken,
   OnlineConference,
   OnlineConferenceAccount,
   OnlineConferenceAttendee,
@@ -39,6 +49,7 @@ const RESOURCES: Record<string, z.ZodType> = {
   ConnectedAccount,
   CalendarEvent,
   TemporaryUrl,
+  OnlineConferenceAttendeeJoinToken: JoinToken,
 };
 
 /** Parts and bodies worth a name of their own. */
@@ -58,6 +69,7 @@ const INPUTS: Record<string, z.ZodType> = {
   OnlineConferenceUpdateRequest: ConferenceUpdateBody,
   OnlineConferenceAttendeeInput: AttendeeInput,
   OnlineConferenceAttendeesAddRequest: AttendeesAddBody,
+  OnlineConferenceAttendeeJoinTokenRequest: JoinTokenBody,
 };
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;

@@ -1,6 +1,6 @@
 /**
- * The operation table's plain data (spec §4): for each of the 18 operations its id, method, path,
- * permissions, query and response kind and CLI command. Free of zod, so the CLI and the client
+ * The operation table's plain data (spec §4, decisions §11): for each operation its id, method,
+ * path, permissions, query and response kind and CLI command. Free of zod, so the CLI and the client
  * load it without the schemas; `operations.ts` attaches the body and resource schemas by id for
  * the server and the OpenAPI document. An operation has a JSON body exactly when it is not a GET.
  */
@@ -51,9 +51,10 @@ export type OperationId =
   | 'listConferenceAttendees'
   | 'listConferenceRecordings'
   | 'getRecordingUrl'
+  | 'createAttendeeJoinToken'
   | 'getCalendarEvent';
 
-/** The 18 operations of the interface (spec §4): the single table everything is derived from. */
+/** The operations (spec §4, decisions §11): the single table everything is derived from. */
 export const OPERATION_META: readonly OperationMeta[] = [
   {
     id: 'listUsers',
@@ -235,6 +236,16 @@ export const OPERATION_META: readonly OperationMeta[] = [
     cli: { command: 'recordings url', example: 'confctl recordings url 3 5 --expiry 3600 --download talk.wav' },
   },
   {
+    id: 'createAttendeeJoinToken',
+    method: 'POST',
+    path: '/online_conferences/{online_conference_id}/attendees/{online_conference_attendee_id}/join_token',
+    permissions: ['online_conferences.update.*'],
+    summary: "Create a join token and URL for one of a conference's attendees",
+    query: 'none',
+    response: 'single',
+    cli: { command: 'conferences attendees join-link', example: 'confctl conferences attendees join-link 3 8 --expiry 600' },
+  },
+  {
     id: 'getCalendarEvent',
     method: 'GET',
     path: '/calendars/{calendar_id}/events/{event_id}',
@@ -280,3 +291,7 @@ export const EXPIRY_MIN = 1;
 export const EXPIRY_MAX = 604800;
 /** Seconds added to a recording's length for the default expiry. */
 export const EXPIRY_GRACE = 600;
+/** Bounds and default of the join token `expiry` in seconds (decisions §11). */
+export const JOIN_EXPIRY_MIN = 60;
+export const JOIN_EXPIRY_MAX = 86400;
+export const JOIN_EXPIRY_DEFAULT = 3600;

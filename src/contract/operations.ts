@@ -10,6 +10,7 @@ import {
   ConferenceUpdateBody,
   CustomerCreateBody,
   CustomerUpdateBody,
+  JoinTokenBody,
   UserUpdateBody,
 } from './bodies.js';
 import { OPERATION_META, type OperationId, type OperationMeta } from './operations-meta.js';
@@ -17,6 +18,7 @@ import {
   CalendarEvent,
   ConnectedAccount,
   Customer,
+  JoinToken,
   OnlineConference,
   OnlineConferenceAccount,
   OnlineConferenceAttendee,
@@ -53,10 +55,11 @@ const SCHEMAS: Readonly<Record<OperationId, { body?: z.ZodType; resource: z.ZodT
   listConferenceAttendees: { resource: OnlineConferenceAttendee },
   listConferenceRecordings: { resource: OnlineConferenceRecording },
   getRecordingUrl: { resource: TemporaryUrl },
+  createAttendeeJoinToken: { body: JoinTokenBody, resource: JoinToken },
   getCalendarEvent: { resource: CalendarEvent },
 };
 
-/** The 18 operations of the interface (spec §4), in the meta table's order, with their schemas. */
+/** The operations (spec §4, decisions §11), in the meta table's order, with their schemas. */
 export const OPERATIONS: readonly Operation[] = OPERATION_META.map((meta) => ({ ...meta, ...SCHEMAS[meta.id] }));
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));

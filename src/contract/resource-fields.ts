@@ -18,6 +18,7 @@ export const RESOURCE_FIELDS = {
   OnlineConferenceAttendee: ['id', 'online_conference_id', 'email', 'name', 'attendee_type', 'attendee_id', 'joined_at', ...TIMES],
   OnlineConferenceRecording: ['id', 'online_conference_id', 'status', 'file_name', 'path', 'started_at', 'stopped_at', ...TIMES],
   TemporaryUrl: ['url', 'expires_at'],
+  JoinToken: ['token', 'join_url', 'expires_at'],
   OnlineConferenceAccount: ['id', 'owner_type', 'owner_id', 'connected_account_id', 'name', ...TIMES],
   ConnectedAccount: ['id', 'owner_type', 'owner_id', 'provider_id', 'provider_uid', 'provider_email', ...TIMES],
   CalendarEvent: [
@@ -54,6 +55,7 @@ export const OPERATION_RESOURCE: Readonly<Record<OperationId, ResourceName>> = {
   listConferenceAttendees: 'OnlineConferenceAttendee',
   listConferenceRecordings: 'OnlineConferenceRecording',
   getRecordingUrl: 'TemporaryUrl',
+  createAttendeeJoinToken: 'JoinToken',
   getCalendarEvent: 'CalendarEvent',
 };
 

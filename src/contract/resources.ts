@@ -105,6 +105,10 @@ export type OnlineConferenceRecording = z.infer<typeof OnlineConferenceRecording
 export const TemporaryUrl = z.object({ url: z.string(), expires_at: timestamp });
 export type TemporaryUrl = z.infer<typeof TemporaryUrl>;
 
+/** An attendee's join token (decisions §11); the token is opaque to clients. */
+export const JoinToken = z.object({ token: z.string(), join_url: z.string(), expires_at: timestamp });
+export type JoinToken = z.infer<typeof JoinToken>;
+
 export const OnlineConferenceAccount = z.object({
   id,
   owner_type: TypeName,

@@ -8,6 +8,7 @@ import { createMediaRoute, isMediaPath } from './media-route.js';
 import { type ServerOptions, resolveOptions } from './options.js';
 import { createPipeline, type PipelineRequest } from './pipeline.js';
 import type { Reply } from './reply.js';
+import { createRoomsRoute, isRoomPath } from './rooms-route.js';
 import { isClosing } from './shutdown.js';
 
 export { closeGracefully } from './shutdown.js';
@@ -49,7 +50,8 @@ export interface ConfServer {
 
 /**
  * Builds the API server without listening. `handlers` replaces the registry (tests only).
- * Recording links (`/media/recordings/...`) are served beside the pipeline, on the socket only.
+ * Recording links (`/media/recordings/...`) and join pages (`/rooms/...`) are served beside the
+ * pipeline, on the socket only.
  * The server ends responses with `Connection: close` once `closeGracefully` has begun. It sets
  * the store's busy timeout short (see busy.ts): the caller's start-up writes are done by then. It sets
  * node's timeouts, answers a connection over the caps with 503, and renders the parser's own
@@ -60,12 +62,18 @@ export function createServer(options: ServerOptions, handlers: HandlerMap = HAND
   resolved.store.setBusyTimeout(SERVE_BUSY_TIMEOUT_MS);
   const handle = createPipeline(resolved, handlers);
   const media = createMediaRoute(resolved);
+  const rooms = createRoomsRoute(resolved);
   const server = http.createServer(timeoutOptions(resolved), (req, res) => {
     const overCap = connections.isOverCap(req.socket);
     // Recording links stream a file, so they bypass the JSON pipeline (see media-route.ts).
     if (!overCap && isMediaPath(req.url ?? '/')) {
       if (isClosing(server)) res.setHeader('Connection', 'close');
       return media(req, res);
+    }
+    // Join pages are HTML, not API JSON (see rooms-route.ts).
+    if (!overCap && isRoomPath(req.url ?? '/')) {
+      if (isClosing(server)) res.setHeader('Connection', 'close');
+      return rooms(req, res);
     }
     const request: PipelineRequest = {
       method: req.method ?? 'GET',

@@ -291,6 +291,8 @@ export interface AttendeeRepo {
   count(conferenceId: number): number;
   /** The non-deleted attendee with this email (case-insensitive). */
   findByEmail(conferenceId: number, email: string): OnlineConferenceAttendee | undefined;
+  /** The non-deleted attendee with this id, if it attends this conference. */
+  getLive(conferenceId: number, attendeeId: number): OnlineConferenceAttendee | undefined;
   insert(conferenceId: number, input: AttendeeInsert): OnlineConferenceAttendee;
 }
 

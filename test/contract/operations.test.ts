@@ -3,10 +3,10 @@ import { openApiDocument } from '../../src/contract/openapi.js';
 import { ALL_PERMISSIONS, fillPath, OPERATION_META, OPERATIONS, operation, operationMeta, pathParams } from '../../src/contract/operations.js';
 
 describe('the operation table', () => {
-  it('has the 18 operations of the interface, each once', () => {
-    expect(OPERATIONS).toHaveLength(18);
-    expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(18);
-    expect(new Set(OPERATIONS.map((o) => `${o.method} ${o.path}`)).size).toBe(18);
+  it('has the 18 operations of the interface and the join token of decisions §11, each once', () => {
+    expect(OPERATIONS).toHaveLength(19);
+    expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(19);
+    expect(new Set(OPERATIONS.map((o) => `${o.method} ${o.path}`)).size).toBe(19);
     for (const op of OPERATIONS) expect(op.cli.example.startsWith(`confctl ${op.cli.command}`), op.id).toBe(true);
   });
 

@@ -20,6 +20,7 @@ beforeAll(() => {
     user_id: f.ada.id,
     customer_id: f.cleo.id,
     online_conference_id: conf.id,
+    online_conference_attendee_id: f.store.attendees.findByEmail(conf.id, f.ada.email)!.id,
     online_conference_recording_id: 1,
     calendar_id: f.calendar.id,
     event_id: f.event.id,
@@ -35,6 +36,7 @@ const BODIES: Partial<Record<OperationId, Record<string, unknown> | unknown[]>> 
   createConference: { online_conference_account_id: 1, public_id: 'h-1', title: 'T', is_public: true, backer_event_id: null },
   updateConference: { title: 'T', is_public: false },
   addConferenceAttendees: [{ email: 'a@x.test', name: 'A' }],
+  createAttendeeJoinToken: { expiry: 600 },
 };
 
 const NASTY_VALUES: unknown[] = [

@@ -1,4 +1,4 @@
-/** `confctl conferences list|create|get|update` and `conferences attendees list|add`. */
+/** `confctl conferences list|create|get|update` and `conferences attendees list|add|join-link`. */
 import type { Command } from 'commander';
 import { CONFERENCE_LIST } from '../../contract/list-specs.js';
 import { operationMeta } from '../../contract/operations-meta.js';
@@ -11,6 +11,7 @@ import { promptMissing } from './conferences-prompt.js';
 import { addEditOption, runUpdate, UPDATE_HELP, type UpdateOptions, type UpdateSpec } from '../edit/update.js';
 import { addGetCommand, addListOptions, idArg, type ItemOptions, type ListOptions, listOptions, runGet, runList, runWrite, withExample, type WriteOptions } from './resource.js';
 import { examples } from '../help.js';
+import { addJoinLinkCommand, type JoinLinkOptions, runJoinLink } from './join-link.js';
 
 /** Table columns of conference lists when no --fields is given. */
 export const CONFERENCE_TABLE_COLUMNS = ['id', 'public_id', 'title', 'is_public', 'started_at', 'ended_at'];
@@ -34,6 +35,7 @@ export interface ConferencesRunners {
   attendeesList(opts: ListOptions): Promise<void>;
   attendeesAdd(opts: AttendeesAddOptions): Promise<void>;
   attendeesAddFromFile(opts: FromFileOptions & { params: { online_conference_id: string } }): Promise<void>;
+  attendeesJoinLink(opts: JoinLinkOptions): Promise<void>;
 }
 
 /**
@@ -89,6 +91,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     // records past the maximum fail alone (409) and are reported with their lines.
     attendeesAddFromFile: (o) =>
       runFromFile(o, { verb: 'added', columns: ATTENDEE_COLUMNS, send: async (client, record) => (await client.call('addConferenceAttendees', { params: o.params, body: [record] })).data[0] }, ctx),
+    attendeesJoinLink: (o) => runJoinLink(o, ctx),
     ...runF,
   };
   const conferences = program
@@ -124,8 +127,11 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
 
   const attendees = conferences
     .command('attendees')
-    .description('List and add attendees of an online conference')
-    .addHelpText('after', examples(operationMeta('listConferenceAttendees').cli.example, operationMeta('addConferenceAttendees').cli.example));
+    .description('List and add attendees of an online conference; make join links')
+    .addHelpText(
+      'after',
+      examples(operationMeta('listConferenceAttendees').cli.example, operationMeta('addConferenceAttendees').cli.example, operationMeta('createAttendeeJoinToken').cli.example),
+    );
   const list = attendees.command('list').description(operationMeta('listConferenceAttendees').summary).argument('<conference_id>');
   withExample(addListOptions(list), 'listConferenceAttendees').action((id: string, flags, cmd: Command) =>
     run.attendeesList(listOptions(flags, globalOptions(cmd), undefined, confId(id))),
@@ -146,4 +152,6 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     if (bulk) return run.attendeesAddFromFile({ ...bulk, params: confId(id) });
     return run.attendeesAdd({ params: confId(id), attendees, data: flags.data, globals });
   });
+
+  addJoinLinkCommand(attendees, run.attendeesJoinLink);
 }

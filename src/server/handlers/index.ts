@@ -3,6 +3,7 @@ import { attendeeHandlers } from './attendees.js';
 import { conferenceHandlers } from './conferences.js';
 import { customerHandlers } from './customers.js';
 import { eventHandlers } from './events.js';
+import { joinTokenHandlers } from './join-tokens.js';
 import { recordingHandlers } from './recordings.js';
 import type { HandlerMap } from './types.js';
 import { userHandlers } from './users.js';
@@ -21,5 +22,6 @@ export const HANDLERS: HandlerMap = {
   ...conferenceHandlers,
   ...attendeeHandlers,
   ...recordingHandlers,
+  ...joinTokenHandlers,
   ...eventHandlers,
 };

@@ -15,6 +15,7 @@ export function attendeeRepo(db: Db): AttendeeRepo {
   const count = db.prepare(`SELECT COUNT(*) FROM conference_attendees WHERE ${live}`).pluck();
   const byEmail = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE ${live} AND email = ? COLLATE NOCASE`);
   const byId = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE id = ?`);
+  const liveById = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE ${live} AND id = ?`);
   const insert = db.prepare(`INSERT INTO conference_attendees (online_conference_id, email, name, attendee_type, attendee_id,
     joined_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   return {
@@ -24,6 +25,7 @@ export function attendeeRepo(db: Db): AttendeeRepo {
     }),
     count: (conferenceId) => count.get(conferenceId) as number,
     findByEmail: (conferenceId, email) => byEmail.get(conferenceId, email) as OnlineConferenceAttendee | undefined,
+    getLive: (conferenceId, attendeeId) => liveById.get(conferenceId, attendeeId) as OnlineConferenceAttendee | undefined,
     insert(conferenceId, i) {
       const now = nowIso();
       const joined = i.joined_at ? new Date(i.joined_at).toISOString() : null;
