@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ValidationErrorBody, arrayEnvelope, paginatedEnvelope, singleEnvelope, timestamp } from './common.js';
-import { AttendeeInput, AttendeesAddBody, ConferenceCreateBody, ConferenceUpdateBody, CustomerCreateBody, CustomerUpdateBody, UserUpdateBody } from './bodies.js';
+import { AttendeeInput, AttendeesAddBody, ConferenceCreateBody, ConferenceUpdateBody, CustomerCreateBody, CustomerUpdateBody, UserCreateBody, UserUpdateBody } from './bodies.js';
 import type { Operation } from './operations.js';
 import {
   Address,
@@ -51,6 +51,7 @@ const PARTS: Record<string, z.ZodType> = {
   ValidationErrorResponse: ValidationErrorBody,
 };
 const INPUTS: Record<string, z.ZodType> = {
+  UserCreateRequest: UserCreateBody,
   UserUpdateRequest: UserUpdateBody,
   CustomerCreateRequest: CustomerCreateBody,
   CustomerUpdateRequest: CustomerUpdateBody,

@@ -10,6 +10,7 @@ import {
   ConferenceUpdateBody,
   CustomerCreateBody,
   CustomerUpdateBody,
+  UserCreateBody,
   UserUpdateBody,
 } from './bodies.js';
 import { OPERATION_META, type OperationId, type OperationMeta } from './operations-meta.js';
@@ -37,6 +38,7 @@ export interface Operation extends OperationMeta {
 /** The schemas of each operation, by id (every id must have an entry). */
 const SCHEMAS: Readonly<Record<OperationId, { body?: z.ZodType; resource: z.ZodType }>> = {
   listUsers: { resource: User },
+  createUser: { body: UserCreateBody, resource: User },
   getUser: { resource: User },
   updateUser: { body: UserUpdateBody, resource: User },
   listUserConferenceAccounts: { resource: OnlineConferenceAccount },
@@ -56,7 +58,7 @@ const SCHEMAS: Readonly<Record<OperationId, { body?: z.ZodType; resource: z.ZodT
   getCalendarEvent: { resource: CalendarEvent },
 };
 
-/** The 18 operations of the interface (spec §4), in the meta table's order, with their schemas. */
+/** The operations (spec §4, decisions §11), in the meta table's order, with their schemas. */
 export const OPERATIONS: readonly Operation[] = OPERATION_META.map((meta) => ({ ...meta, ...SCHEMAS[meta.id] }));
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));
