@@ -60,6 +60,7 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin keys revoke': [...OUTPUT, ...PLAN],
   'admin roles list': OUTPUT,
   'admin departments list': OUTPUT,
+  'admin invitations list': OUTPUT,
   'admin seed': [...OUTPUT, ...PLAN],
   'admin conferences start': [...OUTPUT, ...PLAN],
   'admin conferences end': [...OUTPUT, ...PLAN],

@@ -99,6 +99,18 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .addHelpText('after', examples('confctl admin departments list -o json'))
     .action(run(ctx, (m) => m.departmentsList));
 
+  const invitations = admin
+    .command('invitations')
+    .description('The invitations user creates would have sent (recorded locally; nothing is mailed)')
+    .addHelpText('after', examples('confctl admin invitations list'));
+  invitations
+    .command('list')
+    .description("List a tenant's recorded invitations, oldest first: time, user id, e-mail")
+    .option(...DATA)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin invitations list --tenant localhost -o json'))
+    .action(run(ctx, (m) => m.invitationsList));
+
   admin
     .command('seed')
     .description('Fill a tenant with the demo data set, or with N deterministic users and customers')
