@@ -57,3 +57,16 @@ describe('admin invitations list', () => {
     expect(f.stdout()).toContain('id,created_at,user_id,email,tenant\n1,2026-01-02T03:04:05.000Z,');
   });
 });
+
+describe('admin keys create and the permissions of decisions §11', () => {
+  it('accepts users.create.* and users.lock.*, and its help lists them', async () => {
+    f = adminFake();
+    await f.json(['admin', 'init', '--no-profile']);
+    const key = await f.json(['admin', 'keys', 'create', '--name', 'onboarding', '--permissions', 'users.create.*,users.lock.*']);
+    expect(key.permissions).toEqual(['users.create.*', 'users.lock.*']);
+    expect(await f.run(['admin', 'keys', 'create', '--name', 'typo', '--permissions', 'users.locks.*'])).toBe(2);
+    expect(f.stderr()).toMatch(/known permissions: .*users\.create\.\*, users\.lock\.\*/);
+    expect(await f.run(['admin', 'keys', 'create', '--help'])).toBe(0);
+    expect(f.stdout()).toMatch(/Permissions: .*users\.create\.\*, users\.lock\.\*, users\.read\.\*/);
+  });
+});

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ALL_PERMISSIONS } from '../../contract/operations-meta.js';
 import type { CliContext } from '../context.js';
 import { examples } from '../help.js';
 import { FORCE_FLAG } from '../overwrite.js';
@@ -65,6 +66,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .requiredOption('--name <name>', 'what the key is for')
     .requiredOption('--permissions <list>', "comma-separated grants, e.g. '*' or 'users.read.*,customers.*'")
     .option('--expires <date>', 'ISO 8601 date or date-time after which the key stops working')
+    .addHelpText('after', `\nPermissions: ${ALL_PERMISSIONS.join(', ')}\n(users.lock.* lets users create activate a user; wildcards: '*', 'users.*', '*.read.*')\n`)
     .addHelpText('after', examples('confctl admin keys create --tenant localhost --name reporting --permissions "users.read.*" --expires 2027-01-01 -o json'))
     .action(run(ctx, (m) => m.keysCreate));
   keys
