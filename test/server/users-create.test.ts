@@ -40,6 +40,16 @@ describe('POST /users', () => {
     expect(f.store.invitations.list(f.tenant.id)).toEqual([{ id: 1, tenant_id: f.tenant.id, user_id: user.id, email: 'grace@acme.test', created_at: user.created_at }]);
   });
 
+  it('writes the user and its invitation in one transaction: a failed invitation leaves no user', async () => {
+    const before = state();
+    f.store.invitations.insert = () => {
+      throw new Error('outbox unavailable');
+    };
+    const res = await create(BODY);
+    expect([res.status, res.body]).toEqual([500, 'An unexpected error the service.']);
+    expect(state()).toEqual(before);
+  });
+
   it('activate makes status 1 at once; with is_silent no invitation is recorded', async () => {
     const active = await create({ ...BODY, activate: true });
     expect([active.status, active.json().data.status]).toEqual([200, 1]);
