@@ -90,7 +90,7 @@ export const UserUpdateBody = z.object({
 export type UserUpdateBody = z.infer<typeof UserUpdateBody>;
 
 /** §11's rule, reported under `activate`: a silent create (no invitation) must activate the user. */
-export const SILENT_NEEDS_ACTIVATE = 'The :attribute field must be true when is_silent is true.';
+const SILENT_NEEDS_ACTIVATE = 'The :attribute field must be true when is_silent is true.';
 
 /**
  * POST /users (decisions §11): the seven writable fields of an update, all required; only

@@ -4,9 +4,8 @@ import { USER_LIST } from '../../contract/list-specs.js';
 import { operationMeta } from '../../contract/operations-meta.js';
 import { responseOnlyFields } from '../../contract/resource-fields.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
-import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
+import { addFromFileOptions, type FromFileOptions, fromFileOptions, givenFlags, runFromFile } from '../bulk/command.js';
 import { type CliContext, globalOptions } from '../context.js';
-import { givenFlags } from './customers.js';
 import { type CreateSwitches, createSwitches, runUserCreate, userCreateBody } from './users-create.js';
 import { addUpdateCommand, runUpdate, type UpdateOptions } from '../edit/update.js';
 import {
