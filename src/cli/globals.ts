@@ -26,6 +26,7 @@ const PLAN: GlobalName[] = ['dryRun'];
 /** Every runnable command, by its path after `confctl`. */
 export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = {
   'users list': API_READ,
+  'users create': API_WRITE,
   'users get': API_READ,
   'users update': API_WRITE,
   'users accounts': API_READ,
@@ -60,6 +61,7 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin keys revoke': [...OUTPUT, ...PLAN],
   'admin roles list': OUTPUT,
   'admin departments list': OUTPUT,
+  'admin invitations list': OUTPUT,
   'admin seed': [...OUTPUT, ...PLAN],
   'admin conferences start': [...OUTPUT, ...PLAN],
   'admin conferences end': [...OUTPUT, ...PLAN],

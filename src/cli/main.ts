@@ -19,7 +19,7 @@ export interface CommandModule {
 
 /** Top-level commands, each loaded only when it runs. */
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  users: { summary: "List, show and update users; list a user's accounts", load: () => import('./commands/users.js') },
+  users: { summary: "List, create, show and update users; list a user's accounts", load: () => import('./commands/users.js') },
   customers: { summary: 'List, show, create and update customers', load: () => import('./commands/customers.js') },
   conferences: { summary: 'Create, show and update online conferences; list and add attendees', load: () => import('./commands/conferences.js') },
   recordings: { summary: "List a conference's recordings; get a temporary URL or download one", load: () => import('./commands/recordings.js') },

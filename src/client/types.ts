@@ -32,6 +32,7 @@ type Id = string | number;
 /** Per operation: the success body, and the request body and query it takes. */
 export interface OperationTypes {
   listUsers: { result: Page<R.User>; query: ListQuery };
+  createUser: { result: Envelope<R.User>; body: B.UserCreateBody };
   getUser: { result: Envelope<R.User> };
   updateUser: { result: Envelope<R.User>; body: B.UserUpdateBody };
   listUserConferenceAccounts: { result: Page<R.OnlineConferenceAccount>; query: PageQuery };
@@ -69,6 +70,7 @@ export interface CallInput {
 /** One typed function per operation, path parameters positional in path order. */
 export interface OperationFunctions {
   listUsers(query?: ListQuery): Promise<Page<R.User>>;
+  createUser(body: B.UserCreateBody): Promise<Envelope<R.User>>;
   getUser(userId: Id): Promise<Envelope<R.User>>;
   updateUser(userId: Id, body: B.UserUpdateBody): Promise<Envelope<R.User>>;
   listUserConferenceAccounts(userId: Id, query?: PageQuery): Promise<Page<R.OnlineConferenceAccount>>;

@@ -89,6 +89,37 @@ export const UserUpdateBody = z.object({
 });
 export type UserUpdateBody = z.infer<typeof UserUpdateBody>;
 
+/** §11's rule, reported under `activate`: a silent create (no invitation) must activate the user. */
+const SILENT_NEEDS_ACTIVATE = 'The :attribute field must be true when is_silent is true.';
+
+/**
+ * POST /users (decisions §11): the seven writable fields of an update, all required; only
+ * `department_id` may be null. `activate` (status 1 at once, and `users.lock.*` besides) and
+ * `is_silent` (no invitation) are false when absent; `is_silent` needs `activate`. That rule is
+ * checked whenever both flags parsed, whatever else failed, so every error is reported at once.
+ */
+export const UserCreateBody = z
+  .object({
+    department_id: z.number().int().nullable(),
+    first_name: text(),
+    last_name: text(),
+    email: email(),
+    timezone: timezone(),
+    work_hours: WorkHoursInput,
+    role: text(),
+    // Absent means false. Declared optional rather than with a zod default, which code generators
+    // (openapi-typescript) would turn into a required request field.
+    activate: z.boolean().optional().describe('Default false. Makes the user active (status 1) at once; needs users.lock.* besides.'),
+    is_silent: z.boolean().optional().describe('Default false. Sends no invitation; needs activate.'),
+  })
+  .refine((b) => !b.is_silent || b.activate, {
+    path: ['activate'],
+    error: SILENT_NEEDS_ACTIVATE,
+    when: ({ value, issues }) =>
+      value !== null && typeof value === 'object' && !issues.some((i) => i.path?.[0] === 'activate' || i.path?.[0] === 'is_silent'),
+  });
+export type UserCreateBody = z.infer<typeof UserCreateBody>;
+
 /** POST /customers: first_name, last_name and email are required (decisions §7). */
 export const CustomerCreateBody = z.object({
   first_name: text(),

@@ -15,6 +15,7 @@ import {
   CustomerCreateBody,
   CustomerUpdateBody,
   JoinTokenBody,
+  UserCreateBody,
   UserUpdateBody,
 } from './bodies.js';
 import type { Operation } from './operations.js';
@@ -62,6 +63,7 @@ const PARTS: Record<string, z.ZodType> = {
   ValidationErrorResponse: ValidationErrorBody,
 };
 const INPUTS: Record<string, z.ZodType> = {
+  UserCreateRequest: UserCreateBody,
   UserUpdateRequest: UserUpdateBody,
   CustomerCreateRequest: CustomerCreateBody,
   CustomerUpdateRequest: CustomerUpdateBody,

@@ -37,6 +37,7 @@ function parameters(op: Operation): Json[] {
 
 function description(op: Operation): string {
   const lines = [`Required permissions: ${op.permissions.map((p) => `\`${p}\``).join(', ')}.`];
+  for (const b of op.bodyPermissions ?? []) lines.push(`Also \`${b.permission}\` when ${b.when} (checked after validation: 401 \`Access denied.\`).`);
   if (op.listSpec) {
     lines.push(`Order attributes (\`order_by\`): ${op.listSpec.orders.join(', ')}.`);
     lines.push(`Filter attributes (\`filter_attribute\`): ${Object.keys(op.listSpec.filters).join(', ')}.`);

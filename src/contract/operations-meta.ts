@@ -24,6 +24,12 @@ export interface OperationMeta {
   /** Path template relative to the base URL, with `{name}` parameters. */
   path: string;
   permissions: readonly string[];
+  /**
+   * Permissions the body may demand besides `permissions` (decisions §11: `users.lock.*` when a
+   * user create has `activate: true`). The handler checks them after validation, since they
+   * depend on the body; they count among the known permissions.
+   */
+  bodyPermissions?: readonly { permission: string; when: string }[];
   summary: string;
   query: QueryKind;
   /** Filter and order attributes, for `query: 'list'`. */
@@ -35,6 +41,7 @@ export interface OperationMeta {
 
 export type OperationId =
   | 'listUsers'
+  | 'createUser'
   | 'getUser'
   | 'updateUser'
   | 'listUserConferenceAccounts'
@@ -66,6 +73,20 @@ export const OPERATION_META: readonly OperationMeta[] = [
     listSpec: USER_LIST,
     response: 'list',
     cli: { command: 'users list', example: "confctl users list --filter 'email~@acme.com' --sort -created_at" },
+  },
+  {
+    id: 'createUser',
+    method: 'POST',
+    path: '/users',
+    permissions: ['users.create.*'],
+    bodyPermissions: [{ permission: 'users.lock.*', when: '`activate` is true' }],
+    summary: 'Create a user',
+    query: 'none',
+    response: 'single',
+    cli: {
+      command: 'users create',
+      example: 'confctl users create --first-name Ada --last-name Lovelace --email ada@example.com --timezone Europe/London --role Member --work-hours @hours.json',
+    },
   },
   {
     id: 'getUser',
@@ -283,8 +304,10 @@ export function fillPath(path: string, params: Readonly<Record<string, string | 
 /** The path prefix of the interface version (spec §9). */
 export const API_PREFIX = '/api/public/v2.0';
 
-/** Every permission the interface uses (spec §5). */
-export const ALL_PERMISSIONS: readonly string[] = [...new Set(OPERATION_META.flatMap((op) => op.permissions))].sort();
+/** Every permission the interface uses (spec §5, decisions §11), those a body may demand included. */
+export const ALL_PERMISSIONS: readonly string[] = [
+  ...new Set(OPERATION_META.flatMap((op) => [...op.permissions, ...(op.bodyPermissions ?? []).map((b) => b.permission)])),
+].sort();
 
 /** Bounds of the recording URL `expiry` in seconds (decisions §7). */
 export const EXPIRY_MIN = 1;

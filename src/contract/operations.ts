@@ -11,6 +11,7 @@ import {
   CustomerCreateBody,
   CustomerUpdateBody,
   JoinTokenBody,
+  UserCreateBody,
   UserUpdateBody,
 } from './bodies.js';
 import { OPERATION_META, type OperationId, type OperationMeta } from './operations-meta.js';
@@ -39,6 +40,7 @@ export interface Operation extends OperationMeta {
 /** The schemas of each operation, by id (every id must have an entry). */
 const SCHEMAS: Readonly<Record<OperationId, { body?: z.ZodType; resource: z.ZodType }>> = {
   listUsers: { resource: User },
+  createUser: { body: UserCreateBody, resource: User },
   getUser: { resource: User },
   updateUser: { body: UserUpdateBody, resource: User },
   listUserConferenceAccounts: { resource: OnlineConferenceAccount },

@@ -39,6 +39,7 @@ export const OBJECT_PARTS: Readonly<Record<string, readonly string[]>> = { addre
 /** The resource in `data` of each operation. */
 export const OPERATION_RESOURCE: Readonly<Record<OperationId, ResourceName>> = {
   listUsers: 'User',
+  createUser: 'User',
   getUser: 'User',
   updateUser: 'User',
   listUserConferenceAccounts: 'OnlineConferenceAccount',

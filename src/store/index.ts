@@ -4,6 +4,7 @@ import { conferenceAccountRepo, connectedAccountRepo, providerRepo } from './rep
 import { calendarRepo, eventRepo } from './repos/calendars.js';
 import { conferenceRepo } from './repos/conferences.js';
 import { customerRepo } from './repos/customers.js';
+import { invitationRepo } from './repos/invitations.js';
 import { keyRepo } from './repos/keys.js';
 import { recordingRepo } from './repos/recordings.js';
 import { departmentRepo, roleRepo } from './repos/roles.js';
@@ -46,6 +47,7 @@ export function openStore(location: string): Store {
     roles: roleRepo(db),
     departments: departmentRepo(db),
     users: userRepo(db),
+    invitations: invitationRepo(db),
     customers: customerRepo(db),
     providers: providerRepo(db),
     connectedAccounts: connectedAccountRepo(db),

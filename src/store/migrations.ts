@@ -277,6 +277,22 @@ CREATE INDEX users_department_tenant ON users(department_id, tenant_id, deleted_
 CREATE INDEX conferences_tenant ON conferences(tenant_id, deleted_at) WHERE tenant_id > 0;
 `,
   },
+  {
+    version: 5,
+    name: 'invitations outbox',
+    // One row per invitation a user create would send (decisions §11); nothing is mailed. Read
+    // only per tenant in id order, and small: a plain tenant index cannot mislead the planner.
+    sql: `
+CREATE TABLE invitations (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  user_id INTEGER NOT NULL REFERENCES users(id),
+  email TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX invitations_tenant ON invitations(tenant_id, id);
+`,
+  },
 ];
 
 /** Applies every migration newer than the database's `user_version`; a no-op when current. */

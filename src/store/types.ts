@@ -48,6 +48,7 @@ export interface Store {
   roles: RoleRepo;
   departments: DepartmentRepo;
   users: UserRepo;
+  invitations: InvitationRepo;
   customers: CustomerRepo;
   providers: ProviderRepo;
   connectedAccounts: ConnectedAccountRepo;
@@ -124,7 +125,7 @@ export interface DepartmentRepo {
   list(tenantId: number): DepartmentRecord[];
 }
 
-/** Fields for inserting a user (seeding and import; the API cannot create users). */
+/** Fields for inserting a user (the API's create, seeding and import). */
 export interface UserInsert {
   department_id?: number | null;
   first_name: string;
@@ -153,6 +154,22 @@ export interface UserRepo {
   emailTaken(tenantId: number, email: string, exceptId?: number): boolean;
   /** The non-deleted user with this email (case-insensitive), for attendee matching. */
   findByEmail(tenantId: number, email: string): User | undefined;
+}
+
+/** An invitation the local instance would have sent to a new user (decisions §11): its outbox row. */
+export interface InvitationRecord {
+  id: number;
+  tenant_id: number;
+  user_id: number;
+  email: string;
+  created_at: string;
+}
+
+export interface InvitationRepo {
+  /** Records one invitation to the user's e-mail, stamped `created_at` (default now). */
+  insert(tenantId: number, input: { user_id: number; email: string; created_at?: string }): InvitationRecord;
+  /** The tenant's invitations, oldest first. */
+  list(tenantId: number): InvitationRecord[];
 }
 
 export interface CustomerInsert {

@@ -31,3 +31,42 @@ describe('admin roles list / departments list', () => {
     expect(f.stderr()).toContain("no tenant has the domain 'nope.test'");
   });
 });
+
+describe('admin invitations list', () => {
+  it("lists a tenant's invitations oldest first, each tenant its own; empty before any", async () => {
+    f = adminFake();
+    await f.json(['admin', 'init', '--no-profile']);
+    await f.json(['admin', 'tenants', 'add', 'acme.test']);
+    expect(await f.json(['admin', 'invitations', 'list'])).toEqual([]);
+    const ids = f.inspect(({ store }) => {
+      const [local, acme] = store.tenants.list();
+      const ada = store.users.insert(local.id, { first_name: 'Ada', last_name: 'L', email: 'ada@x.test' });
+      const bob = store.users.insert(acme.id, { first_name: 'Bob', last_name: 'B', email: 'bob@acme.test' });
+      store.invitations.insert(local.id, { user_id: ada.id, email: ada.email, created_at: '2026-01-02T03:04:05.000Z' });
+      store.invitations.insert(acme.id, { user_id: bob.id, email: bob.email, created_at: '2026-01-03T00:00:00.000Z' });
+      store.invitations.insert(local.id, { user_id: ada.id, email: ada.email, created_at: '2026-01-04T00:00:00.000Z' });
+      return { ada: ada.id, bob: bob.id };
+    });
+    expect(await f.json(['admin', 'invitations', 'list'])).toEqual([
+      { id: 1, created_at: '2026-01-02T03:04:05.000Z', user_id: ids.ada, email: 'ada@x.test', tenant: 'localhost' },
+      { id: 3, created_at: '2026-01-04T00:00:00.000Z', user_id: ids.ada, email: 'ada@x.test', tenant: 'localhost' },
+    ]);
+    expect(await f.json(['admin', 'invitations', 'list', '--tenant', 'acme.test', '--fields', 'user_id,email'])).toEqual([{ user_id: ids.bob, email: 'bob@acme.test' }]);
+    expect(await f.run(['admin', 'invitations', 'list', '--tenant', 'nope.test'])).toBe(4);
+    expect(await f.run(['admin', 'invitations', 'list', '-o', 'csv'])).toBe(0);
+    expect(f.stdout()).toContain('id,created_at,user_id,email,tenant\n1,2026-01-02T03:04:05.000Z,');
+  });
+});
+
+describe('admin keys create and the permissions of decisions §11', () => {
+  it('accepts users.create.* and users.lock.*, and its help lists them', async () => {
+    f = adminFake();
+    await f.json(['admin', 'init', '--no-profile']);
+    const key = await f.json(['admin', 'keys', 'create', '--name', 'onboarding', '--permissions', 'users.create.*,users.lock.*']);
+    expect(key.permissions).toEqual(['users.create.*', 'users.lock.*']);
+    expect(await f.run(['admin', 'keys', 'create', '--name', 'typo', '--permissions', 'users.locks.*'])).toBe(2);
+    expect(f.stderr()).toMatch(/known permissions: .*users\.create\.\*, users\.lock\.\*/);
+    expect(await f.run(['admin', 'keys', 'create', '--help'])).toBe(0);
+    expect(f.stdout()).toMatch(/Permissions: .*users\.create\.\*, users\.lock\.\*, users\.read\.\*/);
+  });
+});

@@ -141,7 +141,7 @@ describe('completion zsh and fish', () => {
   it('zsh and fish scripts hold the tree and the dynamic profile lookup', async () => {
     const zsh = await script('zsh');
     expect(zsh.startsWith('#compdef confctl\n')).toBe(true);
-    expect(zsh).toContain("'users') echo 'list get update accounts connected-accounts' ;;");
+    expect(zsh).toContain("'users') echo 'list create get update accounts connected-accounts' ;;");
     expect(zsh).toContain('compdef _confctl confctl');
     const fish = await script('fish');
     expect(fish).toContain("complete -c confctl -n '__confctl_at '\\''users'\\''' -a 'list'");

@@ -2,9 +2,9 @@ import { chmodSync } from 'node:fs';
 import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../src/cli/commands/doctor.js';
-import { NO_ID, PROBES } from '../../src/cli/commands/doctor-probes.js';
+import { NO_ID, PROBES, UNPROBED } from '../../src/cli/commands/doctor-probes.js';
 import type { GlobalOptions } from '../../src/cli/context.js';
-import { OPERATIONS } from '../../src/contract/operations.js';
+import { ALL_PERMISSIONS } from '../../src/contract/operations.js';
 import { type Fake, fake, JSON_HEADERS, ORIGIN, page, SECRET, TEXT_HEADERS, withProfile } from './helpers.js';
 
 let f: Fake;
@@ -31,9 +31,10 @@ function answerProbes(denied: string[] = [], headers: Record<string, string> = {
 const rows = () => Object.fromEntries((JSON.parse(f.stdout()) as { check: string; status: string; detail: string }[]).map((r) => [r.check, r]));
 
 describe('confctl doctor', () => {
-  it('probes every permission of the contract, writes only with bodies or ids that cannot succeed', () => {
-    const needed = new Set(OPERATIONS.flatMap((op) => op.permissions));
-    expect(new Set(PROBES.map((p) => p.permission))).toEqual(needed);
+  it('probes every permission of the contract but users.lock.*, writes only with bodies or ids that cannot succeed', () => {
+    expect([...PROBES.map((p) => p.permission), ...UNPROBED.map((u) => u.permission)].sort()).toEqual([...ALL_PERMISSIONS]);
+    expect(UNPROBED.map((u) => u.permission)).toEqual(['users.lock.*']);
+    expect(PROBES.find((p) => p.permission === 'users.create.*')).toEqual({ permission: 'users.create.*', method: 'POST', path: '/users', body: {} });
     for (const p of PROBES.filter((x) => x.method !== 'GET')) expect(p.path.includes(NO_ID) || JSON.stringify(p.body) === '{}', p.permission).toBe(true);
   });
 
@@ -49,6 +50,8 @@ describe('confctl doctor', () => {
     expect(r['key valid'].status).toBe('ok');
     for (const p of PROBES) expect(r[p.permission], p.permission).toMatchObject({ status: 'ok' });
     expect(r['customers.create.*'].detail).toBe('granted (answered 400)');
+    expect(r['users.create.*'].detail).toBe('granted (answered 400)');
+    expect(r['users.lock.*']).toEqual({ check: 'users.lock.*', status: 'skip', detail: expect.stringMatching(/^not probed: /) });
     expect(f.stdout()).not.toContain(SECRET);
   });
 
@@ -61,6 +64,8 @@ describe('confctl doctor', () => {
     expect(r['users.read.*'].status).toBe('ok');
     expect(r['customers.read.*']).toEqual({ check: 'customers.read.*', status: 'fail', detail: 'denied (401 Access denied.)' });
     expect(r['connected_accounts.read.*'].status).toBe('fail');
+    expect(r['users.create.*']).toEqual({ check: 'users.create.*', status: 'fail', detail: 'denied (401 Access denied.)' });
+    expect(r['users.lock.*'].status).toBe('skip');
     expect(r['online_conference_recordings.read.*']).toMatchObject({ status: 'warn', detail: 'unknown: the probe needs online_conferences.read.* too' });
   });
 

@@ -3,10 +3,10 @@ import { openApiDocument } from '../../src/contract/openapi.js';
 import { ALL_PERMISSIONS, fillPath, OPERATION_META, OPERATIONS, operation, operationMeta, pathParams } from '../../src/contract/operations.js';
 
 describe('the operation table', () => {
-  it('has the 18 operations of the interface and the join token of decisions §11, each once', () => {
-    expect(OPERATIONS).toHaveLength(19);
-    expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(19);
-    expect(new Set(OPERATIONS.map((o) => `${o.method} ${o.path}`)).size).toBe(19);
+  it('has the 18 operations of the interface and createUser and the join token of decisions §11, each once', () => {
+    expect(OPERATIONS).toHaveLength(20);
+    expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(20);
+    expect(new Set(OPERATIONS.map((o) => `${o.method} ${o.path}`)).size).toBe(20);
     for (const op of OPERATIONS) expect(op.cli.example.startsWith(`confctl ${op.cli.command}`), op.id).toBe(true);
   });
 
@@ -21,7 +21,7 @@ describe('the operation table', () => {
     }
   });
 
-  it('lists the permissions of spec §5', () => {
+  it('lists the permissions of spec §5 and decisions §11, users.lock.* (demanded by a body) included', () => {
     expect(ALL_PERMISSIONS).toEqual([
       'connected_accounts.read.*',
       'customers.create.*',
@@ -33,9 +33,13 @@ describe('the operation table', () => {
       'online_conferences.create.*',
       'online_conferences.read.*',
       'online_conferences.update.*',
+      'users.create.*',
+      'users.lock.*',
       'users.read.*',
       'users.update.*',
     ]);
+    expect(operation('createUser').permissions).toEqual(['users.create.*']);
+    expect(operation('createUser').bodyPermissions).toEqual([{ permission: 'users.lock.*', when: '`activate` is true' }]);
     expect(operation('getRecordingUrl').permissions).toEqual(['online_conferences.read.*', 'online_conference_recordings.read.*']);
   });
 
@@ -57,5 +61,14 @@ describe('the operation table', () => {
     expect(doc.components.schemas.UserList.properties.next_page_url).toBeDefined();
     expect(doc.paths['/customers'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CustomerCreateRequest' });
     expect(doc.components.schemas.CustomerCreateRequest.required).toEqual(['first_name', 'last_name', 'email']);
+    const createUser = doc.paths['/users'].post;
+    expect(createUser.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UserCreateRequest' });
+    expect(createUser.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/UserResponse' });
+    expect(createUser.description).toContain('Also `users.lock.*` when `activate` is true');
+    const userCreate = doc.components.schemas.UserCreateRequest;
+    expect(userCreate.required).toEqual(['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role']);
+    expect(userCreate.properties.activate).toMatchObject({ type: 'boolean', description: expect.stringMatching(/^Default false\./) });
+    expect(userCreate.properties.is_silent).toMatchObject({ type: 'boolean', description: expect.stringMatching(/^Default false\./) });
+    expect(userCreate.properties.work_hours.required).toEqual(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']);
   });
 });

@@ -43,6 +43,20 @@ describe.each([
     expect({ ...after, updated_at: before.updated_at }).toEqual({ ...before, role: 'Manager' });
   });
 
+  it('users create sends all nine keys (department_id null, switches false) and stores an inactive, invited user', async () => {
+    const email = `hosted-${flags.length}@example.com`;
+    const r = await box.run(['users', 'create', '--first-name', 'Hal', '--last-name', 'Hosted', '--email', email, '--timezone', 'UTC', '--role', 'Member',
+      '--work-hours', '{"sunday":[],"monday":[],"tuesday":[],"wednesday":[],"thursday":[],"friday":[],"saturday":[]}', '--verbose', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const [body] = sent(r.stderr);
+    expect(Object.keys(body)).toEqual(['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role', 'activate', 'is_silent']);
+    expect(body).toMatchObject({ department_id: null, activate: false, is_silent: false });
+    const created = JSON.parse(r.stdout);
+    expect(await box.json(['users', 'get', String(created.id)])).toMatchObject({ email, status: 0, department_id: null });
+    const invitations = await box.json<any[]>(['admin', 'invitations', 'list']);
+    expect(invitations.filter((i) => i.user_id === created.id).map((i) => i.email)).toEqual([email]);
+  });
+
   it('a user without a department is sent with department_id null', async () => {
     const r = await box.run(['users', 'update', '6', '--first-name', 'Den', '--verbose']);
     expect(r.code).toBe(0);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, Sandbox } from './harness.js';
 import { hasTmux, TmuxTerminal } from './tmux.js';
 
-/** The interactive prompts of `login` and `conferences create`, typed into a real terminal under tmux. */
+/** The interactive prompts of `login`, `conferences create` and `users create`, typed into a real terminal under tmux. */
 const TMUX = hasTmux();
 describe.skipIf(!TMUX)(`e2e: prompts on a terminal (tmux)${TMUX ? '' : ' (skipped: tmux is not installed; .ci/run installs it)'}`, () => {
   const box = new Sandbox();
@@ -68,10 +68,37 @@ describe.skipIf(!TMUX)(`e2e: prompts on a terminal (tmux)${TMUX ? '' : ' (skippe
     expect(attendees.map((a) => a.email).sort()).toEqual(['ada.lovelace@demo.example.com', 'guest@example.com']);
   });
 
+  it('users create asks for the missing fields in order, offers office hours, and creates an invited user', async () => {
+    const t = terminal(['users', 'create', '--first-name', 'Tess', '-o', 'json', '--fields', 'id,last_name,email,timezone,role,department_id,status']);
+    await t.waitFor(/\? Last name/);
+    t.send('Tmux', 'Enter');
+    await t.waitFor(/\? E-mail/);
+    t.send('tess@example.com', 'Enter');
+    await t.waitFor(/\? Time zone \(IANA name\)/);
+    t.send('Europe/Paris', 'Enter');
+    await t.waitFor(/\? Role/);
+    t.send('Manager', 'Enter');
+    await t.waitFor(/❯ Monday to Friday, 09:00-17:00/);
+    t.send('Enter');
+    const screen = await t.waitFor(/EXIT=\d+/);
+    expect(screen).toContain('EXIT=0');
+    const created = JSON.parse(screen.slice(screen.indexOf('{'), screen.lastIndexOf('}') + 1));
+    expect(created).toMatchObject({ last_name: 'Tmux', email: 'tess@example.com', timezone: 'Europe/Paris', role: 'Manager', department_id: null, status: 0 });
+    const stored = await box.json(['users', 'get', String(created.id)], { env: { CONFCTL_PROFILE: 'dev' } });
+    expect(stored).toMatchObject({ first_name: 'Tess', status: 0 });
+    expect(stored.work_hours.friday).toEqual([{ start: { hour: 9, minute: 0, second: 0 }, end: { hour: 17, minute: 0, second: 0 } }]);
+    const invitations = await box.json<any[]>(['admin', 'invitations', 'list']);
+    expect(invitations.filter((i) => i.user_id === created.id).map((i) => i.email)).toEqual(['tess@example.com']);
+  });
+
   it('in a pipe the same command never prompts and names the missing flags (exit 2)', async () => {
     const r = await box.run(['conferences', 'create', '--title', 'No prompts'], { env: { CONFCTL_PROFILE: 'dev' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/missing required flags: --account, --public-id/);
     expect(r.stderr).not.toContain('?');
+    const user = await box.run(['users', 'create', '--first-name', 'No', '--last-name', 'Prompts'], { env: { CONFCTL_PROFILE: 'dev' } });
+    expect(user.code).toBe(2);
+    expect(user.stderr).toContain('missing required flags: --email, --timezone, --work-hours, --role');
+    expect(user.stderr).not.toContain('?');
   });
 });

@@ -4,6 +4,7 @@ import { endConference, finishRecording, startConference } from '../../src/admin
 import { fillPath, OPERATION_META, type OperationId } from '../../src/contract/operations-meta.js';
 import { closeGracefully } from '../../src/server/index.js';
 import { conferenceSetup, type ConferenceFixture, listen } from './conferences-fixture.js';
+import { NO_HOURS } from './fixtures.js';
 
 /**
  * Tenancy over every operation of the contract and the media route: a key of tenant A (`localhost`)
@@ -54,6 +55,11 @@ async function stateOfB(): Promise<unknown[]> {
 /** Per operation: a body valid in shape (so only tenancy can refuse it) and what A's key must get. */
 const CASES: Record<OperationId, { body?: unknown; expect: 'absent' | 'own-only' | 'invalid' | 'created-in-A' }> = {
   listUsers: { expect: 'own-only' },
+  // B's user's e-mail is free in A: uniqueness is per tenant, and the user and its invitation land in A.
+  createUser: {
+    body: { department_id: null, first_name: 'Otto', last_name: 'Twin', email: 'otto@other.test', timezone: 'UTC', work_hours: NO_HOURS, role: 'Member' },
+    expect: 'created-in-A',
+  },
   getUser: { expect: 'absent' },
   updateUser: { body: { first_name: 'Hijacked' }, expect: 'absent' },
   listUserConferenceAccounts: { expect: 'absent' },
@@ -99,10 +105,13 @@ describe('a key of tenant A against tenant B', () => {
         });
       } else {
         expect(seen).toEqual([op.id, 200]);
-        expect(f.store.customers.get(f.tenant.id, res.json().data.id)).toMatchObject({ email: 'bea@other.test' });
+        const repo = op.id === 'createUser' ? f.store.users : f.store.customers;
+        expect(repo.get(f.tenant.id, res.json().data.id), op.id).toMatchObject({ email: (c.body as { email: string }).email });
       }
     }
     expect(await stateOfB()).toEqual(before);
+    expect(f.store.invitations.list(f.other.id)).toEqual([]);
+    expect(f.store.invitations.list(f.tenant.id).map((i) => i.email)).toEqual(['otto@other.test']);
     // B's key still reaches all of it (the ids were right, only the tenant was wrong).
     expect((await f.call('GET', `/online_conferences/${b.conf}/recordings/${b.rec}/url`, asB())).status).toBe(200);
   });

@@ -30,6 +30,10 @@ afterAll(() => f.cleanup());
 
 /** A valid body per writing operation, whose fields the generator then spoils one by one. */
 const BODIES: Partial<Record<OperationId, Record<string, unknown> | unknown[]>> = {
+  createUser: {
+    department_id: null, first_name: 'Hal', last_name: 'H', email: 'hal@acme.test', timezone: 'UTC', role: 'Member', activate: true, is_silent: true,
+    work_hours: { sunday: [], monday: [{ start: { hour: 9, minute: 0, second: 0 }, end: { hour: 17, minute: 0, second: 0 } }], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [] },
+  },
   updateUser: { first_name: 'Ada', last_name: 'L', email: 'ada@acme.test', timezone: 'Europe/London', status: 1, role: 'Admin', department_id: null },
   createCustomer: { first_name: 'Eve', last_name: 'E', email: 'eve@acme.test', middle_name: null, contact_number: '1', address: { line_1: 'x', city: 'y', country: 'GB' } },
   updateCustomer: { first_name: 'Cleo', contact_number: '2' },

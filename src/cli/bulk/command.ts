@@ -44,6 +44,12 @@ export function addFromFileOptions(cmd: Command, opts: { concurrency: boolean })
   return cmd;
 }
 
+/** The body flags and `--data` given besides `--from-file` (they do not combine with it). */
+export const givenFlags = (body: Record<string, unknown>, flags: Record<string, unknown>): string[] => [
+  ...Object.keys(body).map((k) => `--${k.replace(/_/g, '-')}`),
+  ...(flags.data !== undefined ? ['--data'] : []),
+];
+
 /**
  * The `--from-file` options, or undefined when it is not given. `others` names the flags given
  * besides it (they do not combine with a file); no I/O.

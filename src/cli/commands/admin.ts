@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ALL_PERMISSIONS } from '../../contract/operations-meta.js';
 import type { CliContext } from '../context.js';
 import { examples } from '../help.js';
 import { FORCE_FLAG } from '../overwrite.js';
@@ -65,6 +66,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .requiredOption('--name <name>', 'what the key is for')
     .requiredOption('--permissions <list>', "comma-separated grants, e.g. '*' or 'users.read.*,customers.*'")
     .option('--expires <date>', 'ISO 8601 date or date-time after which the key stops working')
+    .addHelpText('after', `\nPermissions: ${ALL_PERMISSIONS.join(', ')}\n(users.lock.* lets users create activate a user; wildcards: '*', 'users.*', '*.read.*')\n`)
     .addHelpText('after', examples('confctl admin keys create --tenant localhost --name reporting --permissions "users.read.*" --expires 2027-01-01 -o json'))
     .action(run(ctx, (m) => m.keysCreate));
   keys
@@ -98,6 +100,18 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin departments list -o json'))
     .action(run(ctx, (m) => m.departmentsList));
+
+  const invitations = admin
+    .command('invitations')
+    .description('The invitations user creates would have sent (recorded locally; nothing is mailed)')
+    .addHelpText('after', examples('confctl admin invitations list'));
+  invitations
+    .command('list')
+    .description("List a tenant's recorded invitations, oldest first: time, user id, e-mail")
+    .option(...DATA)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin invitations list --tenant localhost -o json'))
+    .action(run(ctx, (m) => m.invitationsList));
 
   admin
     .command('seed')

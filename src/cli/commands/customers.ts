@@ -4,7 +4,7 @@ import { CUSTOMER_LIST } from '../../contract/list-specs.js';
 import { responseOnlyFields } from '../../contract/resource-fields.js';
 import { operationMeta } from '../../contract/operations-meta.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
-import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
+import { addFromFileOptions, type FromFileOptions, fromFileOptions, givenFlags, runFromFile } from '../bulk/command.js';
 import { type CliContext, globalOptions } from '../context.js';
 import { customerCreateBody, withAddressObject } from '../edit/complete.js';
 import { addUpdateCommand, runUpdate, type UpdateOptions } from '../edit/update.js';
@@ -41,12 +41,6 @@ export interface CustomersRunners {
   createFromFile(opts: FromFileOptions): Promise<void>;
   update(opts: UpdateOptions): Promise<void>;
 }
-
-/** Flags given besides `--from-file` (they do not combine with it). */
-export const givenFlags = (body: Record<string, unknown>, flags: Record<string, unknown>): string[] => [
-  ...Object.keys(body).map((k) => `--${k.replace(/_/g, '-')}`),
-  ...(flags.data !== undefined ? ['--data'] : []),
-];
 
 /** Registers `customers`; `runF` replaces the runners in parse-only tests. */
 export function register(program: Command, ctx: CliContext, runF: Partial<CustomersRunners> = {}): void {

@@ -4,7 +4,8 @@
  *
  * Nothing is ever changed: reads are one-item lists or ids that do not exist; writes carry a
  * body that fails validation (`POST /customers {}` lacks required fields) and/or target an id
- * that does not exist (the largest valid id), so they answer 400 or 404, never 200.
+ * that does not exist (the largest valid id), so they answer 400 or 404, never 200. A
+ * permission only a valid body can reveal is listed in `UNPROBED` instead.
  */
 
 /** An id no resource has: the largest the route accepts (0 would be a route-level 404, before the key is checked). */
@@ -21,6 +22,7 @@ export interface Probe {
 
 export const PROBES: readonly Probe[] = [
   { permission: 'users.read.*', method: 'GET', path: '/users?page_size=1' },
+  { permission: 'users.create.*', method: 'POST', path: '/users', body: {} },
   { permission: 'users.update.*', method: 'PATCH', path: `/users/${NO_ID}`, body: { email: 'not-an-email' } },
   { permission: 'customers.read.*', method: 'GET', path: '/customers?page_size=1' },
   { permission: 'customers.create.*', method: 'POST', path: '/customers', body: {} },
@@ -39,7 +41,16 @@ export const PROBES: readonly Probe[] = [
   { permission: 'events.read.*', method: 'GET', path: `/calendars/${NO_ID}/events/${NO_ID}` },
 ];
 
-export type Status = 'ok' | 'warn' | 'fail';
+/**
+ * Permissions checked only after a body passes validation (decisions §11): no request that
+ * changes nothing can reveal them, so doctor names them without probing.
+ */
+export const UNPROBED: readonly { permission: string; detail: string }[] = [
+  { permission: 'users.lock.*', detail: 'not probed: only a valid user create with activate would tell, and it would create a user' },
+];
+
+/** `skip`: a permission doctor does not probe (`UNPROBED`). */
+export type Status = 'ok' | 'warn' | 'fail' | 'skip';
 
 /** What a probe's answer says about its permission (`granted` tells whether `alsoNeeds` was). */
 export function judge(probe: Probe, status: number, text: string, granted: (p: string) => boolean | undefined): { status: Status; detail: string } {

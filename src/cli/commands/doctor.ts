@@ -11,7 +11,7 @@ import type { ExitCode } from '../errors.js';
 import { listWriter } from '../output/index.js';
 import { keyHeaders, type RawAnswer, resolveUrl, sendRaw } from './api-http.js';
 import { configRow, type Row, settingsRows } from './doctor-config.js';
-import { judge, type Probe, PROBES } from './doctor-probes.js';
+import { judge, type Probe, PROBES, UNPROBED } from './doctor-probes.js';
 import { examples } from '../help.js';
 
 export interface DoctorDeps {
@@ -84,6 +84,7 @@ export async function runDoctor(globals: GlobalOptions, ctx: CliContext, deps: D
     granted.set(p.permission, verdict.status === 'ok' ? true : verdict.status === 'fail' ? false : undefined);
     rows.push({ check: p.permission, ...verdict });
   }
+  for (const u of UNPROBED) rows.push({ check: u.permission, status: 'skip', detail: u.detail });
   return done();
 }
 
@@ -95,6 +96,7 @@ export function register(program: Command, ctx: CliContext, runF?: (globals: Glo
       'after',
       '\nWrites are probed with requests that cannot succeed (an invalid body or an id that does not exist):\n' +
         "400 or 404 means the permission is granted, 401 'Access denied.' that it is not.\n" +
+        'users.lock.* is shown as skip (not probed): only a valid user create with activate would tell.\n' +
         '\nExit codes: 0 the key works, 2 setup incomplete, 3 key rejected, 4 unknown tenant, 8 unreachable.\n' +
         examples('confctl doctor', 'confctl doctor --profile acme -o json'),
     )

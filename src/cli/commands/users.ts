@@ -1,9 +1,12 @@
-/** `confctl users list|get|update|accounts|connected-accounts`. */
+/** `confctl users list|create|get|update|accounts|connected-accounts`. */
 import type { Command } from 'commander';
 import { USER_LIST } from '../../contract/list-specs.js';
 import { operationMeta } from '../../contract/operations-meta.js';
-import type { FieldFlag } from '../body.js';
+import { responseOnlyFields } from '../../contract/resource-fields.js';
+import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
+import { addFromFileOptions, type FromFileOptions, fromFileOptions, givenFlags, runFromFile } from '../bulk/command.js';
 import { type CliContext, globalOptions } from '../context.js';
+import { type CreateSwitches, createSwitches, runUserCreate, userCreateBody } from './users-create.js';
 import { addUpdateCommand, runUpdate, type UpdateOptions } from '../edit/update.js';
 import {
   addGetCommand,
@@ -15,6 +18,7 @@ import {
   runGet,
   runList,
   withExample,
+  type WriteOptions,
 } from './resource.js';
 import { examples } from '../help.js';
 
@@ -22,7 +26,7 @@ export const USER_FIELDS: readonly FieldFlag[] = [
   { key: 'first_name', kind: 'text', description: 'first name' },
   { key: 'last_name', kind: 'text', description: 'last name' },
   { key: 'email', kind: 'text', description: 'e-mail address' },
-  { key: 'department_id', kind: 'integer', description: 'department id' },
+  { key: 'department_id', kind: 'integer', description: 'department id (confctl admin departments list)' },
   { key: 'timezone', kind: 'text', description: 'IANA time zone, e.g. Europe/Paris' },
   { key: 'role', kind: 'text', description: 'role name, e.g. Manager' },
   { key: 'work_hours', kind: 'json', description: 'work hours JSON: {"monday":[{"start":{"hour":9,"minute":0,"second":0},"end":{...}}],...}' },
@@ -37,6 +41,8 @@ export const CONNECTED_ACCOUNT_COLUMNS = ['id', 'provider_id', 'provider_uid', '
 
 export interface UsersRunners {
   list(opts: ListOptions): Promise<void>;
+  create(opts: WriteOptions & { switches: CreateSwitches }): Promise<void>;
+  createFromFile(opts: FromFileOptions & { switches: CreateSwitches }): Promise<void>;
   accounts(opts: ListOptions): Promise<void>;
   connectedAccounts(opts: ListOptions): Promise<void>;
   get(opts: ItemOptions): Promise<void>;
@@ -47,17 +53,35 @@ export interface UsersRunners {
 export function register(program: Command, ctx: CliContext, runF: Partial<UsersRunners> = {}): void {
   const run: UsersRunners = {
     list: (o) => runList('listUsers', o, ctx, USER_COLUMNS),
+    create: (o) => runUserCreate(o, ctx),
+    createFromFile: (o) =>
+      runFromFile(o, { verb: 'created', columns: USER_COLUMNS, responseOnly: responseOnlyFields('User'), send: async (client, record) => (await client.call('createUser', { body: userCreateBody(record, o.switches) })).data }, ctx),
     get: (o) => runGet('getUser', o, ctx),
     update: (o) => runUpdate({ get: 'getUser', update: 'updateUser', noun: 'user', writable: USER_FIELDS.map((f) => f.key) }, o, ctx),
     accounts: (o) => runList('listUserConferenceAccounts', o, ctx, ACCOUNT_COLUMNS),
     connectedAccounts: (o) => runList('listUserConnectedAccounts', o, ctx, CONNECTED_ACCOUNT_COLUMNS),
     ...runF,
   };
-  const users = program.command('users').description("List, show and update users; list a user's accounts").addHelpText('after', examples(operationMeta('listUsers').cli.example, operationMeta('getUser').cli.example));
+  const users = program.command('users').description("List, create, show and update users; list a user's accounts").addHelpText('after', examples(operationMeta('listUsers').cli.example, operationMeta('getUser').cli.example));
 
   withExample(addListOptions(users.command('list').description(operationMeta('listUsers').summary), USER_LIST), 'listUsers').action(
     (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), USER_LIST)),
   );
+
+  const create = users
+    .command('create')
+    .description(`${operationMeta('createUser').summary} (inactive, invited by e-mail); asks for missing required fields on a terminal`)
+    .addHelpText('after', '\nRequired: first and last name, e-mail, time zone, work hours and role; no --department-id sends none (null).');
+  addFromFileOptions(addBodyOptions(create, USER_FIELDS, { clear: false }), { concurrency: true })
+    .option('--activate', 'make the user active at once (the key needs users.lock.* besides users.create.*)')
+    .option('--silent', 'send no invitation (needs --activate)');
+  withExample(create, 'createUser').action((flags, cmd: Command) => {
+    const body = bodyFromFlags(flags, USER_FIELDS);
+    const globals = globalOptions(cmd);
+    const switches = createSwitches(flags);
+    const bulk = fromFileOptions(flags, globals, givenFlags(body, flags));
+    return bulk ? run.createFromFile({ ...bulk, switches }) : run.create({ params: {}, body, data: flags.data, globals, switches });
+  });
 
   addGetCommand(users, 'getUser', 'user_id', run.get);
 

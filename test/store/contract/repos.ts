@@ -101,6 +101,17 @@ export function repoContract(factory: StoreFactory) {
       expect(store.users.insert(fx.a, { first_name: 'G', last_name: 'H', email: 'HOPPER@a.example' }).email).toBe('HOPPER@a.example');
     });
 
+    it('records invitations per tenant in insertion order, stamped now unless given a time', () => {
+      expect(store.invitations.list(fx.a)).toEqual([]);
+      const first = store.invitations.insert(fx.a, { user_id: fx.users.lovelace.id, email: 'lovelace@a.example', created_at: '2026-02-01T00:00:00.000Z' });
+      store.invitations.insert(fx.b, { user_id: fx.other.user.id, email: 'lovelace@a.example' });
+      const second = store.invitations.insert(fx.a, { user_id: fx.users.turing.id, email: 'alan@a.example' });
+      expect(first).toEqual({ id: first.id, tenant_id: fx.a, user_id: fx.users.lovelace.id, email: 'lovelace@a.example', created_at: '2026-02-01T00:00:00.000Z' });
+      expect(second.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(store.invitations.list(fx.a)).toEqual([first, second]);
+      expect(store.invitations.list(fx.b).map((i) => [i.tenant_id, i.user_id])).toEqual([[fx.b, fx.other.user.id]]);
+    });
+
     it('stores customers with an eight-field address, derives name, replaces the address on update', () => {
       const berlin = store.customers.get(fx.a, fx.customers.berlin.id)!;
       expect(berlin.name).toBe('Emma Rose Müller');
