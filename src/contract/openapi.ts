@@ -8,7 +8,14 @@ import { HEADERS, PARAMETERS, RESPONSES, SECURITY_SCHEMES, TAGS, paramRef, respo
 import { buildSchemas, type Json, type SchemaSet } from './openapi-schemas.js';
 
 /** Operations a business rule can refuse with 409. */
-const CONFLICTS = new Set(['createConference', 'updateConference', 'addConferenceAttendees', 'getRecordingUrl']);
+const CONFLICTS = new Set([
+  'createConference',
+  'updateConference',
+  'deleteConference',
+  'addConferenceAttendees',
+  'removeConferenceAttendee',
+  'getRecordingUrl',
+]);
 
 const HOSTED_SERVER = {
   url: `https://{primary_domain}${API_PREFIX}`,

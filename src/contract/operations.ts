@@ -28,7 +28,7 @@ import {
 export * from './operations-meta.js';
 
 export interface Operation extends OperationMeta {
-  /** Schema of the JSON body; present exactly when the method is not GET. */
+  /** Schema of the JSON body; present exactly when `hasBody(method)` (POST, PATCH). */
   body?: z.ZodType;
   /** Schema of one resource in `data` (or of one list item). */
   resource: z.ZodType;
@@ -49,14 +49,16 @@ const SCHEMAS: Readonly<Record<OperationId, { body?: z.ZodType; resource: z.ZodT
   createConference: { body: ConferenceCreateBody, resource: OnlineConference },
   getConference: { resource: OnlineConference },
   updateConference: { body: ConferenceUpdateBody, resource: OnlineConference },
+  deleteConference: { resource: OnlineConference },
   addConferenceAttendees: { body: AttendeesAddBody, resource: OnlineConferenceAttendee },
+  removeConferenceAttendee: { resource: OnlineConferenceAttendee },
   listConferenceAttendees: { resource: OnlineConferenceAttendee },
   listConferenceRecordings: { resource: OnlineConferenceRecording },
   getRecordingUrl: { resource: TemporaryUrl },
   getCalendarEvent: { resource: CalendarEvent },
 };
 
-/** The 18 operations of the interface (spec §4), in the meta table's order, with their schemas. */
+/** The 20 operations of the interface (spec §4), in the meta table's order, with their schemas. */
 export const OPERATIONS: readonly Operation[] = OPERATION_META.map((meta) => ({ ...meta, ...SCHEMAS[meta.id] }));
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id, op]));

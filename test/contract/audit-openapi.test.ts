@@ -11,6 +11,13 @@ describe('OpenAPI responses', () => {
       .filter((op) => '409' in op.responses)
       .map((op) => op.operationId)
       .sort();
-    expect(with409).toEqual(['addConferenceAttendees', 'createConference', 'getRecordingUrl', 'updateConference']);
+    expect(with409).toEqual([
+      'addConferenceAttendees',
+      'createConference',
+      'deleteConference',
+      'getRecordingUrl',
+      'removeConferenceAttendee',
+      'updateConference',
+    ]);
   });
 });

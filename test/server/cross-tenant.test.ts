@@ -12,7 +12,8 @@ import { conferenceSetup, type ConferenceFixture, listen } from './conferences-f
  */
 let f: ConferenceFixture;
 let origin: string;
-let b: { user: number; customer: number; conf: number; rec: number; calendar: number; event: number; account: number };
+let b: { user: number; customer: number; conf: number; rec: number; calendar: number; event: number; account: number; attendee: number };
+let aConf: number;
 let bKey: ReturnType<ConferenceFixture['key']>;
 const asB = () => ({ key: bKey, headers: { host: 'other.test' } });
 
@@ -21,12 +22,13 @@ beforeAll(async () => {
   origin = await listen(f.app.server);
   const customer = f.store.customers.insert(f.other.id, { first_name: 'Bea', last_name: 'Other', email: 'bea@other.test' });
   const conf = f.store.conferences.insert(f.other.id, { online_conference_account_id: f.otherAccount.id, public_id: 'b-conf', title: 'B only', is_public: false });
+  const attendee = f.store.attendees.insert(conf.id, { email: 'guest@other.test', name: 'Guest', attendee_type: null, attendee_id: null }).id;
   const rec = startConference(f.store, f.other.id, conf.id, new Date('2026-03-01T10:00:00Z')).recording.id;
   endConference(f.store, f.other.id, conf.id, new Date('2026-03-01T10:00:01Z'));
   finishRecording(f.store, f.other.id, rec, { mediaDir: f.mediaDir, now: new Date('2026-03-01T10:00:02Z') });
-  b = { user: f.otherUser.id, customer: customer.id, conf: conf.id, rec, calendar: f.otherCalendar.id, event: f.otherEvent.id, account: f.otherAccount.id };
+  b = { user: f.otherUser.id, customer: customer.id, conf: conf.id, rec, calendar: f.otherCalendar.id, event: f.otherEvent.id, account: f.otherAccount.id, attendee };
   bKey = f.key(['*'], f.other.id);
-  f.conference('a-conf');
+  aConf = f.conference('a-conf').id;
 });
 afterAll(async () => {
   await closeGracefully(f.app.server, 1000);
@@ -65,8 +67,10 @@ const CASES: Record<OperationId, { body?: unknown; expect: 'absent' | 'own-only'
   createConference: { expect: 'invalid' },
   getConference: { expect: 'absent' },
   updateConference: { body: { title: 'Hijacked' }, expect: 'absent' },
+  deleteConference: { expect: 'absent' },
   addConferenceAttendees: { body: [{ email: 'intruder@x.test', name: 'Intruder' }], expect: 'absent' },
   listConferenceAttendees: { expect: 'absent' },
+  removeConferenceAttendee: { expect: 'absent' },
   listConferenceRecordings: { expect: 'absent' },
   getRecordingUrl: { expect: 'absent' },
   getCalendarEvent: { expect: 'absent' },
@@ -76,7 +80,7 @@ describe('a key of tenant A against tenant B', () => {
   it('every operation of the contract: 404 for B’s ids, lists of A only, nothing of B changed', async () => {
     expect(Object.keys(CASES).sort()).toEqual(OPERATION_META.map((op) => op.id).sort());
     const before = await stateOfB();
-    const params = { user_id: b.user, customer_id: b.customer, online_conference_id: b.conf, online_conference_recording_id: b.rec, calendar_id: b.calendar, event_id: b.event };
+    const params = { user_id: b.user, customer_id: b.customer, online_conference_id: b.conf, online_conference_recording_id: b.rec, online_conference_attendee_id: b.attendee, calendar_id: b.calendar, event_id: b.event };
     for (const op of OPERATION_META) {
       const c = CASES[op.id];
       const body = op.id === 'createConference' ? { online_conference_account_id: b.account, public_id: 'stolen', title: 'Stolen', is_public: true, backer_event_id: b.event } : c.body;
@@ -100,7 +104,12 @@ describe('a key of tenant A against tenant B', () => {
         expect(f.store.customers.get(f.tenant.id, res.json().data.id)).toMatchObject({ email: 'bea@other.test' });
       }
     }
+    // B's attendee under A's own conference id is not A's either.
+    const mixed = await f.call('DELETE', `/online_conferences/${aConf}/attendees/${b.attendee}`);
+    expect([mixed.status, mixed.body]).toEqual([404, 'Resource object does not exist.']);
     expect(await stateOfB()).toEqual(before);
+    expect(f.store.conferences.get(f.other.id, b.conf)?.deleted_at).toBeNull();
+    expect(f.store.attendees.get(b.conf, b.attendee)?.deleted_at).toBeNull();
     // B's key still reaches all of it (the ids were right, only the tenant was wrong).
     expect((await f.call('GET', `/online_conferences/${b.conf}/recordings/${b.rec}/url`, asB())).status).toBe(200);
   });
