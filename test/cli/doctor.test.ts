@@ -49,6 +49,7 @@ describe('confctl doctor', () => {
     expect(r['key valid'].status).toBe('ok');
     for (const p of PROBES) expect(r[p.permission], p.permission).toMatchObject({ status: 'ok' });
     expect(r['customers.create.*'].detail).toBe('granted (answered 400)');
+    expect(r['online_conferences.delete.*'].detail).toBe('granted (answered 404)');
     expect(f.stdout()).not.toContain(SECRET);
   });
 
