@@ -37,11 +37,11 @@ describe('conferences delete', () => {
     expect(JSON.parse(f.stdout())).toMatchObject({ id: 3, deleted_at: DELETED.deleted_at });
   });
 
-  it('declined: nothing sent, exit 1', async () => {
+  it('declined: nothing sent, exit 2', async () => {
     const { prompter } = confirming(false);
     f = await withProfile({ tty: true, prompter });
     api().intercept({ path: `${P}/online_conferences/3`, method: 'GET' }).reply(200, { message: 'Success.', data: CONF }, JSON_HEADERS);
-    expect(await f.run(['conferences', 'delete', '3'])).toBe(1);
+    expect(await f.run(['conferences', 'delete', '3'])).toBe(2);
     expect(f.stderr()).toContain('not confirmed: nothing was deleted');
   });
 

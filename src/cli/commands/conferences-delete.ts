@@ -1,14 +1,14 @@
 /**
  * `conferences delete` and `conferences attendees remove`: a soft delete each, guarded. On a
- * terminal the command names what it will delete and asks (default no); in a script (stdin or
- * stdout not a terminal) it needs `--yes` and otherwise stops with exit 2 before any request.
+ * terminal the command names what it will delete and asks (default no; a no is exit 2, like a
+ * refused overwrite); in a script (stdin or stdout not a terminal) it needs `--yes` and
+ * otherwise stops with exit 2 before any request.
  * `--dry-run` prints the DELETE as a curl line and sends nothing, so it needs neither.
  */
 import type { ApiClient } from '../../client/client.js';
 import { ApiError } from '../../client/errors.js';
 import type { OperationId } from '../../contract/operations-meta.js';
 import { apiClient, type CliContext, UsageError } from '../context.js';
-import { CliError, EXIT } from '../errors.js';
 import { choicePrompter } from './conferences-prompt.js';
 import { type ItemOptions, printSingle } from './resource.js';
 
@@ -71,7 +71,7 @@ export async function runDelete(spec: DeleteSpec, opts: DeleteOptions, ctx: CliC
     if (!ctx.streams.canPrompt) throw new UsageError('refusing to delete without confirmation', 'add --yes to delete from a script (or --dry-run to see the request)');
     const what = await spec.describe(client, opts.params);
     const sure = await choicePrompter(ctx).confirm({ message: `Delete ${what}?`, default: false });
-    if (!sure) throw new CliError('not confirmed: nothing was deleted', EXIT.unexpected);
+    if (!sure) throw new UsageError('not confirmed: nothing was deleted');
   }
   const answer = (await client.call(spec.id, { params: opts.params })) as { data: unknown };
   // Under --dry-run the client printed the request as a curl line and sent nothing.
