@@ -131,12 +131,12 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     run.update({ params: confId(id), body: updateBodyFromFlags(flags), data: flags.data, edit: Boolean(flags.edit), globals: globalOptions(cmd) }),
   );
 
-  const remove = conferences
+  const del = conferences
     .command('delete')
     .description(`${operationMeta('deleteConference').summary}; ${CONFIRM_HELP}`)
     .argument('<conference_id>')
     .option('-y, --yes', YES_HELP);
-  withExample(remove, 'deleteConference').action((id: string, flags, cmd: Command) =>
+  withExample(del, 'deleteConference').action((id: string, flags, cmd: Command) =>
     run.delete({ params: confId(id), yes: Boolean(flags.yes), globals: globalOptions(cmd) }),
   );
 

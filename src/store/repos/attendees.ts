@@ -15,7 +15,7 @@ export function attendeeRepo(db: Db): AttendeeRepo {
   const count = db.prepare(`SELECT COUNT(*) FROM conference_attendees WHERE ${live}`).pluck();
   const byEmail = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE ${live} AND email = ? COLLATE NOCASE`);
   const byId = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE id = ?`);
-  const live1 = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE ${live} AND id = ?`);
+  const liveById = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE ${live} AND id = ?`);
   const softDelete = db.prepare('UPDATE conference_attendees SET deleted_at = ?, updated_at = ? WHERE online_conference_id = ? AND id = ? AND deleted_at IS NULL');
   const insert = db.prepare(`INSERT INTO conference_attendees (online_conference_id, email, name, attendee_type, attendee_id,
     joined_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -25,7 +25,7 @@ export function attendeeRepo(db: Db): AttendeeRepo {
       total: count.get(conferenceId) as number,
     }),
     count: (conferenceId) => count.get(conferenceId) as number,
-    get: (conferenceId, id) => live1.get(conferenceId, id) as OnlineConferenceAttendee | undefined,
+    get: (conferenceId, id) => liveById.get(conferenceId, id) as OnlineConferenceAttendee | undefined,
     softDelete(conferenceId, id) {
       const now = nowIso();
       if (softDelete.run(now, now, conferenceId, id).changes === 0) throw new NotFoundError('Online conference attendee', id);
