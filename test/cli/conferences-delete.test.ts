@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChoicePrompter } from '../../src/cli/commands/conferences-prompt.js';
-import { type Fake, JSON_HEADERS, ORIGIN, page, TEXT_HEADERS, withProfile } from './helpers.js';
+import { type Fake, fake, JSON_HEADERS, ORIGIN, page, TEXT_HEADERS, withProfile } from './helpers.js';
 
 let f: Fake;
 afterEach(() => f?.agent.assertNoPendingInterceptors());
@@ -66,6 +66,10 @@ describe('conferences delete', () => {
     expect(await f.run(['conferences', 'delete', '3', '--yes', '-o', 'json'])).toBe(0);
     expectDelete('/online_conferences/3', DELETED);
     expect(await f.run(['conferences', 'delete', '-y', '3', '-o', 'json'])).toBe(0);
+    // Without any profile the missing --yes is still what it says first.
+    f = fake();
+    expect(await f.run(['conferences', 'delete', '3'])).toBe(2);
+    expect(f.stderr()).toContain('add --yes');
   });
 
   it('a 409 from the service is exit 5 with its message', async () => {
@@ -85,6 +89,14 @@ describe('conferences delete', () => {
     f = await withProfile();
     expect(await f.run(['conferences', 'delete', 'abc', '--yes'])).toBe(2);
   });
+
+  it('quotes stored text in the question: a title\'s control characters never reach the terminal raw', async () => {
+    const { prompter, asked } = confirming(false);
+    f = await withProfile({ tty: true, prompter });
+    api().intercept({ path: `${P}/online_conferences/3`, method: 'GET' }).reply(200, { message: 'Success.', data: { ...CONF, title: 'x\u001b[2Jy' } }, JSON_HEADERS);
+    expect(await f.run(['conferences', 'delete', '3'])).toBe(2);
+    expect(asked[0].message).toBe('Delete online conference 3 "x\\u001b[2Jy" (weekly-sync)?');
+  });
 });
 
 describe('conferences attendees remove', () => {
@@ -94,7 +106,7 @@ describe('conferences attendees remove', () => {
     api().intercept({ path: `${P}/online_conferences/3/attendees?page_size=100`, method: 'GET' }).reply(200, page([{ id: 1, name: 'Ada', email: 'ada@x.test' }, GRACE]), JSON_HEADERS);
     expectDelete('/online_conferences/3/attendees/12', { ...GRACE, deleted_at: DELETED.deleted_at });
     expect(await f.run(['conferences', 'attendees', 'remove', '3', '12', '-o', 'json'])).toBe(0);
-    expect(asked.map((q) => q.message)).toEqual(['Delete attendee 12 Grace <grace@example.com> of online conference 3?']);
+    expect(asked.map((q) => q.message)).toEqual(['Delete attendee 12 "Grace" <grace@example.com> of online conference 3?']);
     expect(JSON.parse(f.stdout())).toMatchObject({ id: 12, deleted_at: DELETED.deleted_at });
   });
 

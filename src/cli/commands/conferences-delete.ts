@@ -17,7 +17,10 @@ export interface DeleteOptions extends ItemOptions {
   yes: boolean;
 }
 
-/** What a delete operation removes and how to name it for the question. */
+/**
+ * What a delete operation removes and how to name it for the question. Stored text (titles,
+ * names) is quoted with `JSON.stringify`, so control characters cannot reach the terminal raw.
+ */
 interface DeleteSpec {
   id: OperationId;
   /** A phrase naming the resource, e.g. `online conference 3 "Weekly sync" (weekly-sync)`. */
@@ -59,16 +62,18 @@ export const ATTENDEE_REMOVE: DeleteSpec = {
         }
         return undefined;
       },
-      (a) => `attendee ${a.id} ${a.name} <${a.email}> of online conference ${conf}`,
+      (a) => `attendee ${a.id} ${JSON.stringify(a.name)} <${a.email}> of online conference ${conf}`,
       `attendee ${id} of online conference ${conf}`,
     ),
 };
 
 /** Asks for, or checks, the confirmation; then deletes and prints the deleted resource. */
 export async function runDelete(spec: DeleteSpec, opts: DeleteOptions, ctx: CliContext): Promise<void> {
+  const ask = !opts.yes && !opts.globals.dryRun;
+  // Checked before the profile is read, so a script learns about --yes first.
+  if (ask && !ctx.streams.canPrompt) throw new UsageError('refusing to delete without confirmation', 'add --yes to delete from a script (or --dry-run to see the request)');
   const { client, format } = await apiClient(ctx, opts.globals);
-  if (!opts.yes && !opts.globals.dryRun) {
-    if (!ctx.streams.canPrompt) throw new UsageError('refusing to delete without confirmation', 'add --yes to delete from a script (or --dry-run to see the request)');
+  if (ask) {
     const what = await spec.describe(client, opts.params);
     const sure = await choicePrompter(ctx).confirm({ message: `Delete ${what}?`, default: false });
     if (!sure) throw new UsageError('not confirmed: nothing was deleted');
