@@ -275,7 +275,8 @@ export interface ConferenceRepo {
   /**
    * Soft-deletes the tenant's non-deleted conference (sets `deleted_at`) and returns it as
    * stored; `NotFoundError` when there is none. Its attendees and recordings stay as they are:
-   * every read goes through the conference, so they are gone with it.
+   * every read goes through the conference, so they are gone with it. No conference row is ever
+   * removed, so SQLite never hands its id out again (decisions §11).
    */
   softDelete(tenantId: number, id: number): OnlineConference;
   /** Unique checks among all the tenant's conferences, deleted ones too (public_id case-sensitive). */
