@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Dispatcher, request } from 'undici';
 import { MESSAGES } from '../contract/messages.js';
-import { fillPath, OPERATION_META, type OperationId, operationMeta, pathParams } from '../contract/operations-meta.js';
+import { fillPath, hasBody, OPERATION_META, type OperationId, operationMeta, pathParams } from '../contract/operations-meta.js';
 import type { PlannedRequest } from './curl.js';
 import { ApiError, type FieldErrors, NetworkError } from './errors.js';
 import { abortableSleep, createPacer, type Pacer, realSleep, type Sleep } from './pacing.js';
@@ -195,11 +195,6 @@ export function createClient(options: ClientOptions): ApiClient {
   ) as unknown as OperationFunctions;
 
   return { ...functions, baseUrl, call, paginate };
-}
-
-/** Every operation but a GET takes a JSON body (the contract's rule; its tests hold the table to it). */
-function hasBody(method: string): boolean {
-  return method !== 'GET';
 }
 
 function describe(err: unknown): string {

@@ -45,7 +45,9 @@ export interface OperationTypes {
   createConference: { result: Envelope<R.OnlineConference>; body: B.ConferenceCreateBody };
   getConference: { result: Envelope<R.OnlineConference> };
   updateConference: { result: Envelope<R.OnlineConference>; body: B.ConferenceUpdateBody };
+  deleteConference: { result: Envelope<R.OnlineConference> };
   addConferenceAttendees: { result: Envelope<R.OnlineConferenceAttendee[]>; body: B.AttendeesAddBody };
+  removeConferenceAttendee: { result: Envelope<R.OnlineConferenceAttendee> };
   listConferenceAttendees: { result: Page<R.OnlineConferenceAttendee>; query: PageQuery };
   listConferenceRecordings: { result: Page<R.OnlineConferenceRecording>; query: PageQuery };
   getRecordingUrl: { result: Envelope<R.TemporaryUrl>; query: { expiry?: number | '' } };
@@ -82,7 +84,11 @@ export interface OperationFunctions {
   createConference(body: B.ConferenceCreateBody): Promise<Envelope<R.OnlineConference>>;
   getConference(conferenceId: Id): Promise<Envelope<R.OnlineConference>>;
   updateConference(conferenceId: Id, body: B.ConferenceUpdateBody): Promise<Envelope<R.OnlineConference>>;
+  /** Soft-deletes a conference that is not in progress; answers it with `deleted_at`. */
+  deleteConference(conferenceId: Id): Promise<Envelope<R.OnlineConference>>;
   addConferenceAttendees(conferenceId: Id, attendees: B.AttendeesAddBody): Promise<Envelope<R.OnlineConferenceAttendee[]>>;
+  /** Soft-deletes an attendee (not the owner) of a conference that has not ended; answers it with `deleted_at`. */
+  removeConferenceAttendee(conferenceId: Id, attendeeId: Id): Promise<Envelope<R.OnlineConferenceAttendee>>;
   listConferenceAttendees(conferenceId: Id, query?: PageQuery): Promise<Page<R.OnlineConferenceAttendee>>;
   listConferenceRecordings(conferenceId: Id, query?: PageQuery): Promise<Page<R.OnlineConferenceRecording>>;
   getRecordingUrl(conferenceId: Id, recordingId: Id, query?: { expiry?: number | '' }): Promise<Envelope<R.TemporaryUrl>>;

@@ -16,6 +16,8 @@ export const MESSAGES = {
   conferenceStarted: 'Cannot modify an online conference that has started.',
   conferenceEnded: 'Cannot modify an online conference that has ended.',
   maxAttendees: 'Cannot exceed maximum attendee count.',
+  conferenceInProgress: 'Cannot delete an online conference that is in progress.',
+  ownerNotRemovable: 'Cannot remove the owner of the online conference.',
   recordingNotFinished: 'Online Conference Recording is not Finished.',
   invalidSignature: 'Invalid signature.',
   invalidToken: 'Invalid token.',

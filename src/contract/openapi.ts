@@ -8,7 +8,15 @@ import { HEADERS, PARAMETERS, RESPONSES, SECURITY_SCHEMES, TAGS, paramRef, respo
 import { buildSchemas, type Json, type SchemaSet } from './openapi-schemas.js';
 
 /** Operations a business rule can refuse with 409. */
-const CONFLICTS = new Set(['createConference', 'updateConference', 'addConferenceAttendees', 'getRecordingUrl', 'createAttendeeJoinToken']);
+const CONFLICTS = new Set([
+  'createConference',
+  'updateConference',
+  'deleteConference',
+  'addConferenceAttendees',
+  'removeConferenceAttendee',
+  'getRecordingUrl',
+  'createAttendeeJoinToken',
+]);
 
 const HOSTED_SERVER = {
   url: `https://{primary_domain}${API_PREFIX}`,

@@ -2,11 +2,20 @@
  * The operation table's plain data (spec §4, decisions §11): for each operation its id, method,
  * path, permissions, query and response kind and CLI command. Free of zod, so the CLI and the client
  * load it without the schemas; `operations.ts` attaches the body and resource schemas by id for
- * the server and the OpenAPI document. An operation has a JSON body exactly when it is not a GET.
+ * the server and the OpenAPI document. An operation has a JSON body exactly when it is a POST or
+ * a PATCH (`hasBody`): GET and DELETE take none.
  */
 import { CONFERENCE_LIST, CUSTOMER_LIST, type ListSpec, USER_LIST } from './list-specs.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * Whether an operation of this method takes a JSON body: POST and PATCH do; GET and DELETE do not
+ * (a body sent with them is ignored by the server and never sent by the client).
+ */
+export function hasBody(method: string): boolean {
+  return method === 'POST' || method === 'PATCH';
+}
 
 /**
  * What the success body holds: `single` `{message, data}`; `list` the paginated envelope;
@@ -54,7 +63,9 @@ export type OperationId =
   | 'createConference'
   | 'getConference'
   | 'updateConference'
+  | 'deleteConference'
   | 'addConferenceAttendees'
+  | 'removeConferenceAttendee'
   | 'listConferenceAttendees'
   | 'listConferenceRecordings'
   | 'getRecordingUrl'
@@ -217,6 +228,16 @@ export const OPERATION_META: readonly OperationMeta[] = [
     cli: { command: 'conferences update', example: 'confctl conferences update 3 --title "Weekly sync (moved)" --public' },
   },
   {
+    id: 'deleteConference',
+    method: 'DELETE',
+    path: '/online_conferences/{online_conference_id}',
+    permissions: ['online_conferences.delete.*'],
+    summary: 'Delete an online conference that is not in progress (soft delete)',
+    query: 'none',
+    response: 'single',
+    cli: { command: 'conferences delete', example: 'confctl conferences delete 3 --yes' },
+  },
+  {
     id: 'addConferenceAttendees',
     method: 'POST',
     path: '/online_conferences/{online_conference_id}/attendees',
@@ -225,6 +246,16 @@ export const OPERATION_META: readonly OperationMeta[] = [
     query: 'none',
     response: 'attendees',
     cli: { command: 'conferences attendees add', example: 'confctl conferences attendees add 3 --attendee "Grace <grace@example.com>"' },
+  },
+  {
+    id: 'removeConferenceAttendee',
+    method: 'DELETE',
+    path: '/online_conferences/{online_conference_id}/attendees/{online_conference_attendee_id}',
+    permissions: ['online_conferences.update.*'],
+    summary: 'Remove an attendee from an online conference that has not ended (soft delete)',
+    query: 'none',
+    response: 'single',
+    cli: { command: 'conferences attendees remove', example: 'confctl conferences attendees remove 3 12 --yes' },
   },
   {
     id: 'listConferenceAttendees',

@@ -31,7 +31,7 @@ import {
 export * from './operations-meta.js';
 
 export interface Operation extends OperationMeta {
-  /** Schema of the JSON body; present exactly when the method is not GET. */
+  /** Schema of the JSON body; present exactly when `hasBody(method)` (POST, PATCH). */
   body?: z.ZodType;
   /** Schema of one resource in `data` (or of one list item). */
   resource: z.ZodType;
@@ -53,7 +53,9 @@ const SCHEMAS: Readonly<Record<OperationId, { body?: z.ZodType; resource: z.ZodT
   createConference: { body: ConferenceCreateBody, resource: OnlineConference },
   getConference: { resource: OnlineConference },
   updateConference: { body: ConferenceUpdateBody, resource: OnlineConference },
+  deleteConference: { resource: OnlineConference },
   addConferenceAttendees: { body: AttendeesAddBody, resource: OnlineConferenceAttendee },
+  removeConferenceAttendee: { resource: OnlineConferenceAttendee },
   listConferenceAttendees: { resource: OnlineConferenceAttendee },
   listConferenceRecordings: { resource: OnlineConferenceRecording },
   getRecordingUrl: { resource: TemporaryUrl },

@@ -35,6 +35,11 @@ export interface ServeRecordingOptions {
   /** The instance's signing secret. */
   secret: SigningSecret;
   resolveFile: RecordingFileResolver;
+  /**
+   * Whether links to this recording were revoked (its conference was deleted, decisions §11):
+   * such a link, even correctly signed and unexpired, answers 403 like a bad signature.
+   */
+  isRevoked?: (recordingId: number) => boolean;
   /** The clock (a fixed instant or a function); defaults to the system clock. */
   now?: Date | (() => Date);
 }
@@ -137,7 +142,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: ServeRe
     secret: options.secret,
     now,
   });
-  if (!valid) return sendText(res, 403, MESSAGES.invalidSignature);
+  if (!valid || options.isRevoked?.(target.recordingId)) return sendText(res, 403, MESSAGES.invalidSignature);
 
   const relative = await options.resolveFile(target.recordingId, target.fileName);
   const handle = relative ? await openInside(options.mediaDir, relative) : undefined;

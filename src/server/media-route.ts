@@ -23,6 +23,7 @@ export function createMediaRoute(options: ResolvedOptions): (req: IncomingMessag
       secret: signingSecret,
       now: () => new Date(options.now()),
       resolveFile: tenant ? storeFileResolver(store, tenant.id) : () => undefined,
+      isRevoked: (recordingId) => tenant !== undefined && store.recordings.revoked(tenant.id, recordingId),
     });
   });
 }

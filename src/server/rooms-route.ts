@@ -49,7 +49,7 @@ export function createRoomsRoute(options: ResolvedOptions): (req: IncomingMessag
     if (!tenant || publicId === undefined) return send(res, 404, 'text/plain', MESSAGES.notFound);
     const grant = verifyJoinToken(url.searchParams.get('token'), tenant.id, new Date(options.now()), signingSecret);
     const conference = grant && store.conferences.get(tenant.id, grant.conferenceId);
-    const attendee = grant && conference?.public_id === publicId ? store.attendees.getLive(conference.id, grant.attendeeId) : undefined;
+    const attendee = grant && conference?.public_id === publicId ? store.attendees.get(conference.id, grant.attendeeId) : undefined;
     if (!conference || !attendee) return send(res, 403, 'text/plain', MESSAGES.invalidToken);
     send(res, 200, 'text/html', renderRoomPage(conference, attendee.name), { 'Content-Security-Policy': ROOM_CSP });
   };

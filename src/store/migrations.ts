@@ -293,6 +293,19 @@ CREATE TABLE invitations (
 CREATE INDEX invitations_tenant ON invitations(tenant_id, id);
 `,
   },
+  {
+    version: 6,
+    name: "a deleted conference's public_id and backer_event_id stay taken",
+    // Decisions §11: conferences are deleted softly and their public_id and backing event are
+    // never handed out again, so the unique indexes cover deleted rows too. Before this version
+    // no conference could be deleted, so no existing data can violate them.
+    sql: `
+DROP INDEX conferences_public_id_live;
+DROP INDEX conferences_backer_live;
+CREATE UNIQUE INDEX conferences_public_id ON conferences(public_id, tenant_id);
+CREATE UNIQUE INDEX conferences_backer ON conferences(backer_event_id) WHERE backer_event_id IS NOT NULL;
+`,
+  },
 ];
 
 /** Applies every migration newer than the database's `user_version`; a no-op when current. */

@@ -289,7 +289,14 @@ export interface ConferenceRepo {
   insert(tenantId: number, input: ConferenceInsert): OnlineConference;
   get(tenantId: number, id: number): OnlineConference | undefined;
   update(tenantId: number, id: number, patch: Partial<Pick<ConferenceInsert, 'title' | 'is_public' | 'started_at' | 'ended_at'>>): OnlineConference;
-  /** Unique checks among the tenant's non-deleted conferences (public_id case-sensitive). */
+  /**
+   * Soft-deletes the tenant's non-deleted conference (sets `deleted_at`) and returns it as
+   * stored; `NotFoundError` when there is none. Its attendees and recordings stay as they are:
+   * every read goes through the conference, so they are gone with it. No conference row is ever
+   * removed, so SQLite never hands its id out again (decisions §11).
+   */
+  softDelete(tenantId: number, id: number): OnlineConference;
+  /** Unique checks among all the tenant's conferences, deleted ones too (public_id case-sensitive). */
   publicIdTaken(tenantId: number, publicId: string): boolean;
   backerEventTaken(tenantId: number, eventId: number): boolean;
 }
@@ -306,10 +313,12 @@ export interface AttendeeRepo {
   listByConference(conferenceId: number, page: PageQuery): ListResult<OnlineConferenceAttendee>;
   /** Non-deleted attendees of the conference. */
   count(conferenceId: number): number;
+  /** The conference's non-deleted attendee with this id. */
+  get(conferenceId: number, id: number): OnlineConferenceAttendee | undefined;
+  /** Soft-deletes the conference's non-deleted attendee and returns it; `NotFoundError` when there is none. */
+  softDelete(conferenceId: number, id: number): OnlineConferenceAttendee;
   /** The non-deleted attendee with this email (case-insensitive). */
   findByEmail(conferenceId: number, email: string): OnlineConferenceAttendee | undefined;
-  /** The non-deleted attendee with this id, if it attends this conference. */
-  getLive(conferenceId: number, attendeeId: number): OnlineConferenceAttendee | undefined;
   insert(conferenceId: number, input: AttendeeInsert): OnlineConferenceAttendee;
 }
 
@@ -327,6 +336,8 @@ export interface RecordingRepo {
   get(tenantId: number, id: number): OnlineConferenceRecording | undefined;
   insert(conferenceId: number, input: RecordingInsert): OnlineConferenceRecording;
   update(id: number, patch: Partial<RecordingInsert>): OnlineConferenceRecording;
+  /** Whether the recording belongs to one of the tenant's deleted conferences (its links are revoked). */
+  revoked(tenantId: number, id: number): boolean;
   /** Recordings of the conference in the given status. */
   byStatus(conferenceId: number, status: number): OnlineConferenceRecording[];
 }

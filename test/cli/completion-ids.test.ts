@@ -60,12 +60,14 @@ describe('completion ids', () => {
     expect([f.stdout(), f.stderr(), reads]).toEqual(['', '', []]);
   });
 
-  it('the scripts ask for ids after get and update of users and customers only', async () => {
+  it('the scripts ask for ids after get, update and delete of the top-level lists only', async () => {
     const f = fake();
     expect(await f.run(['completion', 'bash'])).toBe(0);
     const bash = f.stdout();
     for (const path of ['users get', 'users update', 'customers get', 'customers update']) expect(bash).toContain(`'${path}') _confctl_ids '${path.split(' ')[0]}' ;;`);
     expect(bash).not.toContain(`'users accounts') _confctl_ids`);
+    expect(bash).toContain(`'conferences delete') _confctl_ids 'conferences' ;;`);
+    expect(bash).not.toContain(`'conferences attendees remove') _confctl_ids`);
     const g = fake();
     expect(await g.run(['completion', 'fish'])).toBe(0);
     expect(g.stdout()).toContain(`complete -c confctl -n '__confctl_at '\\''users get'\\''' -a '(__confctl_ids users)'`);

@@ -51,7 +51,7 @@ describe('completion bash', () => {
   it('completes commands, subcommands and flags', () => {
     expect(complete('cust')).toEqual(['customers']);
     expect(complete('users', 'li')).toEqual(['list']);
-    expect(complete('conferences', 'attendees', '')).toEqual(['list', 'add', 'join-link']);
+    expect(complete('conferences', 'attendees', '')).toEqual(['list', 'add', 'remove', 'join-link']);
     expect(complete('admin', 'keys', 'r')).toEqual(['revoke']);
     expect(complete('users', 'list', '--s')).toEqual(['--show-secret', '--sort']);
     expect(complete('--profile', 'x', 'users', 'list', '--with')).toEqual(['--with-trashed']);
@@ -103,7 +103,7 @@ describe('completion zsh and fish', () => {
 
     it('offers commands, subcommands, flags, choices and saved profiles', () => {
       expect(complete('us').sort()).toEqual([...TOP].sort());
-      expect(complete('conferences', 'attendees', '')).toEqual(['list', 'add', 'join-link']);
+      expect(complete('conferences', 'attendees', '')).toEqual(['list', 'add', 'remove', 'join-link']);
       expect(complete('users', 'list', '--s')).toEqual(expect.arrayContaining(['--sort', '--show-secret', '--with-trashed']));
       expect(complete('users', 'list', '-o', 'j')).toEqual(['table', 'json', 'yaml', 'csv', 'ndjson']);
       expect(complete('--profile', '').sort()).toEqual(['prod', 'staging']);
@@ -130,7 +130,7 @@ describe('completion zsh and fish', () => {
 
     it('completes commands, subcommands, flags, choices and saved profiles', () => {
       expect(complete('confctl us')).toEqual(['users']);
-      expect(complete('confctl conferences attendees ').sort()).toEqual(['add', 'list']);
+      expect(complete('confctl conferences attendees ').sort()).toEqual(['add', 'list', 'remove']);
       expect(complete('confctl users list --with')).toEqual(['--with-trashed']);
       expect(complete('confctl users list -o j')).toEqual(['json']);
       expect(complete('confctl --profile ').sort()).toEqual(['prod', 'staging']);

@@ -52,6 +52,7 @@ describe('confctl doctor', () => {
     expect(r['customers.create.*'].detail).toBe('granted (answered 400)');
     expect(r['users.create.*'].detail).toBe('granted (answered 400)');
     expect(r['users.lock.*']).toEqual({ check: 'users.lock.*', status: 'skip', detail: expect.stringMatching(/^not probed: /) });
+    expect(r['online_conferences.delete.*'].detail).toBe('granted (answered 404)');
     expect(f.stdout()).not.toContain(SECRET);
   });
 

@@ -11,6 +11,14 @@ describe('OpenAPI responses', () => {
       .filter((op) => '409' in op.responses)
       .map((op) => op.operationId)
       .sort();
-    expect(with409).toEqual(['addConferenceAttendees', 'createAttendeeJoinToken', 'createConference', 'getRecordingUrl', 'updateConference']);
+    expect(with409).toEqual([
+      'addConferenceAttendees',
+      'createAttendeeJoinToken',
+      'createConference',
+      'deleteConference',
+      'getRecordingUrl',
+      'removeConferenceAttendee',
+      'updateConference',
+    ]);
   });
 });

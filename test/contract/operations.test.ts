@@ -1,23 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/contract/openapi.js';
-import { ALL_PERMISSIONS, fillPath, OPERATION_META, OPERATIONS, operation, operationMeta, pathParams } from '../../src/contract/operations.js';
+import { ALL_PERMISSIONS, fillPath, hasBody, OPERATION_META, OPERATIONS, operation, operationMeta, pathParams } from '../../src/contract/operations.js';
 
 describe('the operation table', () => {
-  it('has the 18 operations of the interface and createUser and the join token of decisions §11, each once', () => {
-    expect(OPERATIONS).toHaveLength(20);
-    expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(20);
-    expect(new Set(OPERATIONS.map((o) => `${o.method} ${o.path}`)).size).toBe(20);
+  it('has the 17 operations of the interface and the five of decisions §11 (createUser, listConferences, the deletes, the join token), each once', () => {
+    expect(OPERATIONS).toHaveLength(22);
+    expect(new Set(OPERATIONS.map((o) => o.id)).size).toBe(22);
+    expect(new Set(OPERATIONS.map((o) => `${o.method} ${o.path}`)).size).toBe(22);
     for (const op of OPERATIONS) expect(op.cli.example.startsWith(`confctl ${op.cli.command}`), op.id).toBe(true);
   });
 
-  it('attaches schemas to the zod-free meta table, a body exactly to the operations that are not GET', () => {
+  it('attaches schemas to the zod-free meta table, a body exactly to POST and PATCH', () => {
     expect(OPERATIONS.map((o) => o.id)).toEqual(OPERATION_META.map((o) => o.id));
     for (const op of OPERATIONS) {
       const { body: _body, resource: _resource, ...meta } = op;
       expect(meta, op.id).toEqual(operationMeta(op.id));
       expect(op.resource, op.id).toBeDefined();
-      // The client sends a JSON body by this rule (src/client/client.ts `hasBody`).
-      expect(Boolean(op.body), op.id).toBe(op.method !== 'GET');
+      // The client, the server and the OpenAPI document all follow this rule (`hasBody`).
+      expect(Boolean(op.body), op.id).toBe(hasBody(op.method));
+      expect(Boolean(op.body), op.id).toBe(op.method === 'POST' || op.method === 'PATCH');
     }
   });
 
@@ -31,6 +32,7 @@ describe('the operation table', () => {
       'online_conference_accounts.read.*',
       'online_conference_recordings.read.*',
       'online_conferences.create.*',
+      'online_conferences.delete.*',
       'online_conferences.read.*',
       'online_conferences.update.*',
       'users.create.*',

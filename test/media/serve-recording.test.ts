@@ -18,6 +18,8 @@ let origin: string;
 const content = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 7) % 256));
 /** recording id → path relative to mediaDir, as the server's store lookup would answer. */
 const files = new Map<number, string>();
+/** Recordings whose links were revoked (their conference was deleted). */
+const revoked = new Set<number>([6]);
 
 beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'confctl-media-'));
@@ -32,6 +34,7 @@ beforeAll(async () => {
   files.set(3, 'gone.wav');
   files.set(4, '../secret.txt');
   files.set(5, 'link.wav');
+  files.set(6, 'rec-1.wav');
   server = createServer((req, res) => {
     void serveRecording(req, res, {
       mediaDir,
@@ -39,6 +42,7 @@ beforeAll(async () => {
       now: () => now,
       // Deliberately naive: answers whatever path it was told, so the handler must contain it.
       resolveFile: (id) => files.get(id),
+      isRevoked: (id) => revoked.has(id),
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,6 +58,11 @@ const link = (recordingId: number, fileName = 'rec-1.wav', expiresAt = later) =>
   signRecordingUrl({ origin, recordingId, fileName, expiresAt, secret });
 
 describe('serveRecording over a real HTTP server', () => {
+  it('a revoked recording answers 403 like a bad signature, even with a valid link to an existing file', async () => {
+    const res = await fetch(link(6));
+    expect([res.status, await res.text()]).toEqual([403, 'Invalid signature.']);
+  });
+
   it('GET answers the whole file byte for byte', async () => {
     const res = await fetch(link(1));
     expect(res.status).toBe(200);

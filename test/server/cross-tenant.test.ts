@@ -14,6 +14,7 @@ import { NO_HOURS } from './fixtures.js';
 let f: ConferenceFixture;
 let origin: string;
 let b: { user: number; customer: number; conf: number; attendee: number; rec: number; calendar: number; event: number; account: number };
+let aConf: number;
 let bKey: ReturnType<ConferenceFixture['key']>;
 const asB = () => ({ key: bKey, headers: { host: 'other.test' } });
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
   finishRecording(f.store, f.other.id, rec, { mediaDir: f.mediaDir, now: new Date('2026-03-01T10:00:02Z') });
   b = { user: f.otherUser.id, customer: customer.id, conf: conf.id, attendee, rec, calendar: f.otherCalendar.id, event: f.otherEvent.id, account: f.otherAccount.id };
   bKey = f.key(['*'], f.other.id);
-  f.conference('a-conf');
+  aConf = f.conference('a-conf').id;
 });
 afterAll(async () => {
   await closeGracefully(f.app.server, 1000);
@@ -72,8 +73,10 @@ const CASES: Record<OperationId, { body?: unknown; expect: 'absent' | 'own-only'
   createConference: { expect: 'invalid' },
   getConference: { expect: 'absent' },
   updateConference: { body: { title: 'Hijacked' }, expect: 'absent' },
+  deleteConference: { expect: 'absent' },
   addConferenceAttendees: { body: [{ email: 'intruder@x.test', name: 'Intruder' }], expect: 'absent' },
   listConferenceAttendees: { expect: 'absent' },
+  removeConferenceAttendee: { expect: 'absent' },
   listConferenceRecordings: { expect: 'absent' },
   getRecordingUrl: { expect: 'absent' },
   createAttendeeJoinToken: { body: { expiry: 600 }, expect: 'absent' },
@@ -109,9 +112,14 @@ describe('a key of tenant A against tenant B', () => {
         expect(repo.get(f.tenant.id, res.json().data.id), op.id).toMatchObject({ email: (c.body as { email: string }).email });
       }
     }
+    // B's attendee under A's own conference id is not A's either.
+    const mixed = await f.call('DELETE', `/online_conferences/${aConf}/attendees/${b.attendee}`);
+    expect([mixed.status, mixed.body]).toEqual([404, 'Resource object does not exist.']);
     expect(await stateOfB()).toEqual(before);
     expect(f.store.invitations.list(f.other.id)).toEqual([]);
     expect(f.store.invitations.list(f.tenant.id).map((i) => i.email)).toEqual(['otto@other.test']);
+    expect(f.store.conferences.get(f.other.id, b.conf)?.deleted_at).toBeNull();
+    expect(f.store.attendees.get(b.conf, b.attendee)?.deleted_at).toBeNull();
     // B's key still reaches all of it (the ids were right, only the tenant was wrong).
     expect((await f.call('GET', `/online_conferences/${b.conf}/recordings/${b.rec}/url`, asB())).status).toBe(200);
   });

@@ -9,6 +9,20 @@ const FULL_USER = { department_id: null, first_name: 'Ada', last_name: 'King', e
 const FULL_CUSTOMER = { first_name: 'Dora', middle_name: null, last_name: 'Explorer', email: 'dora@client.test', contact_number: null, address: {} };
 
 describe('serve --strict: the hosted complete-body rules', () => {
+  it('the deletes take no body in either mode: a sent one is ignored, the rules are the same', async () => {
+    f = conferenceSetup({ strict: true });
+    const conf = f.conference();
+    const [guest] = (await f.call('POST', `/online_conferences/${conf.id}/attendees`, { body: [{ email: 'g@x.test', name: 'G' }] })).json().data;
+    const [[owner]] = f.store.attendees.listByConference(conf.id, { page_size: 10, page_number: 1 }).rows.map((a) => [a.id]);
+    const refused = await f.call('DELETE', `/online_conferences/${conf.id}/attendees/${owner}`, { body: { force: true } });
+    expect([refused.status, refused.body]).toEqual([409, 'Cannot remove the owner of the online conference.']);
+    const removed = await f.call('DELETE', `/online_conferences/${conf.id}/attendees/${guest.id}`, { body: 'not json' });
+    expect(removed.status, removed.body).toBe(200);
+    const deleted = await f.call('DELETE', `/online_conferences/${conf.id}`, { body: {} });
+    expect(deleted.status, deleted.body).toBe(200);
+    expect(deleted.json().data.deleted_at).not.toBeNull();
+  });
+
   it('PATCH /users/{id} needs all seven fields; only department_id may be null', async () => {
     f = conferenceSetup({ strict: true });
     const before = f.store.users.get(f.tenant.id, f.ada.id);

@@ -76,6 +76,21 @@ describe('migrations and pragmas', () => {
     expect(() => openStore(file)).toThrow(/newer/);
   });
 
+  it('keeps a deleted conference\'s public_id and backing event unique (migration 5)', () => {
+    const s = openStore(':memory:');
+    const t = s.tenants.create('keep.example');
+    const u = s.users.insert(t.id, { first_name: 'A', last_name: 'B', email: 'a@b.test' });
+    const account = s.conferenceAccounts.insert(t.id, { owner_type: 'User', owner_id: u.id, name: 'Room' }).id;
+    const calendar = s.calendars.insert(t.id, { owner_type: 'User', owner_id: u.id, name: 'Cal' }).id;
+    const event = s.events.insert(t.id, { calendar_id: calendar, title: 'E', start: '2026-03-01T10:00:00Z', end: '2026-03-01T11:00:00Z' }).id;
+    const row = { online_conference_account_id: account, public_id: 'kept', title: 'T', is_public: true, backer_event_id: event };
+    s.conferences.softDelete(t.id, s.conferences.insert(t.id, row).id);
+    expect(() => s.conferences.insert(t.id, { ...row, backer_event_id: null })).toThrow(/UNIQUE/);
+    expect(() => s.conferences.insert(t.id, { ...row, public_id: 'other' })).toThrow(/UNIQUE/);
+    expect([s.conferences.publicIdTaken(t.id, 'kept'), s.conferences.backerEventTaken(t.id, event)]).toEqual([true, true]);
+    s.close();
+  });
+
   it('enforces foreign keys', () => {
     const s = openStore(':memory:');
     expect(() => s.departments.create(999, 'Nowhere')).toThrow(/FOREIGN KEY/);

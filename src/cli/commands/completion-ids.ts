@@ -12,7 +12,7 @@ import { type CliContext, requireAccess } from '../context.js';
 /** The request's budget (from sending to the last byte): the user waits for it at the prompt. */
 export const IDS_BUDGET_MS = 300;
 
-/** Nouns whose `get`/`update` take an id that one list operation without path parameters can list. */
+/** Nouns whose `get`/`update`/`delete` take an id that one list operation without path parameters can list. */
 export const ID_LISTS: Readonly<Record<string, ListOperationId>> = Object.fromEntries(
   OPERATION_META.filter((op) => op.response === 'list' && !op.path.includes('{') && op.cli.command.endsWith(' list')).map((op) => [
     op.cli.command.split(' ')[0],
@@ -23,7 +23,7 @@ export const ID_LISTS: Readonly<Record<string, ListOperationId>> = Object.fromEn
 /** The commands whose first argument completes with ids of `noun`. */
 export function idNounOf(path: string): string | undefined {
   const [noun, verb, ...rest] = path.split(' ');
-  return !rest.length && (verb === 'get' || verb === 'update') && ID_LISTS[noun] ? noun : undefined;
+  return !rest.length && (verb === 'get' || verb === 'update' || verb === 'delete') && ID_LISTS[noun] ? noun : undefined;
 }
 
 /** A row's label for fish's descriptions: its email, else its name or title. */

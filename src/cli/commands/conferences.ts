@@ -1,4 +1,4 @@
-/** `confctl conferences list|create|get|update` and `conferences attendees list|add|join-link`. */
+/** `confctl conferences list|create|get|update|delete` and `conferences attendees list|add|remove|join-link`. */
 import type { Command } from 'commander';
 import { CONFERENCE_LIST } from '../../contract/list-specs.js';
 import { operationMeta } from '../../contract/operations-meta.js';
@@ -7,6 +7,7 @@ import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile 
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../context.js';
 import { listWriter, renderValue, type Row } from '../output/index.js';
 import { addCommonFlags, collect, createBodyFromFlags, missingFlags, parseAttendee, readAttendeesData, updateBodyFromFlags } from './conferences-body.js';
+import { ATTENDEE_REMOVE, CONFERENCE_DELETE, type DeleteOptions, runDelete } from './conferences-delete.js';
 import { promptMissing } from './conferences-prompt.js';
 import { addEditOption, runUpdate, UPDATE_HELP, type UpdateOptions, type UpdateSpec } from '../edit/update.js';
 import { addGetCommand, addListOptions, idArg, type ItemOptions, type ListOptions, listOptions, runGet, runList, runWrite, withExample, type WriteOptions } from './resource.js';
@@ -32,8 +33,10 @@ export interface ConferencesRunners {
   create(opts: WriteOptions): Promise<void>;
   get(opts: ItemOptions): Promise<void>;
   update(opts: UpdateOptions): Promise<void>;
+  delete(opts: DeleteOptions): Promise<void>;
   attendeesList(opts: ListOptions): Promise<void>;
   attendeesAdd(opts: AttendeesAddOptions): Promise<void>;
+  attendeesRemove(opts: DeleteOptions): Promise<void>;
   attendeesAddFromFile(opts: FromFileOptions & { params: { online_conference_id: string } }): Promise<void>;
   attendeesJoinLink(opts: JoinLinkOptions): Promise<void>;
 }
@@ -78,6 +81,10 @@ export const CONFERENCE_UPDATE: UpdateSpec = {
   givers: '--title, --public or --private, --data or --edit',
 };
 
+/** Help of the two deleting commands (see `conferences-delete.ts`). */
+const CONFIRM_HELP = 'asks for confirmation on a terminal; needs --yes in a script';
+const YES_HELP = 'delete without asking (required when stdin or stdout is not a terminal)';
+
 /** Registers `conferences`; `runF` replaces the runners in parse-only tests. */
 export function register(program: Command, ctx: CliContext, runF: Partial<ConferencesRunners> = {}): void {
   const run: ConferencesRunners = {
@@ -85,8 +92,10 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     create: (o) => runCreate(o, ctx),
     get: (o) => runGet('getConference', o, ctx),
     update: (o) => runUpdate(CONFERENCE_UPDATE, o, ctx),
+    delete: (o) => runDelete(CONFERENCE_DELETE, o, ctx),
     attendeesList: (o) => runList('listConferenceAttendees', o, ctx, ATTENDEE_COLUMNS),
     attendeesAdd: (o) => runAttendeesAdd(o, ctx),
+    attendeesRemove: (o) => runDelete(ATTENDEE_REMOVE, o, ctx),
     // One attendee per request, in file order: the server caps attendees per conference, so the
     // records past the maximum fail alone (409) and are reported with their lines.
     attendeesAddFromFile: (o) =>
@@ -96,7 +105,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
   };
   const conferences = program
     .command('conferences')
-    .description('List, create, show and update online conferences; list and add attendees')
+    .description('List, create, show, update and delete online conferences; list, add and remove attendees')
     .addHelpText('after', examples(operationMeta('listConferences').cli.example, operationMeta('getConference').cli.example, operationMeta('listConferenceAttendees').cli.example));
   const confId = (id: string) => ({ online_conference_id: idArg(id, 'conference_id') });
 
@@ -125,12 +134,21 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     run.update({ params: confId(id), body: updateBodyFromFlags(flags), data: flags.data, edit: Boolean(flags.edit), globals: globalOptions(cmd) }),
   );
 
+  const del = conferences
+    .command('delete')
+    .description(`${operationMeta('deleteConference').summary}; ${CONFIRM_HELP}`)
+    .argument('<conference_id>')
+    .option('-y, --yes', YES_HELP);
+  withExample(del, 'deleteConference').action((id: string, flags, cmd: Command) =>
+    run.delete({ params: confId(id), yes: Boolean(flags.yes), globals: globalOptions(cmd) }),
+  );
+
   const attendees = conferences
     .command('attendees')
-    .description('List and add attendees of an online conference; make join links')
+    .description('List, add and remove attendees of an online conference; make join links')
     .addHelpText(
       'after',
-      examples(operationMeta('listConferenceAttendees').cli.example, operationMeta('addConferenceAttendees').cli.example, operationMeta('createAttendeeJoinToken').cli.example),
+      examples(operationMeta('listConferenceAttendees').cli.example, operationMeta('addConferenceAttendees').cli.example, operationMeta('removeConferenceAttendee').cli.example, operationMeta('createAttendeeJoinToken').cli.example),
     );
   const list = attendees.command('list').description(operationMeta('listConferenceAttendees').summary).argument('<conference_id>');
   withExample(addListOptions(list), 'listConferenceAttendees').action((id: string, flags, cmd: Command) =>
@@ -153,5 +171,20 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     return run.attendeesAdd({ params: confId(id), attendees, data: flags.data, globals });
   });
 
+  const removeAttendee = attendees
+    .command('remove')
+    .description(`${operationMeta('removeConferenceAttendee').summary}; ${CONFIRM_HELP}`)
+    .argument('<conference_id>')
+    .argument('<attendee_id>')
+    .option('-y, --yes', YES_HELP);
+  withExample(removeAttendee, 'removeConferenceAttendee').action((id: string, attendee: string, flags, cmd: Command) =>
+    run.attendeesRemove({
+      params: { ...confId(id), online_conference_attendee_id: idArg(attendee, 'attendee_id') },
+      yes: Boolean(flags.yes),
+      globals: globalOptions(cmd),
+    }),
+  );
+
   addJoinLinkCommand(attendees, run.attendeesJoinLink);
 }
+

@@ -4,16 +4,19 @@
  *
  * Nothing is ever changed: reads are one-item lists or ids that do not exist; writes carry a
  * body that fails validation (`POST /customers {}` lacks required fields) and/or target an id
- * that does not exist (the largest valid id), so they answer 400 or 404, never 200. A
- * permission only a valid body can reveal is listed in `UNPROBED` instead.
+ * that does not exist (the largest valid id), so they answer 400 or 404, never 200; deletes
+ * target such an id and answer 404. A permission only a valid body can reveal is listed in
+ * `UNPROBED` instead.
  */
+
+import type { HttpMethod } from '../../contract/operations-meta.js';
 
 /** An id no resource has: the largest the route accepts (0 would be a route-level 404, before the key is checked). */
 export const NO_ID = '9007199254740991';
 
 export interface Probe {
   permission: string;
-  method: 'GET' | 'POST' | 'PATCH';
+  method: HttpMethod;
   path: string;
   body?: unknown;
   /** Another permission the operation needs as well: its denial makes this one unknown. */
@@ -30,6 +33,7 @@ export const PROBES: readonly Probe[] = [
   { permission: 'online_conferences.read.*', method: 'GET', path: `/online_conferences/${NO_ID}` },
   { permission: 'online_conferences.create.*', method: 'POST', path: '/online_conferences', body: {} },
   { permission: 'online_conferences.update.*', method: 'PATCH', path: `/online_conferences/${NO_ID}`, body: { title: 42 } },
+  { permission: 'online_conferences.delete.*', method: 'DELETE', path: `/online_conferences/${NO_ID}` },
   {
     permission: 'online_conference_recordings.read.*',
     method: 'GET',

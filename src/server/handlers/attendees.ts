@@ -76,5 +76,29 @@ const listConferenceAttendees: Handler<undefined, PageQuery> = {
   run: ({ store, tenant, params, query }) => store.attendees.listByConference(conferenceOf(store, tenant.id, params.online_conference_id).id, query),
 };
 
-/** Attendees of a conference: add (JSON array body) and list (spec §4). */
-export const attendeeHandlers: HandlerMap = { addConferenceAttendees, listConferenceAttendees };
+/** Whether the attendee is the owner of the conference's account (a deleted account has none). */
+function isOwner(store: Store, tenantId: number, conference: OnlineConference, attendee: OnlineConferenceAttendee): boolean {
+  const account = store.conferenceAccounts.get(tenantId, conference.online_conference_account_id);
+  return account !== undefined && attendee.attendee_type === account.owner_type && attendee.attendee_id === account.owner_id;
+}
+
+/**
+ * A soft delete of one attendee (decisions §11). Checks after existence (conference, then the
+ * attendee within it: 404): an ended conference is 409, then the account owner is 409. A running
+ * conference allows it. The removed attendee no longer counts toward the maximum and its email
+ * may be added again, as a new attendee.
+ */
+const removeConferenceAttendee: Handler = {
+  run: ({ store, tenant, params }) =>
+    store.transaction(() => {
+      const conference = conferenceOf(store, tenant.id, params.online_conference_id);
+      const attendee = store.attendees.get(conference.id, params.online_conference_attendee_id);
+      if (!attendee) throw notFound();
+      if (conference.ended_at !== null) throw new HttpError(409, MESSAGES.conferenceEnded);
+      if (isOwner(store, tenant.id, conference, attendee)) throw new HttpError(409, MESSAGES.ownerNotRemovable);
+      return store.attendees.softDelete(conference.id, attendee.id);
+    }),
+};
+
+/** Attendees of a conference: add (JSON array body), list and remove (spec §4, decisions §11). */
+export const attendeeHandlers: HandlerMap = { addConferenceAttendees, listConferenceAttendees, removeConferenceAttendee };

@@ -73,5 +73,19 @@ const updateConference: Handler<ConferenceUpdateBody> = {
   },
 };
 
-/** Online conferences: list, create (with attendees), get, update (spec §4). */
-export const conferenceHandlers: HandlerMap = { listConferences, createConference, getConference, updateConference };
+/**
+ * A soft delete (decisions §11): refused with 409 while the conference is in progress (started,
+ * not ended). Afterwards the conference, its attendees and its recordings answer 404 and its
+ * recordings' signed links 403; its `public_id` and backing event stay taken.
+ */
+const deleteConference: Handler = {
+  run: ({ store, tenant, params }) =>
+    store.transaction(() => {
+      const conference = conferenceOf(store, tenant.id, params.online_conference_id);
+      if (conference.started_at !== null && conference.ended_at === null) throw new HttpError(409, MESSAGES.conferenceInProgress);
+      return store.conferences.softDelete(tenant.id, conference.id);
+    }),
+};
+
+/** Online conferences: list, create (with attendees), get, update, delete (spec §4, decisions §11). */
+export const conferenceHandlers: HandlerMap = { listConferences, createConference, getConference, updateConference, deleteConference };

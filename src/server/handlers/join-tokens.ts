@@ -13,7 +13,7 @@ import type { Handler, HandlerMap } from './types.js';
 const createAttendeeJoinToken: Handler<JoinTokenBody> = {
   run: ({ store, tenant, params, body, origin, now, options }): JoinToken => {
     const conference = conferenceOf(store, tenant.id, params.online_conference_id);
-    const attendee = store.attendees.getLive(conference.id, params.online_conference_attendee_id);
+    const attendee = store.attendees.get(conference.id, params.online_conference_attendee_id);
     if (!attendee) throw notFound();
     if (conference.ended_at !== null) throw new HttpError(409, MESSAGES.conferenceEnded);
     const grant = { tenantId: tenant.id, conferenceId: conference.id, attendeeId: attendee.id };

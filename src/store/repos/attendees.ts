@@ -1,7 +1,7 @@
 import type { OnlineConferenceAttendee } from '../../contract/index.js';
 import type { Db } from '../db.js';
 import type { AttendeeRepo } from '../types.js';
-import { nowIso, pageOffset } from '../util.js';
+import { NotFoundError, nowIso, pageOffset } from '../util.js';
 
 const ATTENDEE = 'id, online_conference_id, email, name, attendee_type, attendee_id, joined_at, created_at, updated_at, deleted_at';
 
@@ -16,6 +16,7 @@ export function attendeeRepo(db: Db): AttendeeRepo {
   const byEmail = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE ${live} AND email = ? COLLATE NOCASE`);
   const byId = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE id = ?`);
   const liveById = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE ${live} AND id = ?`);
+  const softDelete = db.prepare('UPDATE conference_attendees SET deleted_at = ?, updated_at = ? WHERE online_conference_id = ? AND id = ? AND deleted_at IS NULL');
   const insert = db.prepare(`INSERT INTO conference_attendees (online_conference_id, email, name, attendee_type, attendee_id,
     joined_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   return {
@@ -24,8 +25,13 @@ export function attendeeRepo(db: Db): AttendeeRepo {
       total: count.get(conferenceId) as number,
     }),
     count: (conferenceId) => count.get(conferenceId) as number,
+    get: (conferenceId, id) => liveById.get(conferenceId, id) as OnlineConferenceAttendee | undefined,
+    softDelete(conferenceId, id) {
+      const now = nowIso();
+      if (softDelete.run(now, now, conferenceId, id).changes === 0) throw new NotFoundError('Online conference attendee', id);
+      return byId.get(id) as OnlineConferenceAttendee;
+    },
     findByEmail: (conferenceId, email) => byEmail.get(conferenceId, email) as OnlineConferenceAttendee | undefined,
-    getLive: (conferenceId, attendeeId) => liveById.get(conferenceId, attendeeId) as OnlineConferenceAttendee | undefined,
     insert(conferenceId, i) {
       const now = nowIso();
       const joined = i.joined_at ? new Date(i.joined_at).toISOString() : null;

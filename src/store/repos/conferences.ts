@@ -58,8 +58,11 @@ export function conferenceRepo(db: Db): ConferenceRepo {
   const insert = db.prepare(`INSERT INTO conferences (tenant_id, online_conference_account_id, public_id, title, is_public,
     backer_event_id, started_at, ended_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const get = db.prepare(`SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`);
-  const publicIdTaken = db.prepare('SELECT 1 FROM conferences WHERE public_id = ? AND tenant_id = ? AND deleted_at IS NULL');
-  const backerTaken = db.prepare('SELECT 1 FROM conferences WHERE backer_event_id = ? AND tenant_id = ? AND deleted_at IS NULL');
+  // Deleted conferences keep their public_id and backing event (decisions §11).
+  const publicIdTaken = db.prepare('SELECT 1 FROM conferences WHERE public_id = ? AND tenant_id = ?');
+  const backerTaken = db.prepare('SELECT 1 FROM conferences WHERE backer_event_id = ? AND tenant_id = ?');
+  const softDelete = db.prepare('UPDATE conferences SET deleted_at = ?, updated_at = ? WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL');
+  const getAny = db.prepare(`SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = ? AND id = ?`);
   const update = db.prepare(`UPDATE conferences SET ${PATCHABLE.map((f) => `${f} = CASE WHEN @has_${f} THEN @${f} ELSE ${f} END`).join(', ')},
     updated_at = @updated_at WHERE tenant_id = @tenant_id AND id = @id AND deleted_at IS NULL`);
   const iso = (t: string | null | undefined) => (t ? new Date(t).toISOString() : null);
@@ -90,6 +93,11 @@ export function conferenceRepo(db: Db): ConferenceRepo {
       }
       if (update.run(params).changes === 0) throw new NotFoundError('Online conference', id);
       return read(tenantId, id)!;
+    },
+    softDelete(tenantId, id) {
+      const now = nowIso();
+      if (softDelete.run(now, now, tenantId, id).changes === 0) throw new NotFoundError('Online conference', id);
+      return toConference(getAny.get(tenantId, id) as ConferenceRow);
     },
     publicIdTaken: (tenantId, publicId) => publicIdTaken.get(publicId, tenantId) !== undefined,
     backerEventTaken: (tenantId, eventId) => backerTaken.get(eventId, tenantId) !== undefined,

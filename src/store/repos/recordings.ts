@@ -15,6 +15,8 @@ export function recordingRepo(db: Db): RecordingRepo {
   const get = db.prepare(`SELECT ${RECORDING} FROM recordings r JOIN conferences c ON c.id = r.online_conference_id
     WHERE r.id = ? AND c.tenant_id = ? AND r.deleted_at IS NULL AND c.deleted_at IS NULL`);
   const byId = db.prepare(`SELECT ${RECORDING} FROM recordings r WHERE r.id = ?`);
+  const revoked = db.prepare(`SELECT 1 FROM recordings r JOIN conferences c ON c.id = r.online_conference_id
+    WHERE r.id = ? AND c.tenant_id = ? AND c.deleted_at IS NOT NULL`);
   const insert = db.prepare(`INSERT INTO recordings (online_conference_id, status, file_name, path, started_at, stopped_at,
     created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const update = db.prepare(`UPDATE recordings SET ${PATCHABLE.map((f) => `${f} = CASE WHEN @has_${f} THEN @${f} ELSE ${f} END`).join(', ')},
@@ -41,6 +43,7 @@ export function recordingRepo(db: Db): RecordingRepo {
       if (update.run(params).changes === 0) throw new NotFoundError('Online conference recording', id);
       return byId.get(id) as OnlineConferenceRecording;
     },
+    revoked: (tenantId, id) => revoked.get(id, tenantId) !== undefined,
     byStatus: (conferenceId, status) => byStatus.all(conferenceId, status) as OnlineConferenceRecording[],
   };
 }
