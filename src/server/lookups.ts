@@ -36,6 +36,11 @@ export class StoreLookups {
     }
   }
 
+  /** How many tenants and keys are held now (for tests and diagnostics). */
+  sizes(): { tenants: number; keys: number } {
+    return { tenants: this.tenants.size, keys: this.keys.size };
+  }
+
   /** The tenant a lower-case host name belongs to. */
   tenantByDomain(domain: string): TenantRecord | undefined {
     let tenant = this.tenants.get(domain);
