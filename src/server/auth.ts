@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { hasPermissions, MESSAGES } from '../contract/index.js';
 import type { AccessKeyRecord } from '../store/types.js';
 import { HttpError } from './errors.js';
@@ -24,7 +24,8 @@ export function verifyKey(
   const known = lookup(keyId);
   const key = known?.record;
   const stored = known?.digest ?? DUMMY_DIGEST;
-  const sent = createHash('sha256').update(secret, 'utf8').digest();
+  // One-shot hash: about half the cost of a createHash() object per request.
+  const sent = hash('sha256', secret, 'buffer');
   const matches = timingSafeEqual(sent, stored) && stored !== DUMMY_DIGEST;
   if (!key || !matches || (tenantId !== null && key.tenant_id !== tenantId) || key.revoked_at !== null || isExpired(key, now)) {
     return null;
