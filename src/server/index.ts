@@ -103,12 +103,14 @@ function write(res: http.ServerResponse, reply: Reply, closing: boolean): void {
     res.destroy();
     return;
   }
-  const body = Buffer.from(reply.body, 'utf8');
   // A HEAD reply states its GET's length; a 204 states none.
-  const headers: Record<string, string> = reply.status === 204 ? { ...reply.headers } : { 'Content-Length': String(body.length), ...reply.headers };
+  const headers: Record<string, string> =
+    reply.status === 204 ? reply.headers : { 'Content-Length': String(Buffer.byteLength(reply.body)), ...reply.headers };
   if (closing) headers.Connection = 'close';
   res.writeHead(reply.status, headers);
-  res.end(body);
+  // A string body goes out in one socket write with the headers (node:http joins them); a
+  // Buffer would be a second chunk of a `writev`.
+  res.end(reply.body, 'utf8');
 }
 
 async function inject(handle: (req: PipelineRequest) => Promise<Reply>, init: InjectedRequest): Promise<InjectedResponse> {

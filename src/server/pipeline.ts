@@ -13,6 +13,7 @@ import type { Handler, HandlerMap } from './handlers/types.js';
 import { fieldOrder, validateInput } from './input.js';
 import { openApiJson } from './openapi.js';
 import type { ResolvedOptions } from './options.js';
+import { StoreLookups } from './lookups.js';
 import { paginate } from './pagination.js';
 import { RateLimiter } from './rate-limit.js';
 import { emptyReply, errorReply, jsonReply, rawJsonReply, type Reply } from './reply.js';
@@ -74,6 +75,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, options.now) : null;
   const logger = createLogger(options.log, options.logStream);
   const { store, trustProxy } = options;
+  const lookups = new StoreLookups(store);
 
   /** Sets the `RateLimit-*` headers of a decision. */
   const rateHeaders = (headers: Record<string, string>, d: { limit: number; remaining: number; reset: number }) => {
@@ -83,7 +85,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
   };
   /** The key pair sent, verified for `tenantId` (any tenant when null), or null. */
   const keyOf = (req: PipelineRequest, tenantId: number | null, now: number) =>
-    verifyKey(store, tenantId, header(req.headers, 'x-access-key-id'), header(req.headers, 'x-access-key-secret'), now);
+    verifyKey((id) => lookups.key(id), tenantId, header(req.headers, 'x-access-key-id'), header(req.headers, 'x-access-key-secret'), now);
   /** An authenticated request's bucket is its key; any other's is its client address (decisions §10). */
   const bucketOf = (req: PipelineRequest, key: AccessKeyRecord | null) =>
     key ? `key:${key.id}` : `address:${clientAddress(req.headers, req.remoteAddress, trustProxy)}`;
@@ -109,7 +111,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     if (target.kind === 'docs-bundle') return docsBundle();
 
     const host = requestHost(req.headers, trustProxy);
-    const tenant = store.tenants.byDomain(hostName(host));
+    const tenant = lookups.tenantByDomain(hostName(host));
     if (!tenant) throw new HttpError(404, MESSAGES.unknownTenant);
 
     const now = options.now();
@@ -147,6 +149,8 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const headers: Record<string, string> = {};
     let reply: Reply;
     try {
+      // Before any tenant or key lookup: whatever was written since the last request is seen.
+      lookups.refresh();
       reply = await dispatch(req, headers);
     } catch (err) {
       reply = errorReply(err);

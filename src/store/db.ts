@@ -51,6 +51,18 @@ export function immediate<A extends unknown[], T>(db: Db, fn: (...args: A) => T)
   return (...args: A) => tx.immediate(...args);
 }
 
+/**
+ * A cheap signal that moves whenever the database may have changed: `PRAGMA data_version`
+ * moves with other connections' commits (an admin command beside `serve`), `total_changes()`
+ * with this connection's own writes. Two prepared single-row reads, a few microseconds; compare
+ * the strings it returns to know when a cache drawn from the database must be dropped.
+ */
+export function changeSignal(db: Db): () => string {
+  const version = db.prepare('PRAGMA data_version').pluck();
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  return () => `${version.get() as number}:${changes.get() as number}`;
+}
+
 /** True for SQLite's "database is locked" family (SQLITE_BUSY, _SNAPSHOT, _RECOVERY, _TIMEOUT). */
 export function isBusyError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

@@ -1,4 +1,4 @@
-import { immediate, isBusyError, openDatabase } from './db.js';
+import { changeSignal, immediate, isBusyError, openDatabase } from './db.js';
 import { attendeeRepo } from './repos/attendees.js';
 import { conferenceAccountRepo, connectedAccountRepo, providerRepo } from './repos/accounts.js';
 import { calendarRepo, eventRepo } from './repos/calendars.js';
@@ -34,6 +34,7 @@ export function openStore(location: string): Store {
     // IMMEDIATE (see `immediate`); nested calls are savepoints: an inner failure rolls back only itself.
     transaction: <T>(fn: () => T): T => immediate(db, fn)(),
     setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
+    changeToken: changeSignal(db),
     optimize() {
       try {
         db.exec('ANALYZE');

@@ -42,6 +42,13 @@ export interface Store {
    * when another process keeps the write lock past the busy timeout (the statistics are a hint).
    */
   optimize(): void;
+  /**
+   * An opaque token that changes whenever anything may have been written to the store, by this
+   * connection or by another process (SQLite: `PRAGMA data_version` plus this connection's
+   * `total_changes()`). Cheap enough to call on every request; caches of stored rows (tenants,
+   * keys, list totals) compare it and drop what they hold when it moved.
+   */
+  changeToken(): string;
 
   tenants: TenantRepo;
   keys: AccessKeyRepo;
