@@ -6,7 +6,7 @@
  * chunk holds what) or when it loads from node_modules (the external ones). No timings.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -78,6 +78,19 @@ describe('packages loaded at start-up', () => {
     expect(r.packages).toContain('conf');
     expect(r.packages).not.toContain('zod');
     expect(r.packages).not.toContain('undici');
+  });
+
+  it('an API command reading the active profile loads neither conf (it reads profiles.json itself) nor zod', () => {
+    const dir = join(root, 'config-api');
+    mkdirSync(dir);
+    const profile = { base_url: 'http://127.0.0.1:9/api/public/v2.0', key_id: 'ak_x', secret: 's' };
+    writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ active: 'p', profiles: { p: profile } }));
+    const r = loaded(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--dry-run'], { CONFCTL_CONFIG_DIR: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.packages).toContain('undici');
+    expect(r.packages).not.toContain('conf');
+    expect(r.packages).not.toContain('ajv');
+    expect(r.packages).not.toContain('zod');
   });
 
   it('an API command loads the client (undici) but not zod: the server validates, the CLI does not', () => {
