@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import type { ApiClient, ClientOptions } from '../client/client.js';
 import { curlCommand } from '../client/curl.js';
-import type { Env, OutputFormat, ProfileStore } from '../config/profiles.js';
+import type { Env, OutputFormat, ProfileReader, ProfileStore } from '../config/profiles.js';
 import type { UrlOpener } from './open-url.js';
 import { OUTPUT_FORMATS } from '../config/profiles.js';
 import type { Settings } from '../config/settings.js';
@@ -69,6 +69,8 @@ export interface CliContext {
   now: () => Date;
   /** Opens the profile store (honours `CONFCTL_CONFIG_DIR` in `env`). */
   config: () => Promise<ProfileStore>;
+  /** Reads the profiles without conf, for commands that only use one (default: `config`). */
+  readConfig?: () => Promise<ProfileReader>;
   /** Builds an API client; tests pass one with a mock dispatcher and an instant sleep. */
   createClient: (options: ClientOptions) => Promise<ApiClient>;
   prompter: Prompter;
@@ -101,6 +103,7 @@ export function processContext(): CliContext {
     env,
     now: () => new Date(),
     config: async () => (await import('../config/profiles.js')).openProfiles({ env }),
+    readConfig: async () => (await import('../config/profiles-read.js')).readProfiles({ env }),
     createClient: async (options) => {
       await baselineWasmOnly();
       return (await import('../client/client.js')).createClient(options);
@@ -181,7 +184,7 @@ export async function settingsFor(ctx: CliContext, globals: GlobalOptions): Prom
   const { resolveSettings, UnknownProfileError } = await import('../config/settings.js');
   const { KeyringSecretError } = await import('../config/keyring.js');
   try {
-    return resolveSettings(await ctx.config(), ctx.env, globals);
+    return resolveSettings(await (ctx.readConfig ?? ctx.config)(), ctx.env, globals);
   } catch (err) {
     if (err instanceof UnknownProfileError) throw new UsageError(err.message, "see 'confctl profile list'");
     if (err instanceof KeyringSecretError) {

@@ -6,34 +6,14 @@
 import { realpathSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { OUTPUT_FORMATS } from '../config/profiles.js';
+import { COMMANDS } from './command-table.js';
 import { type CliContext, processContext } from './context.js';
 import { EXIT, errorLines, exitCodeFor } from './errors.js';
 import { parseQuery } from './output/query.js';
 import { applicableGlobalOptions, checkGlobals } from './globals.js';
 import { version } from './version.js';
 
-/** A command module: `register` adds its command(s) to the program. */
-export interface CommandModule {
-  register(program: Command, ctx: CliContext): void;
-}
-
-/** Top-level commands, each loaded only when it runs. */
-export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  users: { summary: "List, create, show and update users; list a user's accounts", load: () => import('./commands/users.js') },
-  customers: { summary: 'List, show, create and update customers', load: () => import('./commands/customers.js') },
-  conferences: { summary: 'Create, show and update online conferences; list and add attendees', load: () => import('./commands/conferences.js') },
-  recordings: { summary: "List a conference's recordings; get a temporary URL or download one", load: () => import('./commands/recordings.js') },
-  events: { summary: 'Show calendar events', load: () => import('./commands/events.js') },
-  profile: { summary: 'Manage saved API profiles (base URL and access key)', load: () => import('./commands/profile.js') },
-  login: { summary: 'Save a profile interactively after checking the key', load: () => import('./commands/login.js') },
-  serve: { summary: 'Run a local instance of the API', load: () => import('./commands/serve.js') },
-  admin: { summary: 'Administer a local data directory', load: () => import('./commands/admin.js') },
-  webhooks: { summary: 'Receive webhook deliveries: listen locally (verify, print, forward) or verify a capture', load: () => import('./commands/webhooks.js') },
-  api: { summary: "Send any request to the API with the profile's key (like gh api)", load: () => import('./commands/api.js') },
-  doctor: { summary: 'Check the profile: config, reachability, the key and its permissions', load: () => import('./commands/doctor.js') },
-  completion: { summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
-  version: { summary: 'Print the version of confctl', load: () => import('./commands/version.js') },
-};
+export { COMMANDS, type CommandModule } from './command-table.js';
 
 const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--query', '--timeout', '--base-url']);
 
@@ -102,12 +82,10 @@ export async function runCli(args: readonly string[], ctx: CliContext = processC
   }
 }
 
-function isEntryPoint(): boolean {
-  try {
-    return /(bin[\\/]confctl(\.js)?|cli[\\/]main\.[jt]s)$/.test(realpathSync(process.argv[1] ?? ''));
-  } catch {
-    return false;
-  }
+/** Runs the process's command line (the bundle's entry, entry.ts, calls this). */
+export async function main(): Promise<void> {
+  exitQuietlyOnClosedPipe(process.stdout);
+  process.exitCode = await runCli(process.argv.slice(2));
 }
 
 /** A reader that went away (`confctl users list | head`) ends the program quietly, as in Unix tools. */
@@ -118,7 +96,13 @@ function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
   });
 }
 
-if (isEntryPoint()) {
-  exitQuietlyOnClosedPipe(process.stdout);
-  process.exitCode = await runCli(process.argv.slice(2));
+/** Run directly in development (`npm run dev`: tsx src/cli/main.ts) rather than through the bundle. */
+function isEntryPoint(): boolean {
+  try {
+    return /cli[\\/]main\.[jt]s$/.test(realpathSync(process.argv[1] ?? ''));
+  } catch {
+    return false;
+  }
 }
+
+if (isEntryPoint()) await main();

@@ -37,11 +37,17 @@ export interface SaveResult {
   keyringError?: string;
 }
 
-export interface ProfileStore {
+/** The reading half of the profile store: all a command that only uses a profile needs. */
+export interface ProfileReader {
   /** The config file's path. */
   readonly path: string;
   active(): string | undefined;
   get(name: string): Profile | undefined;
+  /** A profile's secret, from the file or the keychain; throws `KeyringSecretError` when unreadable. */
+  secret(name: string): string | undefined;
+}
+
+export interface ProfileStore extends ProfileReader {
   /** Every profile, sorted by name. */
   list(): { name: string; profile: Profile; active: boolean }[];
   /**
@@ -49,15 +55,13 @@ export interface ProfileStore {
    * With `keyring`, the secret goes to the keychain, or to the file when there is no keychain.
    */
   save(name: string, profile: Profile, options?: { activate?: boolean; activateIfNone?: boolean; keyring?: boolean }): SaveResult;
-  /** A profile's secret, from the file or the keychain; throws `KeyringSecretError` when unreadable. */
-  secret(name: string): string | undefined;
   /** Makes a saved profile active; false when there is no such profile. */
   use(name: string): boolean;
   /** Removes a profile (and clears it if active) and its keychain entry; false when there is no such profile. */
   remove(name: string): false | { keyringError?: string };
 }
 
-interface FileShape {
+export interface FileShape {
   active?: string;
   profiles?: Record<string, Profile>;
 }
@@ -105,18 +109,7 @@ export async function openProfiles(location: StoreLocation = {}): Promise<Profil
       const cleanup = kept ? undefined : forget(previous, name);
       return { secret_store: placed.profile.secret_store ?? 'file', keyringError: placed.keyringError ?? cleanup };
     },
-    secret(name) {
-      const p = profiles()[name];
-      if (p?.secret_store !== 'keyring') return p?.secret;
-      try {
-        const secret = keyring().get(p.key_id);
-        if (secret === undefined) throw new KeyringSecretError(`the secret of profile '${name}' is missing from the OS keychain (key ${p.key_id})`);
-        return secret;
-      } catch (err) {
-        if (err instanceof KeyringUnavailableError) throw new KeyringSecretError(`the secret of profile '${name}' is in the OS keychain, but ${err.message}`, { cause: err });
-        throw err;
-      }
-    },
+    secret: (name) => secretOf(name, profiles()[name], keyring),
     use(name) {
       if (!profiles()[name]) return false;
       write({ ...conf.store, active: name });
@@ -143,6 +136,19 @@ export async function openProfiles(location: StoreLocation = {}): Promise<Profil
     } catch (err) {
       return err instanceof Error ? err.message : String(err);
     }
+  }
+}
+
+/** A profile's secret, from the profile or the keychain; throws `KeyringSecretError` when unreadable. */
+export function secretOf(name: string, p: Profile | undefined, keyring: () => Keyring): string | undefined {
+  if (p?.secret_store !== 'keyring') return p?.secret;
+  try {
+    const secret = keyring().get(p.key_id);
+    if (secret === undefined) throw new KeyringSecretError(`the secret of profile '${name}' is missing from the OS keychain (key ${p.key_id})`);
+    return secret;
+  } catch (err) {
+    if (err instanceof KeyringUnavailableError) throw new KeyringSecretError(`the secret of profile '${name}' is in the OS keychain, but ${err.message}`, { cause: err });
+    throw err;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Env, OutputFormat, ProfileStore } from './profiles.js';
+import type { Env, OutputFormat, ProfileReader } from './profiles.js';
 import { OUTPUT_FORMATS } from './profiles.js';
 
 /** What a command needs to call the API, after profile and environment are merged. */
@@ -29,7 +29,7 @@ export class UnknownProfileError extends Error {
  * Merges, strongest first: explicit flags, then `CONFCTL_*` variables, then the profile named by
  * `--profile`, `CONFCTL_PROFILE` or the active one. An explicitly named profile must exist.
  */
-export function resolveSettings(store: ProfileStore, env: Env, flags: { profile?: string; baseUrl?: string } = {}): Settings {
+export function resolveSettings(store: ProfileReader, env: Env, flags: { profile?: string; baseUrl?: string } = {}): Settings {
   const named = flags.profile ?? (env.CONFCTL_PROFILE || undefined);
   if (named && !store.get(named)) throw new UnknownProfileError(named);
   const name = named ?? store.active();

@@ -202,7 +202,7 @@ describe('conferences get, update, attendees', () => {
 
   it('attendees list --all follows pages (ndjson)', async () => {
     f = await withProfile();
-    api().intercept({ path: `${P}/online_conferences/3/attendees`, method: 'GET' }).reply(200, page([ATTENDEE], { last: 2, next: `${BASE}/online_conferences/3/attendees?page_number=2` }), JSON_HEADERS);
+    api().intercept({ path: `${P}/online_conferences/3/attendees?page_size=100`, method: 'GET' }).reply(200, page([ATTENDEE], { last: 2, next: `${BASE}/online_conferences/3/attendees?page_number=2` }), JSON_HEADERS);
     api().intercept({ path: `${P}/online_conferences/3/attendees?page_number=2`, method: 'GET' }).reply(200, page([{ ...ATTENDEE, id: 10 }], { current: 2, last: 2 }), JSON_HEADERS);
     expect(await f.run(['conferences', 'attendees', 'list', '3', '--all', '-o', 'ndjson', '--fields', 'id'])).toBe(0);
     expect(f.stdout()).toBe('{"id":9}\n{"id":10}\n');

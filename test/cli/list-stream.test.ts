@@ -171,7 +171,7 @@ describe('Ctrl-C during --all', () => {
   it('while page 2 is in flight: stops at once, rows of page 1 as valid json', async () => {
     r = await setup();
     const api = r.f.agent.get(ORIGIN);
-    api.intercept({ path: `${P}/users`, method: 'GET' }).reply(200, page(ROWS.slice(0, 2), { last: 3, total: 6, next: `${BASE}/users?page_number=2` }), JSON_HEADERS);
+    api.intercept({ path: `${P}/users?page_size=100`, method: 'GET' }).reply(200, page(ROWS.slice(0, 2), { last: 3, total: 6, next: `${BASE}/users?page_number=2` }), JSON_HEADERS);
     api.intercept({ path: `${P}/users?page_number=2`, method: 'GET' }).reply(200, page(ROWS.slice(2, 4), { current: 2, last: 3, total: 6 }), JSON_HEADERS).delay(120_000);
     r.onOut = () => setTimeout(() => r.interrupt(), 30);
     const started = Date.now();

@@ -57,6 +57,13 @@ describe('users', () => {
     await expect(usersCmd(['users', 'accounts', 'abc'])).rejects.toThrow(/user_id/);
   });
 
+  it('--all asks for the largest page (100) unless --page-size is given; one page keeps the API default', async () => {
+    expect((await usersCmd(['users', 'list', '--all'])).query).toEqual({ page_size: 100 });
+    expect((await usersCmd(['users', 'list', '--all', '--page-size', '20'])).query).toEqual({ page_size: 20 });
+    expect((await usersCmd(['users', 'list'])).query).toEqual({});
+    expect((await usersCmd(['users', 'accounts', '42', '--all'])).query).toEqual({ page_size: 100 });
+  });
+
   it('global options may come before the command', async () => {
     const o = await usersCmd(['--profile', 'x', '--raw', 'users', 'list', '--all']);
     expect(o).toMatchObject({ all: true, globals: { profile: 'x', raw: true } });

@@ -34,12 +34,12 @@ describe('--query', () => {
 
   it('--all: the whole result is collected, then queried once (also --raw: the array of envelopes)', async () => {
     const f = await withProfile();
-    api(f).intercept({ path: `${P}/users`, method: 'GET' }).reply(200, page([USERS[0]], { last: 2, total: 2, next: `${ORIGIN}${P}/users?page_number=2` }), JSON_HEADERS);
+    api(f).intercept({ path: `${P}/users?page_size=100`, method: 'GET' }).reply(200, page([USERS[0]], { last: 2, total: 2, next: `${ORIGIN}${P}/users?page_number=2` }), JSON_HEADERS);
     api(f).intercept({ path: `${P}/users?page_number=2`, method: 'GET' }).reply(200, page([USERS[1]], { current: 2, last: 2, total: 2 }), JSON_HEADERS);
     expect(await f.run(['users', 'list', '--all', '--query', 'length(@)'])).toBe(0);
     expect(f.stdout()).toBe('2\n');
     const g = await withProfile();
-    api(g).intercept({ path: `${P}/users`, method: 'GET' }).reply(200, page([USERS[0]], { last: 2, total: 2, next: `${ORIGIN}${P}/users?page_number=2` }), JSON_HEADERS);
+    api(g).intercept({ path: `${P}/users?page_size=100`, method: 'GET' }).reply(200, page([USERS[0]], { last: 2, total: 2, next: `${ORIGIN}${P}/users?page_number=2` }), JSON_HEADERS);
     api(g).intercept({ path: `${P}/users?page_number=2`, method: 'GET' }).reply(200, page([USERS[1]], { current: 2, last: 2, total: 2 }), JSON_HEADERS);
     expect(await g.run(['users', 'list', '--all', '--raw', '--query', '[].current_page'])).toBe(0);
     expect(JSON.parse(g.stdout())).toEqual([1, 2]);

@@ -33,7 +33,7 @@ describe('users list', () => {
 
   it('--all streams every page as ndjson', async () => {
     f = await withProfile();
-    api().intercept({ path: `${P}/users`, method: 'GET' }).reply(200, page([USERS[0]], { last: 2, next: `${BASE}/users?page_number=2` }), JSON_HEADERS);
+    api().intercept({ path: `${P}/users?page_size=100`, method: 'GET' }).reply(200, page([USERS[0]], { last: 2, next: `${BASE}/users?page_number=2` }), JSON_HEADERS);
     api().intercept({ path: `${P}/users?page_number=2`, method: 'GET' }).reply(200, page([USERS[1]], { current: 2, last: 2 }), JSON_HEADERS);
     expect(await f.run(['users', 'list', '--all', '-o', 'ndjson', '--fields', 'id,email'])).toBe(0);
     expect(f.stdout()).toBe('{"id":1,"email":"ada@acme.com"}\n{"id":2,"email":"grace@acme.com"}\n');

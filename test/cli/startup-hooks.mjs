@@ -1,5 +1,5 @@
-// Module loader hooks for startup.test.ts: appends the package of every module the program
-// resolves from node_modules (one name a line) to the file given at registration.
+// Module loader hooks for startup.test.ts: appends the URL of every file module the program
+// resolves (one a line) to the file given at registration.
 import { appendFileSync } from 'node:fs';
 
 let out;
@@ -10,7 +10,6 @@ export function initialize(data) {
 
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
-  const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(resolved.url);
-  if (pkg) appendFileSync(out, `${pkg[1]}\n`);
+  if (resolved.url.startsWith('file:')) appendFileSync(out, `${resolved.url}\n`);
   return resolved;
 }

@@ -1,17 +1,32 @@
 /**
  * Start-up stays fast by loading a package only on the path that needs it (ARCHITECTURE.md,
- * "Measured facts"). These tests run the built bin with loader hooks that record every package
- * it imports, and check which ones each kind of command loads. No timings: only what loads.
+ * "Measured facts"). These tests run the built bin (the esbuild bundle) with loader hooks that
+ * record every file it imports, and check which packages each kind of command loads: a package
+ * counts as loaded when a bundle chunk holding its code loads (the build's metafile says which
+ * chunk holds what) or when it loads from node_modules (the external ones). No timings.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const BIN = resolve(__dirname, '../../bin/confctl.js');
 const HOOKS = pathToFileURL(resolve(__dirname, 'startup-hooks.mjs')).href;
+const ROOT = resolve(__dirname, '../..');
+/** esbuild's metafile of the bundle: each output chunk with its input files. */
+const META = JSON.parse(readFileSync(join(ROOT, 'dist/bundle/meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+const PACKAGE = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//;
+
+/** The packages whose code a loaded file holds: its own, or, for a bundle chunk, those bundled into it. */
+function packagesOf(url: string): string[] {
+  const file = fileURLToPath(url);
+  const own = PACKAGE.exec(file);
+  if (own) return [own[1]];
+  const chunk = META.outputs[file.slice(ROOT.length + 1).split('\\').join('/')];
+  return chunk ? Object.keys(chunk.inputs).flatMap((input) => PACKAGE.exec(input)?.[1] ?? []) : [];
+}
 const root = mkdtempSync(join(tmpdir(), 'confctl-startup-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -26,7 +41,8 @@ function loaded(args: string[], extraEnv: Record<string, string> = {}): { code: 
     if (!(k in extraEnv)) delete env[k];
   }
   const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, BIN, ...args], { env, encoding: 'utf8', input: '' });
-  const packages = existsSync(out) ? [...new Set(readFileSync(out, 'utf8').split('\n').filter(Boolean))].sort() : [];
+  const urls = existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean) : [];
+  const packages = [...new Set(urls.flatMap(packagesOf))].sort();
   return { code: r.status, stderr: r.stderr, packages };
 }
 
@@ -37,8 +53,14 @@ describe('packages loaded at start-up', () => {
     expect(r.packages).toContain('commander');
   });
 
-  it('--version loads commander alone', () => {
-    expect(loaded(['--version']).packages).toEqual(['commander']);
+  it('--version loads no package, not even commander', () => {
+    const r = loaded(['--version']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.packages).toEqual([]);
+  });
+
+  it('version (the command) loads commander alone', () => {
+    expect(loaded(['version']).packages).toEqual(['commander']);
   });
 
   it.each(['users', 'customers', 'conferences', 'recordings', 'events', 'api', 'doctor', 'profile', 'login', 'serve', 'admin', 'completion', 'webhooks'])(
@@ -63,6 +85,19 @@ describe('packages loaded at start-up', () => {
     expect(r.code).toBe(2); // empty stdin: nothing to verify
     expect(r.stderr).toContain('the capture has no header lines');
     expect(r.packages).toEqual(['commander']);
+  });
+
+  it('an API command reading the active profile loads neither conf (it reads profiles.json itself) nor zod', () => {
+    const dir = join(root, 'config-api');
+    mkdirSync(dir);
+    const profile = { base_url: 'http://127.0.0.1:9/api/public/v2.0', key_id: 'ak_x', secret: 's' };
+    writeFileSync(join(dir, 'profiles.json'), JSON.stringify({ active: 'p', profiles: { p: profile } }));
+    const r = loaded(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Lovelace', '--email', 'ada@example.com', '--dry-run'], { CONFCTL_CONFIG_DIR: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.packages).toContain('undici');
+    expect(r.packages).not.toContain('conf');
+    expect(r.packages).not.toContain('ajv');
+    expect(r.packages).not.toContain('zod');
   });
 
   it('an API command loads the client (undici) but not zod: the server validates, the CLI does not', () => {

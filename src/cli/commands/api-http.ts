@@ -72,7 +72,7 @@ async function once(req: RawRequest, { timeoutMs, log, dispatcher }: SendOptions
   for (const [k, v] of Object.entries(req.headers)) log?.(`> ${k}: ${k === 'x-access-key-secret' ? '********' : v}`);
   if (req.body !== undefined) log?.(`> ${req.body}`);
   if (!dispatcher) await baselineWasmOnly(); // the real network, not a test's mock
-  const { request } = await import('undici'); // loaded on the first request, not for --help
+  const { request } = await import('../../client/undici.js'); // loaded on the first request, not for --help
   const started = Date.now();
   const signal = AbortSignal.timeout(timeoutMs);
   try {

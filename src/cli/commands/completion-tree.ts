@@ -3,6 +3,7 @@
  * module loaded (slower than a normal start, which is fine for `confctl completion`).
  */
 import type { Command } from 'commander';
+import { COMMANDS } from '../command-table.js';
 import type { CliContext } from '../context.js';
 import { idNounOf } from './completion-ids.js';
 
@@ -57,18 +58,15 @@ function node(cmd: Command, path: string): CommandNode {
 
 /**
  * The whole program as a tree: each placeholder command main.ts left unloaded is replaced by its
- * module, `./NAME.js` beside this file (main.ts cannot be imported back: it is still running).
+ * module, loaded through the command table.
  */
 export async function commandTree(program: Command, ctx: CliContext): Promise<CommandNode> {
   const commands = program.commands as Command[];
   for (const placeholder of [...commands]) {
     if (placeholder.commands.length || placeholder.options.length || placeholder.registeredArguments.length) continue;
-    let mod: { register(program: Command, ctx: CliContext): void };
-    try {
-      mod = await import(`./${placeholder.name()}.js`);
-    } catch {
-      continue;
-    }
+    const entry = COMMANDS[placeholder.name()];
+    if (!entry) continue;
+    const mod = await entry.load();
     commands.splice(commands.indexOf(placeholder), 1);
     mod.register(program, ctx);
   }

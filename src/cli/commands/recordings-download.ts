@@ -37,7 +37,7 @@ function refused(status: number, text: string): CliError {
 export async function downloadRecording(url: string, file: string, ctx: CliContext, timeoutMs: number): Promise<number> {
   const { streams } = ctx;
   if (file === '-' && streams.stdoutIsTTY) throw new UsageError('refusing to write a recording to a terminal', 'give --download FILE, or redirect stdout');
-  const { request } = await import('undici');
+  const { request } = await import('../../client/undici.js');
   const started = ctx.now().getTime();
   let res: Awaited<ReturnType<typeof request>>;
   try {

@@ -80,12 +80,15 @@ export function addListOptions(cmd: Command, spec?: ListSpec): Command {
   }
   return cmd
     .option('--page <n>', 'page number (from 1)')
-    .option('--page-size <n>', 'rows per page (1 to 100)')
+    .option('--page-size <n>', `rows per page (1 to ${MAX_PAGE_SIZE}; with --all default ${MAX_PAGE_SIZE})`)
     .option(
       '--all',
       'follow every page, streaming rows as they arrive (json, ndjson, csv, yaml; table waits for the last page); with --query every row is collected in memory first; Ctrl-C stops cleanly',
     );
 }
+
+/** The largest page the API serves (decisions); `--all` asks for it unless `--page-size` says otherwise: fewer round trips. */
+export const MAX_PAGE_SIZE = 100;
 
 /** List flags → options; no I/O. */
 export function listOptions(flags: Record<string, unknown>, globals: GlobalOptions, spec?: ListSpec, params: Params = {}): ListOptions {
@@ -97,10 +100,11 @@ export function listOptions(flags: Record<string, unknown>, globals: GlobalOptio
   if (flags.withTrashed) query.with_trashed = true;
   const page = positiveInt(flags.page, '--page');
   const size = positiveInt(flags.pageSize, '--page-size');
-  if (size !== undefined && size > 100) throw new UsageError('--page-size must be at most 100');
+  if (size !== undefined && size > MAX_PAGE_SIZE) throw new UsageError(`--page-size must be at most ${MAX_PAGE_SIZE}`);
   if (page !== undefined && flags.all) throw new UsageError('--page and --all do not go together');
   if (page !== undefined) query.page_number = page;
-  if (size !== undefined) query.page_size = size;
+  const pageSize = size ?? (flags.all ? MAX_PAGE_SIZE : undefined);
+  if (pageSize !== undefined) query.page_size = pageSize;
   const rowFilters = spec && filters?.client.length ? { spec, filters: filters.client } : undefined;
   return { params, query, all: Boolean(flags.all), globals, ...(rowFilters && { rowFilters }) };
 }

@@ -26,7 +26,7 @@ export interface RenderOptions {
 }
 
 const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
-const yaml = async (v: unknown) => (await import('yaml')).stringify(v);
+const yaml = async (v: unknown) => (await import('./yaml.js')).stringify(v);
 
 /**
  * Prints any JSON value (an envelope for `--raw`, a profile) as json, yaml or one ndjson line;

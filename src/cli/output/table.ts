@@ -30,7 +30,7 @@ export async function renderTable(
   opts: { width: number; widthKnown?: boolean; color: boolean; stdoutIsTTY?: boolean },
   cellText: (v: unknown) => string = lineCell,
 ): Promise<string> {
-  const { default: Table } = await import('cli-table3');
+  const { default: Table } = await import('./cli-table3.js');
   const texts = rows.map((r) => columns.map((c) => cellText(r[c])));
   const longest = (s: string) => Math.max(...s.split('\n').map((l) => l.length));
   const natural = columns.map((c, i) => Math.max(c.length, ...texts.map((t) => longest(t[i]))) + 2);

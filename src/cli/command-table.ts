@@ -1,0 +1,30 @@
+/**
+ * The top-level commands and how to load each. main.ts registers only the one being run; the
+ * completion tree loads them all. Each loader is a static `import()` so the bundler gives every
+ * command its own lazily loaded chunk.
+ */
+import type { Command } from 'commander';
+import type { CliContext } from './context.js';
+
+/** A command module: `register` adds its command(s) to the program. */
+export interface CommandModule {
+  register(program: Command, ctx: CliContext): void;
+}
+
+/** Top-level commands, each loaded only when it runs. */
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
+  users: { summary: "List, create, show and update users; list a user's accounts", load: () => import('./commands/users.js') },
+  customers: { summary: 'List, show, create and update customers', load: () => import('./commands/customers.js') },
+  conferences: { summary: 'List, create, show, update and delete online conferences; list, add and remove attendees; make join links', load: () => import('./commands/conferences.js') },
+  recordings: { summary: "List a conference's recordings; get a temporary URL or download one", load: () => import('./commands/recordings.js') },
+  events: { summary: 'Show calendar events', load: () => import('./commands/events.js') },
+  profile: { summary: 'Manage saved API profiles (base URL and access key)', load: () => import('./commands/profile.js') },
+  login: { summary: 'Save a profile interactively after checking the key', load: () => import('./commands/login.js') },
+  serve: { summary: 'Run a local instance of the API', load: () => import('./commands/serve.js') },
+  admin: { summary: 'Administer a local data directory', load: () => import('./commands/admin.js') },
+  webhooks: { summary: 'Receive webhook deliveries: listen locally (verify, print, forward) or verify a capture', load: () => import('./commands/webhooks.js') },
+  api: { summary: "Send any request to the API with the profile's key (like gh api)", load: () => import('./commands/api.js') },
+  doctor: { summary: 'Check the profile: config, reachability, the key and its permissions', load: () => import('./commands/doctor.js') },
+  completion: { summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion.js') },
+  version: { summary: 'Print the version of confctl', load: () => import('./commands/version.js') },
+};
