@@ -68,8 +68,12 @@ async function withServer(started, fn) {
 const rows = [];
 const goal = (text, met) => ({ text, met });
 const row = (name, figures, ratioText, g) => rows.push([name, figures, ratioText, g ? `${g.text} (${g.met ? 'met' : 'not met'})` : '']);
-const serverFigures = (m) =>
-  `${Math.round(m.rps).toLocaleString('en')} req/s; p50 ${fixed(m.p50, 1)} ms, p99 ${fixed(m.p99, 1)} ms; ${fixed(m.cpuMicros, 1)} µs CPU/req; CPU ${Math.round(m.utilisation * 100)} %; RSS ${megabytes(m.rss)}`;
+/** Scenarios whose server used under 90 % of its core: there the generator or a busy machine, not the server, set the pace. */
+const unsaturated = [];
+function serverFigures(m, name) {
+  if (m.utilisation < 0.9) unsaturated.push(name);
+  return `${Math.round(m.rps).toLocaleString('en')} req/s; p50 ${fixed(m.p50, 1)} ms, p99 ${fixed(m.p99, 1)} ms; ${fixed(m.cpuMicros, 1)} µs CPU/req; CPU ${Math.round(m.utilisation * 100)} %; RSS ${megabytes(m.rss)}`;
+}
 
 try {
   console.error(`seeding ${USERS.toLocaleString('en')} users (server) and ${CLI_USERS.toLocaleString('en')} users (CLI)…`);
@@ -96,11 +100,11 @@ try {
     console.error('measuring GET /users/{id}…');
     ours = await measure(server, { path: userPath, headers: auth }, load);
   });
-  row('bare node:http, same body as `GET /users/{id}` (baseline)', serverFigures(bare), '1.00', undefined);
+  row('bare node:http, same body as `GET /users/{id}` (baseline)', serverFigures(bare, 'bare node:http'), '1.00', undefined);
   const cpuRatio = (m) => bare.cpuMicros / m.cpuMicros;
   const rpsRatio = (m) => m.rps / bare.rps;
   const versus = (m) => `${ratio(cpuRatio(m))} (req/s ${ratio(rpsRatio(m))})`;
-  row('`GET /users/{id}`, key auth, permissions, rate limits on (high)', serverFigures(ours), versus(ours), goal('≥ 0.45', cpuRatio(ours) >= 0.45));
+  row('`GET /users/{id}`, key auth, permissions, rate limits on (high)', serverFigures(ours, 'GET /users/{id}'), versus(ours), goal('≥ 0.45', cpuRatio(ours) >= 0.45));
 
   const scenarios = [
     ['`GET /users`, a page of 15 (total cached)', { path: `${API}/users`, headers: auth }, 0.15],
@@ -114,7 +118,7 @@ try {
   for (const [name, request, target] of scenarios) {
     console.error(`measuring ${name}…`);
     const m = await withServer(serve(data, HIGH), (server) => measure(server, request, load));
-    row(name, serverFigures(m), versus(m), goal(`≥ ${target.toFixed(2)}`, cpuRatio(m) >= target));
+    row(name, serverFigures(m, name), versus(m), goal(`≥ ${target.toFixed(2)}`, cpuRatio(m) >= target));
   }
 
   const tools = ensureTools();
@@ -134,7 +138,7 @@ try {
       return measure(server, { path, headers: auth }, load);
     });
     const times = ours.rps / m.rps;
-    row(name, serverFigures(m), `ours ${ratio(times)}× its req/s`, goal(`≥ ${target}×`, times >= target));
+    row(name, serverFigures(m, name), `ours ${ratio(times)}× its req/s`, goal(`≥ ${target}×`, times >= target));
   }
   row(`peak server RSS at ${load.connections} connections (\`GET /users/{id}\`)`, megabytes(ours.rss), '', goal('≤ 100 MB', ours.rss <= 100e6));
 
@@ -164,6 +168,7 @@ try {
   console.log(`Commit: ${commit}; ${load.connections} connections × ${load.pipelining} pipelined, ${load.warmup} s warm-up, ${load.duration} s measured per scenario; start-up medians of ${RUNS} runs.`);
   console.log('Ratios: bare node:http µs CPU/request ÷ ours (higher is better), requests/s ratio in parentheses.\n');
   console.log(markdownTable(['benchmark', 'measured', 'ratio', 'goal'], rows));
+  if (unsaturated.length) console.log(`\nServer under 90 % of its core (not saturated; the machine was busy or the generator set the pace): ${unsaturated.join('; ')}.`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
