@@ -130,7 +130,7 @@ describe('completion zsh and fish', () => {
 
     it('completes commands, subcommands, flags, choices and saved profiles', () => {
       expect(complete('confctl us')).toEqual(['users']);
-      expect(complete('confctl conferences attendees ').sort()).toEqual(['add', 'list', 'remove']);
+      expect(complete('confctl conferences attendees ').sort()).toEqual(['add', 'join-link', 'list', 'remove']);
       expect(complete('confctl users list --with')).toEqual(['--with-trashed']);
       expect(complete('confctl users list -o j')).toEqual(['json']);
       expect(complete('confctl --profile ').sort()).toEqual(['prod', 'staging']);
