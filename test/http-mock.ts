@@ -8,7 +8,7 @@
  * `connect` routes a client's connections to this server whatever the URL's host and scheme
  * (plain HTTP on the socket), so profiles with a domain (`https://acme.test/…`) reach it too.
  */
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, STATUS_CODES, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 
 type Matcher = string | RegExp | ((value: string) => boolean);
@@ -110,10 +110,14 @@ function accepts(i: Interceptor, req: SeenRequest): boolean {
   return o.body === undefined || matches(o.body, req.body);
 }
 
-function send(res: ServerResponse, { statusCode, data, responseOptions }: Scripted): void {
+/**
+ * Writes the answer on the socket itself and closes it: the client sees the scripted headers and
+ * nothing else (no `date`, `connection` or chunked framing), the body delimited by the close.
+ */
+function send(socket: Socket, { statusCode, data, responseOptions }: Scripted): void {
   const body = data === undefined ? '' : typeof data === 'string' || Buffer.isBuffer(data) ? data : JSON.stringify(data);
-  res.writeHead(statusCode, responseOptions?.headers ?? {});
-  res.end(body);
+  const head = [`HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] ?? 'Unknown'}`, ...Object.entries(responseOptions?.headers ?? {}).map(([k, v]) => `${k}: ${v}`)];
+  socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), Buffer.from(body)]));
 }
 
 /** Starts a scripted server; close it after the tests (`afterAll(() => server.close())`). */
@@ -123,7 +127,7 @@ export async function startMockServer(): Promise<MockServer> {
   const requests: SeenRequest[] = [];
   const sockets = new Set<Socket>();
 
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer(async (req) => {
     let body = '';
     req.setEncoding('utf8');
     for await (const chunk of req) body += chunk as string;
@@ -137,9 +141,9 @@ export async function startMockServer(): Promise<MockServer> {
     }
     hit.used++;
     if (!hit.persist) hit.remaining--;
-    if (hit.delayMs) await new Promise((r) => setTimeout(r, hit.delayMs));
+    if (hit.delayMs) await new Promise((r) => setTimeout(r, hit.delayMs).unref());
     if (hit.answer === 'error') req.socket.destroy();
-    else send(res, hit.answer(seen));
+    else send(req.socket, hit.answer(seen));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { afterAll, afterEach } from 'vitest';
+import { afterAll } from 'vitest';
 import { createClient } from '../../src/client/client.js';
 import { type CliContext, createStreams, type Prompter } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/main.js';
@@ -7,15 +7,12 @@ import { openProfiles } from '../../src/config/profiles.js';
 import { type MockServer, startMockServer } from '../http-mock.js';
 import { tempDir } from '../tmp.js';
 
-/** One scripted server per test file (test/http-mock.ts); every test must use what it scripted. */
+/**
+ * One scripted server per test file (test/http-mock.ts); each fake starts it afresh, as a new
+ * MockAgent did. Tests check `f.agent.assertNoPendingInterceptors()` themselves: some script a
+ * trap that must stay unrequested (`--dry-run`).
+ */
 const server = await startMockServer();
-afterEach(() => {
-  try {
-    server.assertNoPendingInterceptors();
-  } finally {
-    server.reset();
-  }
-});
 afterAll(() => server.close());
 
 export const ORIGIN = server.origin;
@@ -45,6 +42,7 @@ export function fake(opts: { tty?: boolean; stdinTty?: boolean; stdin?: string; 
     env,
   );
   const agent = server;
+  agent.reset();
   const ctx: CliContext = {
     streams,
     env,
