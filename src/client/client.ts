@@ -4,7 +4,6 @@
  * or `NetworkError`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Agent } from 'node:http';
 import { MESSAGES } from '../contract/messages.js';
 import { fillPath, hasBody, OPERATION_META, type OperationId, operationMeta, pathParams } from '../contract/operations-meta.js';
 import type { PlannedRequest } from './curl.js';
@@ -22,8 +21,6 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Tries in all, the first included (default 5). */
   maxTries?: number;
-  /** Default: Node's global keep-alive agent for the scheme. */
-  agent?: Agent;
   /** Opens each connection itself instead of an agent (tests route every host to a local server). */
   connect?: Connector;
   /** Waits between tries and for rate-limit pacing (tests pass an instant one). */
@@ -88,7 +85,7 @@ export function queryString(query: Query | undefined): string {
 
 export function createClient(options: ClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const { keyId, secret, agent, connect, log, onRetry } = options;
+  const { keyId, secret, connect, log, onRetry } = options;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxTries = Math.max(1, options.maxTries ?? 5);
   const sleep = options.sleep ?? realSleep;
@@ -103,7 +100,7 @@ export function createClient(options: ClientOptions): ApiClient {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = abort ? AbortSignal.any([timeout, abort]) : timeout;
     try {
-      const res = await request({ method, url, headers, body, signal, agent, connect });
+      const res = await request({ method, url, headers, body, signal, connect });
       const text = await readText(res.body);
       log?.(`< ${res.status} (${Date.now() - started} ms)`);
       for (const [k, v] of Object.entries(res.headers)) log?.(`< ${k}: ${v}`);

@@ -4,7 +4,7 @@
  * `NODE_EXTRA_CA_CERTS`, and redirects are not followed (a 3xx is an answer like any other).
  * Loading it costs a fraction of what undici or `fetch` cost at start-up (README, Performance).
  */
-import { type Agent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from 'node:http';
+import { type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 
@@ -21,9 +21,7 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Fails the exchange when the socket is idle this long (waiting for headers or body bytes). */
   idleTimeoutMs?: number;
-  /** Default: Node's global agent for the scheme (keep-alive). */
-  agent?: Agent;
-  /** Used instead of `agent` when given: no pooling, plain bytes on the socket it answers. */
+  /** Used instead of Node's global keep-alive agent when given: no pooling, plain bytes on the socket it answers. */
   connect?: Connector;
 }
 
@@ -56,11 +54,10 @@ export function request(req: HttpRequest): Promise<HttpAnswer> {
   const headers = { ...req.headers };
   if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
   return new Promise<HttpAnswer>((resolve, reject) => {
-    const { signal } = req;
+    const { signal, connect } = req;
     if (signal?.aborted) return reject(signal.reason);
     let res: IncomingMessage | undefined;
-    const { connect } = req;
-    const via = connect ? { createConnection: () => connect(url) } : req.agent ? { agent: req.agent } : {};
+    const via = connect ? { createConnection: () => connect(url) } : {};
     const outgoing = send(url, { method: req.method, headers, ...via }, (answer) => {
       res = answer;
       resolve({ status: answer.statusCode ?? 0, headers: flatHeaders(answer.headers), body: answer });

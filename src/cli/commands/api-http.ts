@@ -4,7 +4,6 @@
  * 429 answers retried after `Retry-After`. Any HTTP answer is returned, never thrown.
  */
 import { randomUUID } from 'node:crypto';
-import type { Agent } from 'node:http';
 import { NetworkError } from '../../client/errors.js';
 import { type Connector, readText, request } from '../../client/http.js';
 import { type CliContext, type GlobalOptions, requireAccess, settingsFor, UsageError } from '../context.js';
@@ -32,8 +31,6 @@ export interface SendOptions {
   /** Tries in all when answered 429 (default 5). */
   maxTries?: number;
   sleep?: (ms: number) => Promise<void>;
-  /** Default: Node's global keep-alive agent for the scheme. */
-  agent?: Agent;
   /** Opens each connection itself instead of an agent (tests route every host to a local server). */
   connect?: Connector;
 }
@@ -71,14 +68,14 @@ export async function sendRaw(req: RawRequest, opts: SendOptions): Promise<RawAn
   }
 }
 
-async function once(req: RawRequest, { timeoutMs, log, agent, connect }: SendOptions, tries: number): Promise<RawAnswer> {
+async function once(req: RawRequest, { timeoutMs, log, connect }: SendOptions, tries: number): Promise<RawAnswer> {
   log?.(`> ${req.method} ${req.url}`);
   for (const [k, v] of Object.entries(req.headers)) log?.(`> ${k}: ${k === 'x-access-key-secret' ? '********' : v}`);
   if (req.body !== undefined) log?.(`> ${req.body}`);
   const started = Date.now();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await request({ method: req.method, url: req.url, headers: req.headers, body: req.body, signal, agent, connect });
+    const res = await request({ method: req.method, url: req.url, headers: req.headers, body: req.body, signal, connect });
     const text = await readText(res.body);
     const ms = Date.now() - started;
     log?.(`< ${res.status} (${ms} ms)`);
