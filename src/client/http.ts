@@ -5,7 +5,6 @@
  * Loading it costs a fraction of what undici or `fetch` cost at start-up (README, Performance).
  */
 import { type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { Duplex } from 'node:stream';
 
 /** Opens the connection for a request instead of an agent (tests route every host to their server). */
@@ -46,11 +45,14 @@ export function flatHeaders(raw: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
-/** Sends the request; resolves once the status line and headers arrived. */
-export function request(req: HttpRequest): Promise<HttpAnswer> {
+/**
+ * Sends the request; resolves once the status line and headers arrived. node:https (and with it
+ * the TLS stack) loads on the first https URL only: a plain-HTTP command starts without it.
+ */
+export async function request(req: HttpRequest): Promise<HttpAnswer> {
   const url = new URL(req.url);
-  const send = url.protocol === 'https:' ? httpsRequest : url.protocol === 'http:' ? httpRequest : undefined;
-  if (!send) return Promise.reject(Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: 'ERR_INVALID_URL' }));
+  const send = url.protocol === 'https:' ? (await import('node:https')).request : url.protocol === 'http:' ? httpRequest : undefined;
+  if (!send) throw Object.assign(new Error(`unsupported protocol ${url.protocol}`), { code: 'ERR_INVALID_URL' });
   const headers = { ...req.headers };
   if (req.body !== undefined) headers['content-length'] = String(Buffer.byteLength(req.body));
   return new Promise<HttpAnswer>((resolve, reject) => {
