@@ -112,11 +112,17 @@ function accepts(i: Interceptor, req: SeenRequest): boolean {
 
 /**
  * Writes the answer on the socket itself and closes it: the client sees the scripted headers and
- * nothing else (no `date`, `connection` or chunked framing), the body delimited by the close.
+ * nothing else (no `date` or chunked framing), the body delimited by the close. An answer whose end
+ * the client knows without the close (a scripted `content-length`, a 204 or 304) also says
+ * `connection: close`, so the client does not send its next request on this closing socket.
  */
 function send(socket: Socket, { statusCode, data, responseOptions }: Scripted): void {
   const body = data === undefined ? '' : typeof data === 'string' || Buffer.isBuffer(data) ? data : JSON.stringify(data);
-  const head = [`HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] ?? 'Unknown'}`, ...Object.entries(responseOptions?.headers ?? {}).map(([k, v]) => `${k}: ${v}`)];
+  const headers = { ...responseOptions?.headers };
+  const names = Object.keys(headers).map((k) => k.toLowerCase());
+  const delimited = names.includes('content-length') || statusCode === 204 || statusCode === 304;
+  if (delimited && !names.includes('connection')) headers.connection = 'close';
+  const head = [`HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] ?? 'Unknown'}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), Buffer.from(body)]));
 }
 
