@@ -25,7 +25,7 @@ function isCommonJs(file) {
 /**
  * Fails the build on `import('pkg')` of a CommonJS package: with splitting, its chunk exports only
  * `default`, so named exports that work under tsx and tsc would be undefined in the bundle. Such a
- * package is loaded through a small ES module that imports it statically (src/client/undici.ts).
+ * package is loaded through a small ES module that imports it statically (src/cli/output/cli-table3.ts).
  */
 const noDynamicCommonJs = {
   name: 'no-dynamic-commonjs',

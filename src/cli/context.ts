@@ -71,7 +71,7 @@ export interface CliContext {
   config: () => Promise<ProfileStore>;
   /** Reads the profiles without conf, for commands that only use one (default: `config`). */
   readConfig?: () => Promise<ProfileReader>;
-  /** Builds an API client; tests pass one with a mock dispatcher and an instant sleep. */
+  /** Builds an API client; tests pass one with an instant sleep. */
   createClient: (options: ClientOptions) => Promise<ApiClient>;
   prompter: Prompter;
   /**
@@ -81,17 +81,6 @@ export interface CliContext {
   onInterrupt?: (handler: () => void) => () => void;
   /** Opens a URL in the browser (`--open`); absent: the system's opener. Tests pass a fake. */
   openUrl?: UrlOpener;
-}
-
-/**
- * Called by the real process before its first HTTP request. undici compiles its HTTP parser
- * (WebAssembly) on first use, V8 then optimises it again on a background thread, and the process
- * waits for that thread before it exits: about 80 ms on every API command (2-core development
- * machine). A command sends few requests, so V8's baseline WebAssembly compiler is enough. The
- * flag is process-wide, so only the CLI's own process sets it (never the client library).
- */
-export async function baselineWasmOnly(): Promise<void> {
-  (await import('node:v8')).setFlagsFromString('--liftoff-only');
 }
 
 /** The production context over the real process. */
@@ -104,10 +93,7 @@ export function processContext(): CliContext {
     now: () => new Date(),
     config: async () => (await import('../config/profiles.js')).openProfiles({ env }),
     readConfig: async () => (await import('../config/profiles-read.js')).readProfiles({ env }),
-    createClient: async (options) => {
-      await baselineWasmOnly();
-      return (await import('../client/client.js')).createClient(options);
-    },
+    createClient: async (options) => (await import('../client/client.js')).createClient(options),
     prompter: {
       input: async (q) => (await import('@inquirer/prompts')).input(q, { output: process.stderr }),
       password: async (q) => (await import('@inquirer/prompts')).password({ ...q, mask: '*' }, { output: process.stderr }),

@@ -1,13 +1,14 @@
 /**
- * The undici-based API client: one function per operation of the contract's table, auth headers,
- * per-try timeouts, retries and a page iterator. All failures are `ApiError` or `NetworkError`.
+ * The API client: one function per operation of the contract's table, auth headers, per-try
+ * timeouts, retries and a page iterator, over node:http (./http.ts). All failures are `ApiError`
+ * or `NetworkError`.
  */
 import { randomUUID } from 'node:crypto';
-import { type Dispatcher, request } from 'undici';
 import { MESSAGES } from '../contract/messages.js';
 import { fillPath, hasBody, OPERATION_META, type OperationId, operationMeta, pathParams } from '../contract/operations-meta.js';
 import type { PlannedRequest } from './curl.js';
 import { ApiError, type FieldErrors, NetworkError } from './errors.js';
+import { type Connector, readText, request } from './http.js';
 import { abortableSleep, createPacer, type Pacer, realSleep, type Sleep } from './pacing.js';
 import type { CallInput, ItemOf, ListOperationId, OperationFunctions, Page, Query, ResultOf } from './types.js';
 
@@ -20,7 +21,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Tries in all, the first included (default 5). */
   maxTries?: number;
-  dispatcher?: Dispatcher;
+  /** Opens each connection itself instead of an agent (tests route every host to a local server). */
+  connect?: Connector;
   /** Waits between tries and for rate-limit pacing (tests pass an instant one). */
   sleep?: Sleep;
   /** Paces requests by the `RateLimit-*` headers (default: a pacer of its own; null: none). */
@@ -83,7 +85,7 @@ export function queryString(query: Query | undefined): string {
 
 export function createClient(options: ClientOptions): ApiClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const { keyId, secret, dispatcher, log, onRetry } = options;
+  const { keyId, secret, connect, log, onRetry } = options;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const maxTries = Math.max(1, options.maxTries ?? 5);
   const sleep = options.sleep ?? realSleep;
@@ -98,13 +100,12 @@ export function createClient(options: ClientOptions): ApiClient {
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = abort ? AbortSignal.any([timeout, abort]) : timeout;
     try {
-      const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, dispatcher, signal });
-      const text = await res.body.text();
-      const flat = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]));
-      log?.(`< ${res.statusCode} (${Date.now() - started} ms)`);
-      for (const [k, v] of Object.entries(flat)) log?.(`< ${k}: ${v}`);
+      const res = await request({ method, url, headers, body, signal, connect });
+      const text = await readText(res.body);
+      log?.(`< ${res.status} (${Date.now() - started} ms)`);
+      for (const [k, v] of Object.entries(res.headers)) log?.(`< ${k}: ${v}`);
       if (text) log?.(`< ${text}`);
-      return { status: res.statusCode, headers: flat, text };
+      return { status: res.status, headers: res.headers, text };
     } catch (err) {
       const timedOut = timeout.aborted;
       const reason = timedOut ? `timed out after ${timeoutMs / 1000} s` : describe(err);
@@ -199,8 +200,8 @@ export function createClient(options: ClientOptions): ApiClient {
 
 function describe(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e.code && e.code.startsWith('UND_ERR') ? e.cause?.code : (e.code ?? e.cause?.code);
-  const message = e.cause?.message ?? e.message ?? String(err);
+  const code = e.code ?? e.cause?.code;
+  const message = e.message ?? e.cause?.message ?? String(err);
   return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 

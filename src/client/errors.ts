@@ -1,6 +1,6 @@
 /**
  * The client's two error types. Kept free of heavy imports so the CLI can map them to exit
- * codes without loading undici.
+ * codes without loading the HTTP stack.
  */
 
 /** Laravel-style validation details: dotted attribute path → messages. */

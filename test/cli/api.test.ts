@@ -1,21 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type Fake, JSON_HEADERS, ORIGIN, page, SECRET, TEXT_HEADERS, USERS, withProfile } from './helpers.js';
 
-// `confctl api` sends with undici's global dispatcher: point it at the fake's MockAgent.
+// `confctl api` sends to the profile's base URL: the file's scripted server (helpers.ts).
 let f: Fake;
-let saved: Dispatcher;
-beforeEach(() => void (saved = getGlobalDispatcher()));
-afterEach(() => {
-  setGlobalDispatcher(saved);
-  f?.agent.assertNoPendingInterceptors();
-});
+afterEach(() => f?.agent.assertNoPendingInterceptors());
 const P = '/api/public/v2.0';
 async function setup(opts: Parameters<typeof withProfile>[0] = {}) {
   f = await withProfile(opts);
-  setGlobalDispatcher(f.agent);
   return f.agent.get(ORIGIN);
 }
 

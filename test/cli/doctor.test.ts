@@ -1,6 +1,5 @@
 import { chmodSync } from 'node:fs';
-import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runDoctor } from '../../src/cli/commands/doctor.js';
 import { NO_ID, PROBES, UNPROBED } from '../../src/cli/commands/doctor-probes.js';
 import type { GlobalOptions } from '../../src/cli/context.js';
@@ -8,12 +7,7 @@ import { ALL_PERMISSIONS } from '../../src/contract/operations.js';
 import { type Fake, fake, JSON_HEADERS, ORIGIN, page, SECRET, TEXT_HEADERS, withProfile } from './helpers.js';
 
 let f: Fake;
-let saved: Dispatcher;
-beforeEach(() => void (saved = getGlobalDispatcher()));
-afterEach(() => {
-  setGlobalDispatcher(saved);
-  f?.agent.assertNoPendingInterceptors();
-});
+afterEach(() => f?.agent.assertNoPendingInterceptors());
 const P = '/api/public/v2.0';
 const GLOBALS: GlobalOptions = { raw: false, timeoutMs: 5000, verbose: false, dryRun: false, showSecret: false, output: 'json' };
 
@@ -40,8 +34,7 @@ describe('confctl doctor', () => {
 
   it('a full key: every check ok, exit 0', async () => {
     f = await withProfile();
-    setGlobalDispatcher(f.agent);
-    answerProbes();
+      answerProbes();
     expect(await f.run(['doctor', '-o', 'json'])).toBe(0);
     const r = rows();
     expect(r['config file'].detail).toMatch(/profiles\.json \(mode 0600\)$/);
@@ -58,8 +51,7 @@ describe('confctl doctor', () => {
 
   it('a read-users key: users ok, the rest denied, dependent probes unknown; still exit 0', async () => {
     f = await withProfile();
-    setGlobalDispatcher(f.agent);
-    answerProbes(PROBES.map((p) => p.permission).filter((p) => p !== 'users.read.*'));
+      answerProbes(PROBES.map((p) => p.permission).filter((p) => p !== 'users.read.*'));
     expect(await f.run(['doctor', '-o', 'json'])).toBe(0);
     const r = rows();
     expect(r['users.read.*'].status).toBe('ok');
@@ -72,8 +64,7 @@ describe('confctl doctor', () => {
 
   it('a rejected key is exit 3 and stops there', async () => {
     f = await withProfile();
-    setGlobalDispatcher(f.agent);
-    f.agent.get(ORIGIN).intercept({ path: `${P}/users?page_size=1`, method: 'GET' }).reply(401, 'Invalid or missing access key.', TEXT_HEADERS);
+      f.agent.get(ORIGIN).intercept({ path: `${P}/users?page_size=1`, method: 'GET' }).reply(401, 'Invalid or missing access key.', TEXT_HEADERS);
     expect(await f.run(['doctor', '-o', 'json'])).toBe(3);
     expect(rows()['key valid']).toMatchObject({ status: 'fail', detail: 'rejected: Invalid or missing access key.' });
     expect(rows()['users.read.*']).toBeUndefined();
@@ -82,8 +73,7 @@ describe('confctl doctor', () => {
 
   it('a host that names no tenant is exit 4 and stops there', async () => {
     f = await withProfile();
-    setGlobalDispatcher(f.agent);
-    f.agent.get(ORIGIN).intercept({ path: `${P}/users?page_size=1`, method: 'GET' }).reply(404, 'Unknown tenant.', TEXT_HEADERS);
+      f.agent.get(ORIGIN).intercept({ path: `${P}/users?page_size=1`, method: 'GET' }).reply(404, 'Unknown tenant.', TEXT_HEADERS);
     expect(await f.run(['doctor', '-o', 'json'])).toBe(4);
     expect(rows().tenant).toEqual({ check: 'tenant', status: 'fail', detail: 'Unknown tenant.: no tenant has this host name' });
     expect(rows()['key valid']).toBeUndefined();
@@ -106,8 +96,7 @@ describe('confctl doctor', () => {
 
   it('waits for the next rate-limit window when one is used up', async () => {
     f = await withProfile();
-    setGlobalDispatcher(f.agent);
-    answerProbes([], { 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
+      answerProbes([], { 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
     const waits: number[] = [];
     await runDoctor(GLOBALS, f.ctx, { sleep: async (ms) => void waits.push(ms) });
     expect(waits).toEqual([1000, 1000]); // after GET /users and GET /customers, the two lists

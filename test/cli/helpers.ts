@@ -1,26 +1,36 @@
 import { Readable } from 'node:stream';
-import { MockAgent } from 'undici';
+import { afterAll } from 'vitest';
 import { createClient } from '../../src/client/client.js';
 import { type CliContext, createStreams, type Prompter } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/main.js';
 import { openProfiles } from '../../src/config/profiles.js';
+import { type MockServer, startMockServer } from '../http-mock.js';
 import { tempDir } from '../tmp.js';
 
-export const ORIGIN = 'https://acme.test';
+/**
+ * One scripted server per test file (test/http-mock.ts); each fake starts it afresh, as a new
+ * MockAgent did. Tests check `f.agent.assertNoPendingInterceptors()` themselves: some script a
+ * trap that must stay unrequested (`--dry-run`).
+ */
+const server = await startMockServer();
+afterAll(() => server.close());
+
+export const ORIGIN = server.origin;
 export const BASE = `${ORIGIN}/api/public/v2.0`;
 export const SECRET = 'sEcReT0123456789abcdefghijklmnopqrstuvwxyzABCDEF';
 export const FROZEN = new Date('2026-01-31T09:30:00.000Z');
 
 export interface Fake {
   ctx: CliContext;
-  agent: MockAgent;
+  /** The file's scripted server (MockAgent-shaped). */
+  agent: MockServer;
   configDir: string;
   stdout: () => string;
   stderr: () => string;
   run: (args: string[]) => Promise<number>;
 }
 
-/** A context over fake streams (TTY-ness switchable), a frozen clock, a temp config dir (removed after the file's tests) and a MockAgent. */
+/** A context over fake streams (TTY-ness switchable), a frozen clock, a temp config dir (removed after the file's tests) and the file's scripted server. */
 export function fake(opts: { tty?: boolean; stdinTty?: boolean; stdin?: string; env?: Record<string, string>; prompter?: Prompter } = {}): Fake {
   const configDir = tempDir();
   const env = { CONFCTL_CONFIG_DIR: configDir, ...opts.env };
@@ -31,14 +41,14 @@ export function fake(opts: { tty?: boolean; stdinTty?: boolean; stdin?: string; 
     { stdout: { write: (s: string) => (out += s), isTTY: opts.tty ?? false, columns: 100 }, stderr: { write: (s: string) => (err += s) }, stdin },
     env,
   );
-  const agent = new MockAgent();
-  agent.disableNetConnect();
+  const agent = server;
+  agent.reset();
   const ctx: CliContext = {
     streams,
     env,
     now: () => FROZEN,
     config: () => openProfiles({ env }),
-    createClient: async (o) => createClient({ ...o, dispatcher: agent, sleep: async () => {} }),
+    createClient: async (o) => createClient({ ...o, connect: server.connect, sleep: async () => {} }),
     prompter: opts.prompter ?? {
       input: () => Promise.reject(new Error('unexpected prompt')),
       password: () => Promise.reject(new Error('unexpected prompt')),

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { createStreams } from '../../src/cli/context.js';
 import { BASE, type Fake, JSON_HEADERS, ORIGIN, page, withProfile } from './helpers.js';
 
-/** `--all` through the whole CLI in-process: 3 pages from a MockAgent, every format, Ctrl-C, progress. */
+/** `--all` through the whole CLI in-process: 3 pages from the scripted server, every format, Ctrl-C, progress. */
 const P = '/api/public/v2.0';
 const ROWS = Array.from({ length: 6 }, (_, i) => ({
   id: i + 1,

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Fake, fake, JSON_HEADERS, ORIGIN, page, SECRET, TEXT_HEADERS, withProfile } from './helpers.js';
+import { BASE, type Fake, fake, JSON_HEADERS, ORIGIN, page, SECRET, TEXT_HEADERS, withProfile } from './helpers.js';
 
 let f: Fake;
 afterEach(() => f?.agent.assertNoPendingInterceptors());
@@ -42,7 +42,7 @@ describe('profile commands', () => {
     (await f.ctx.config()).save('b', { domain: 'b.test', key_id: 'ak_b', secret: 'other-secret' });
     expect(await f.run(['profile', 'list'])).toBe(0);
     expect(JSON.parse(f.stdout())).toEqual([
-      { name: 'acme', active: true, base_url: 'https://acme.test/api/public/v2.0', key_id: 'ak_test', secret_store: 'file', output: null },
+      { name: 'acme', active: true, base_url: BASE, key_id: 'ak_test', secret_store: 'file', output: null },
       { name: 'b', active: false, base_url: 'https://b.test/api/public/v2.0', key_id: 'ak_b', secret_store: 'file', output: null },
     ]);
     expect(await f.run(['profile', 'show', 'b', '-o', 'yaml'])).toBe(0);

@@ -1,4 +1,3 @@
-import { getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { type Fake, JSON_HEADERS, ORIGIN, page, USERS, withProfile } from './helpers.js';
 
@@ -73,21 +72,11 @@ describe('--query', () => {
   });
 
   it('confctl api: applied to the JSON body (and to --paginate\'s array); an error body prints as it came', async () => {
-    const real = getGlobalDispatcher();
-    const withAgent = async () => {
-      const p = await withProfile();
-      setGlobalDispatcher(p.agent); // `confctl api` sends through the global dispatcher
-      return p;
-    };
-    try {
-      await apiQueries(withAgent);
-    } finally {
-      setGlobalDispatcher(real);
-    }
+    await apiQueries(withProfile);
   });
 });
 
-/** `confctl api --query` cases; `withProfile` gives fakes whose agent is the global dispatcher. */
+/** `confctl api --query` cases; `withProfile` gives fakes whose profile points at the file's scripted server. */
 async function apiQueries(withProfile: () => Promise<Fake>) {
   const f = await withProfile();
   api(f).intercept({ path: `${P}/users?page_size=2`, method: 'GET' }).reply(200, page(USERS), JSON_HEADERS);

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseExpiry } from '../../src/cli/commands/recordings.js';
 import { runCli } from '../../src/cli/main.js';
@@ -10,16 +9,11 @@ import { tempDir } from '../tmp.js';
 
 let f: Fake;
 let dir: string;
-let saved: Dispatcher;
-// The download goes through undici's global dispatcher: point it at the test's MockAgent.
+// The download goes to the temporary URL's origin: the file's scripted server (helpers.ts).
 beforeEach(() => {
-  saved = getGlobalDispatcher();
   dir = tempDir('confctl-rec-');
 });
-afterEach(() => {
-  setGlobalDispatcher(saved);
-  f?.agent.assertNoPendingInterceptors();
-});
+afterEach(() => f?.agent.assertNoPendingInterceptors());
 const api = () => f.agent.get(ORIGIN);
 const P = '/api/public/v2.0';
 const MEDIA = '/media/recordings/5/talk.wav?expires=1769855400&signature=abc123';
@@ -28,7 +22,6 @@ const RECORDING = { id: 5, online_conference_id: 3, status: 3, file_name: 'talk.
 
 async function setup(opts: Parameters<typeof fake>[0] = {}) {
   f = await withProfile(opts);
-  setGlobalDispatcher(f.agent);
   api().intercept({ path: `${P}/online_conferences/3/recordings/5/url`, method: 'GET' }).reply(200, { message: 'OK', data: TEMP }, JSON_HEADERS);
 }
 /** Bytes of every value, non-UTF-8 sequences included. */

@@ -1,19 +1,20 @@
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/client.js';
+import { type MockServer, startMockServer } from '../http-mock.js';
 
 const ORIGIN = 'https://acme.test';
 const BASE = `${ORIGIN}/api/public/v2.0`;
 const JSONH = { headers: { 'content-type': 'application/json' } };
 const BUSY = { headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '1' } };
 
-let agent: MockAgent;
+/** Every host is routed to this scripted server (plain HTTP on the socket): https://acme.test reaches it. */
+const agent: MockServer = await startMockServer();
+afterAll(() => agent.close());
 let sleeps: number[];
-const client = () => createClient({ baseUrl: BASE, keyId: 'ak_1', secret: 'shh', dispatcher: agent, pacer: null, sleep: async (ms) => void sleeps.push(ms) });
+const client = () => createClient({ baseUrl: BASE, keyId: 'ak_1', secret: 'shh', connect: agent.connect, pacer: null, sleep: async (ms) => void sleeps.push(ms) });
 
 beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
+  agent.reset();
   sleeps = [];
 });
 afterEach(() => agent.assertNoPendingInterceptors());

@@ -1,22 +1,23 @@
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/client.js';
 import { ApiError, NetworkError } from '../../src/client/errors.js';
+import { type MockServer, startMockServer } from '../http-mock.js';
 
 const ORIGIN = 'https://acme.test';
 const BASE = `${ORIGIN}/api/public/v2.0`;
 const JSONH = { headers: { 'content-type': 'application/json' } };
 const TEXTH = { headers: { 'content-type': 'text/plain' } };
 
-let agent: MockAgent;
+/** Every host is routed to this scripted server (plain HTTP on the socket): https://acme.test reaches it. */
+const agent: MockServer = await startMockServer();
+afterAll(() => agent.close());
 let sleeps: number[];
 const client = (extra: Partial<Parameters<typeof createClient>[0]> = {}) =>
-  createClient({ baseUrl: BASE, keyId: 'ak_1', secret: 'shh', dispatcher: agent, sleep: async (ms) => void sleeps.push(ms), ...extra });
+  createClient({ baseUrl: BASE, keyId: 'ak_1', secret: 'shh', connect: agent.connect, sleep: async (ms) => void sleeps.push(ms), ...extra });
 const pool = () => agent.get(ORIGIN);
 
 beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
+  agent.reset();
   sleeps = [];
 });
 afterEach(() => agent.assertNoPendingInterceptors());

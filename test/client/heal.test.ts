@@ -1,20 +1,23 @@
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Socket } from 'node:net';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cannotHeal, createClient } from '../../src/client/client.js';
 import { ApiError, NetworkError } from '../../src/client/errors.js';
+import { type MockServer, startMockServer } from '../http-mock.js';
 
 const ORIGIN = 'https://acme.test';
 const BASE = `${ORIGIN}/api/public/v2.0`;
 const PATH = '/api/public/v2.0/users/1';
 
-let agent: MockAgent;
+/** Every host is routed to this scripted server (plain HTTP on the socket): https://acme.test reaches it. */
+const agent: MockServer = await startMockServer();
+afterAll(() => agent.close());
 let sleeps: number[];
-const client = () => createClient({ baseUrl: BASE, keyId: 'ak_1', secret: 'shh', dispatcher: agent, sleep: async (ms) => void sleeps.push(ms) });
+const client = (extra: Partial<Parameters<typeof createClient>[0]> = {}) =>
+  createClient({ baseUrl: BASE, keyId: 'ak_1', secret: 'shh', connect: agent.connect, sleep: async (ms) => void sleeps.push(ms), ...extra });
 const coded = (code: string, message: string) => Object.assign(new Error(message), { code });
 
 beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
+  agent.reset();
   sleeps = [];
 });
 afterEach(() => agent.assertNoPendingInterceptors());
@@ -29,8 +32,16 @@ describe('no retries on what cannot heal', () => {
     ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unable to verify the first certificate'],
     ['EPROTO', 'wrong version number'],
   ])('%s: one try, the cause in the message', async (code, message) => {
-    agent.get(ORIGIN).intercept({ path: PATH, method: 'GET' }).replyWithError(coded(code, message));
-    const err = await client().getUser(1).catch((e) => e);
+    // The connection itself fails with the coded error, as DNS or TLS would fail it.
+    let connections = 0;
+    const failing = () => {
+      connections++;
+      const socket = new Socket();
+      process.nextTick(() => socket.destroy(coded(code, message)));
+      return socket;
+    };
+    const err = await client({ connect: failing }).getUser(1).catch((e) => e);
+    expect(connections).toBe(1);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err).toMatchObject({ tries: 1 });
     expect(err.message).toContain(message);

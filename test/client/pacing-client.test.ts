@@ -1,7 +1,7 @@
-import { MockAgent } from 'undici';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/client.js';
 import { createPacer } from '../../src/client/pacing.js';
+import { startMockServer } from '../http-mock.js';
 
 const BASE = 'https://acme.test/api/public/v2.0';
 const page = (n: number, last: number) => ({
@@ -13,10 +13,13 @@ const page = (n: number, last: number) => ({
   total: last,
 });
 
-/** A client over a MockAgent whose sleeps are recorded, not taken; its pacer reads a frozen clock. */
+/** Every host is routed to this scripted server (plain HTTP on the socket): https://acme.test reaches it. */
+const agent = await startMockServer();
+afterAll(() => agent.close());
+
+/** A client over the scripted server whose sleeps are recorded, not taken; its pacer reads a frozen clock. */
 function setup() {
-  const agent = new MockAgent();
-  agent.disableNetConnect();
+  agent.reset();
   const sleeps: number[] = [];
   const retries: string[] = [];
   const sleep = async (ms: number) => void sleeps.push(ms);
@@ -25,7 +28,7 @@ function setup() {
     baseUrl: BASE,
     keyId: 'ak_test',
     secret: 's',
-    dispatcher: agent,
+    connect: agent.connect,
     sleep,
     onRetry: (r) => retries.push(r.reason),
   });

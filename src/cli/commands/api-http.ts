@@ -4,9 +4,9 @@
  * 429 answers retried after `Retry-After`. Any HTTP answer is returned, never thrown.
  */
 import { randomUUID } from 'node:crypto';
-import type { Dispatcher } from 'undici';
 import { NetworkError } from '../../client/errors.js';
-import { baselineWasmOnly, type CliContext, type GlobalOptions, requireAccess, settingsFor, UsageError } from '../context.js';
+import { type Connector, readText, request } from '../../client/http.js';
+import { type CliContext, type GlobalOptions, requireAccess, settingsFor, UsageError } from '../context.js';
 
 export interface RawRequest {
   method: string;
@@ -31,7 +31,8 @@ export interface SendOptions {
   /** Tries in all when answered 429 (default 5). */
   maxTries?: number;
   sleep?: (ms: number) => Promise<void>;
-  dispatcher?: Dispatcher;
+  /** Opens each connection itself instead of an agent (tests route every host to a local server). */
+  connect?: Connector;
 }
 
 /** The profile's base URL and key, or exit 2 naming what is missing or wrong (like every API command). */
@@ -67,23 +68,20 @@ export async function sendRaw(req: RawRequest, opts: SendOptions): Promise<RawAn
   }
 }
 
-async function once(req: RawRequest, { timeoutMs, log, dispatcher }: SendOptions, tries: number): Promise<RawAnswer> {
+async function once(req: RawRequest, { timeoutMs, log, connect }: SendOptions, tries: number): Promise<RawAnswer> {
   log?.(`> ${req.method} ${req.url}`);
   for (const [k, v] of Object.entries(req.headers)) log?.(`> ${k}: ${k === 'x-access-key-secret' ? '********' : v}`);
   if (req.body !== undefined) log?.(`> ${req.body}`);
-  if (!dispatcher) await baselineWasmOnly(); // the real network, not a test's mock
-  const { request } = await import('../../client/undici.js'); // loaded on the first request, not for --help
   const started = Date.now();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await request(req.url, { method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body, signal, ...(dispatcher ? { dispatcher } : {}) });
-    const text = await res.body.text();
-    const headers = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v)]));
+    const res = await request({ method: req.method, url: req.url, headers: req.headers, body: req.body, signal, connect });
+    const text = await readText(res.body);
     const ms = Date.now() - started;
-    log?.(`< ${res.statusCode} (${ms} ms)`);
-    for (const [k, v] of Object.entries(headers)) log?.(`< ${k}: ${v}`);
+    log?.(`< ${res.status} (${ms} ms)`);
+    for (const [k, v] of Object.entries(res.headers)) log?.(`< ${k}: ${v}`);
     if (text) log?.(`< ${text}`);
-    return { status: res.statusCode, headers, text, ms };
+    return { status: res.status, headers: res.headers, text, ms };
   } catch (err) {
     const timedOut = signal.aborted;
     const e = err as { message?: string; code?: string; cause?: { code?: string; message?: string } };

@@ -1,5 +1,5 @@
 /**
- * Downloads a recording through its temporary URL with undici, streamed to a file (or stdout
+ * Downloads a recording through its temporary URL (node:http), streamed to a file (or stdout
  * for `-`) via `pipeline`, never held in memory. A progress bar goes to stderr only when stderr
  * is a terminal; a one-line summary always does. A refused link is exit 3 (403) or 4 (404), a
  * broken connection exit 8; a partly written file is removed.
@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError } from '../../client/errors.js';
+import { type HttpAnswer, readText, request } from '../../client/http.js';
 import type { CliContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { formatBytes, progressBar } from '../progress/bar.js';
@@ -37,15 +38,14 @@ function refused(status: number, text: string): CliError {
 export async function downloadRecording(url: string, file: string, ctx: CliContext, timeoutMs: number): Promise<number> {
   const { streams } = ctx;
   if (file === '-' && streams.stdoutIsTTY) throw new UsageError('refusing to write a recording to a terminal', 'give --download FILE, or redirect stdout');
-  const { request } = await import('../../client/undici.js');
   const started = ctx.now().getTime();
-  let res: Awaited<ReturnType<typeof request>>;
+  let res: HttpAnswer;
   try {
-    res = await request(url, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    res = await request({ method: 'GET', url, headers: {}, idleTimeoutMs: timeoutMs });
   } catch (err) {
     throw new NetworkError((err as Error).message, 'GET', url.split('?')[0], false, 1, { cause: err });
   }
-  if (res.statusCode !== 200) throw refused(res.statusCode, await res.body.text().catch(() => ''));
+  if (res.status !== 200) throw refused(res.status, await readText(res.body).catch(() => ''));
 
   const length = Number(res.headers['content-length']);
   const total = Number.isFinite(length) && length > 0 ? length : undefined;
