@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Fake, JSON_HEADERS, ORIGIN, TEXT_HEADERS, withProfile } from './helpers.js';
 import { CONFERENCE, USER, userBody } from './update-fixtures.js';
@@ -93,6 +93,7 @@ describe('users update sends all seven writable fields', () => {
     expect(f.stderr()).toContain('error: cannot update user 1 without role');
     expect(f.stderr()).toContain(`hint: your edit is kept in ${file}`);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ first_name: 'Augusta', role: null });
+    rmSync(dirname(file), { recursive: true });
   });
 
   it('a key that is not a writable field is exit 2 before any request (--data and the editor)', async () => {
@@ -103,7 +104,9 @@ describe('users update sends all seven writable fields', () => {
     f.ctx.env = { ...f.ctx.env, EDITOR: editor(`(j) => JSON.stringify({ ...j, nickname: 'Ada' })`) };
     expect(await f.run(['users', 'update', '1', '--edit'])).toBe(2);
     expect(f.stderr()).toContain("error: the edited JSON: 'nickname' is not a writable field of a user");
-    expect(existsSync(readFileSync(join(f.configDir, 'edited-file'), 'utf8'))).toBe(true);
+    const kept = readFileSync(join(f.configDir, 'edited-file'), 'utf8');
+    expect(existsSync(kept)).toBe(true);
+    rmSync(dirname(kept), { recursive: true });
   });
 
   it('the read-modify-write window: a field changed elsewhere after the read is sent back as it was read', async () => {
