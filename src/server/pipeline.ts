@@ -16,7 +16,8 @@ import type { ResolvedOptions } from './options.js';
 import { StoreLookups } from './lookups.js';
 import { paginate } from './pagination.js';
 import { RateLimiter } from './rate-limit.js';
-import { emptyReply, errorReply, jsonReply, rawJsonReply, type Reply } from './reply.js';
+import { envelopeJson } from './json-text.js';
+import { emptyReply, errorReply, rawJsonReply, type Reply } from './reply.js';
 import { clientAddress, header, hostName, requestHost, requestScheme, validRequestId } from './request-info.js';
 import { Router } from './router.js';
 
@@ -131,9 +132,9 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const data = await retryBusy(() => handler.run(ctx), options.now);
     if (op.response === 'list') {
       const page = ctx.query as { page_number: number; page_size: number };
-      return jsonReply(200, paginate(data as ListResult<unknown>, page, { origin, pathname, params: new URLSearchParams(search) }));
+      return rawJsonReply(envelopeJson(paginate(data as ListResult<unknown>, page, { origin, pathname, params: new URLSearchParams(search) })));
     }
-    return jsonReply(200, { message: SUCCESS_MESSAGES.single, data });
+    return rawJsonReply(envelopeJson({ message: SUCCESS_MESSAGES.single, data }));
   }
 
   /** A HEAD answer: the GET's status and headers, its `Content-Length` included, no body. */

@@ -153,7 +153,11 @@ export type UserPatch = Partial<Pick<UserInsert, 'department_id' | 'first_name' 
 export interface UserRepo {
   /** One page of the tenant's users per a validated list query, with the exact total. */
   list(tenantId: number, query: ListQuery): ListResult<User>;
+  /** `list` with each user as its JSON text, byte for byte `JSON.stringify` of the `list` row (the server's hot path). */
+  listJson(tenantId: number, query: ListQuery): ListResult<string>;
   get(tenantId: number, id: number): User | undefined;
+  /** `get` as JSON text, byte for byte `JSON.stringify` of what `get` answers. */
+  getJson(tenantId: number, id: number): string | undefined;
   insert(tenantId: number, input: UserInsert): User;
   /** Applies only the fields present in `patch` (`null` clears). Returns the updated user. */
   update(tenantId: number, id: number, patch: UserPatch): User;

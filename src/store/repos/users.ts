@@ -1,5 +1,6 @@
 import type { User, WorkHours } from '../../contract/index.js';
 import type { Db } from '../db.js';
+import { jsonInt, jsonStored, jsonText } from '../json-text.js';
 import { ListRunner, type ListDef } from '../list-query.js';
 import type { UserInsert, UserPatch, UserRepo } from '../types.js';
 import { guardUnique, NotFoundError, nowIso } from '../util.js';
@@ -37,6 +38,20 @@ export const USER_LIST_DEF: ListDef = {
 };
 
 const toUser = (r: UserRow): User => ({ ...r, work_hours: r.work_hours === null ? null : (JSON.parse(r.work_hours) as WorkHours) });
+/**
+ * A `SELECT` row in raw mode (columns in `SELECT` order) as the JSON text of `JSON.stringify(toUser(row))`:
+ * the same keys in the same order, work hours spliced from the stored text instead of parsed and
+ * written again (see `jsonStored`).
+ */
+export function userJson(r: unknown[]): string {
+  return (
+    `{"id":${jsonInt(r[0])},"department_id":${jsonInt(r[1])},"first_name":${jsonText(r[2])},"last_name":${jsonText(r[3])}` +
+    `,"email":${jsonText(r[4])},"timezone":${jsonText(r[5])},"work_hours":${jsonStored(r[6])},"role":${jsonText(r[7])}` +
+    `,"created_at":${jsonText(r[8])},"updated_at":${jsonText(r[9])},"status":${jsonInt(r[10])},"avatar_url":${jsonText(r[11])}` +
+    `,"name":${jsonText(r[12])},"department_name":${jsonText(r[13])},"deleted_at":${jsonText(r[14])}}`
+  );
+}
+
 const json = (w: WorkHours | null | undefined) => (w ? JSON.stringify(w) : null);
 const PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role'] as const;
 
@@ -44,6 +59,7 @@ export function userRepo(db: Db): UserRepo {
   const lists = new ListRunner<UserRow>(db, USER_LIST_DEF);
   const selectAny = db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE u.tenant_id = ? AND u.id = ?`);
   const selectLive = db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE u.tenant_id = ? AND u.id = ? AND u.deleted_at IS NULL`);
+  const selectLiveRaw = db.prepare(selectLive.source).raw(true);
   const byEmail = db.prepare(
     `SELECT ${SELECT} FROM ${FROM} WHERE u.email = ? COLLATE NOCASE AND u.tenant_id = ? AND u.deleted_at IS NULL`,
   );
@@ -66,6 +82,14 @@ export function userRepo(db: Db): UserRepo {
     list(tenantId, query) {
       const { rows, total } = lists.run(tenantId, query);
       return { rows: rows.map(toUser), total };
+    },
+    listJson(tenantId, query) {
+      const { rows, total } = lists.runRaw(tenantId, query);
+      return { rows: rows.map(userJson), total };
+    },
+    getJson(tenantId, id) {
+      const r = selectLiveRaw.get(tenantId, id) as unknown[] | undefined;
+      return r && userJson(r);
     },
     get(tenantId, id) {
       const r = selectLive.get(tenantId, id) as UserRow | undefined;
