@@ -260,18 +260,18 @@ export class ListRunner<Row> {
   }
 
   /**
-   * `run` with each row as an array of the `select` columns in order (better-sqlite3's raw mode):
-   * no object per row, for serializers that write JSON straight from the values.
+   * `run` with each row as its first column's value (better-sqlite3's pluck mode), for a
+   * definition whose `select` is one expression, such as a row's JSON text.
    */
-  runRaw(tenantId: number, query: ListQuery): { rows: unknown[][]; total: number } {
+  runPluck(tenantId: number, query: ListQuery): { rows: Row[]; total: number } {
     const { c, params } = this.compile(tenantId, query);
     const total = this.total(c.countSql, params);
     if (c.offset >= total) return { rows: [], total };
     const stmt = this.stmt(c.pageSql);
     try {
-      return { rows: stmt.raw(true).all(...params, c.limit, c.offset) as unknown[][], total };
+      return { rows: stmt.pluck(true).all(...params, c.limit, c.offset) as Row[], total };
     } finally {
-      stmt.raw(false);
+      stmt.pluck(false);
     }
   }
 

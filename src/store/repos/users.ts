@@ -1,6 +1,5 @@
 import type { User, WorkHours } from '../../contract/index.js';
 import type { Db } from '../db.js';
-import { jsonInt, jsonStored, jsonText } from '../json-text.js';
 import { ListRunner, type ListDef } from '../list-query.js';
 import type { UserInsert, UserPatch, UserRepo } from '../types.js';
 import { guardUnique, NotFoundError, nowIso } from '../util.js';
@@ -39,27 +38,41 @@ export const USER_LIST_DEF: ListDef = {
 
 const toUser = (r: UserRow): User => ({ ...r, work_hours: r.work_hours === null ? null : (JSON.parse(r.work_hours) as WorkHours) });
 /**
- * A `SELECT` row in raw mode (columns in `SELECT` order) as the JSON text of `JSON.stringify(toUser(row))`:
- * the same keys in the same order, work hours spliced from the stored text instead of parsed and
- * written again (see `jsonStored`).
+ * A user as JSON text, written by SQLite: the keys and order of `JSON.stringify(toUser(row))`,
+ * values through `json_quote` (which escapes exactly as `JSON.stringify` does, checked over every
+ * code point in test/store/users-json.test.ts), work hours spliced from the stored text, which
+ * `json()` below wrote with `JSON.stringify` (so `JSON.stringify(JSON.parse(text))` is that text).
+ * One string per row instead of fifteen values and an object for the hot GET and list paths.
  */
-export function userJson(r: unknown[]): string {
-  return (
-    `{"id":${jsonInt(r[0])},"department_id":${jsonInt(r[1])},"first_name":${jsonText(r[2])},"last_name":${jsonText(r[3])}` +
-    `,"email":${jsonText(r[4])},"timezone":${jsonText(r[5])},"work_hours":${jsonStored(r[6])},"role":${jsonText(r[7])}` +
-    `,"created_at":${jsonText(r[8])},"updated_at":${jsonText(r[9])},"status":${jsonInt(r[10])},"avatar_url":${jsonText(r[11])}` +
-    `,"name":${jsonText(r[12])},"department_name":${jsonText(r[13])},"deleted_at":${jsonText(r[14])}}`
-  );
-}
+const JSON_SELECT = `'{' || ${[
+  ['id', 'json_quote(u.id)'],
+  ['department_id', 'json_quote(u.department_id)'],
+  ['first_name', 'json_quote(u.first_name)'],
+  ['last_name', 'json_quote(u.last_name)'],
+  ['email', 'json_quote(u.email)'],
+  ['timezone', 'json_quote(u.timezone)'],
+  ['work_hours', "ifnull(u.work_hours, 'null')"],
+  ['role', 'json_quote(u.role)'],
+  ['created_at', 'json_quote(u.created_at)'],
+  ['updated_at', 'json_quote(u.updated_at)'],
+  ['status', 'json_quote(u.status)'],
+  ['avatar_url', 'json_quote(u.avatar_url)'],
+  ['name', "json_quote(u.first_name || ' ' || u.last_name)"],
+  ['department_name', 'json_quote(d.name)'],
+  ['deleted_at', 'json_quote(u.deleted_at)'],
+]
+  .map(([key, sql]) => `'"${key}":' || ${sql}`)
+  .join(" || ',' || ")} || '}'`;
 
 const json = (w: WorkHours | null | undefined) => (w ? JSON.stringify(w) : null);
 const PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role'] as const;
 
 export function userRepo(db: Db): UserRepo {
   const lists = new ListRunner<UserRow>(db, USER_LIST_DEF);
+  const jsonLists = new ListRunner<string>(db, { ...USER_LIST_DEF, select: JSON_SELECT });
   const selectAny = db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE u.tenant_id = ? AND u.id = ?`);
   const selectLive = db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE u.tenant_id = ? AND u.id = ? AND u.deleted_at IS NULL`);
-  const selectLiveRaw = db.prepare(selectLive.source).raw(true);
+  const selectLiveJson = db.prepare(`SELECT ${JSON_SELECT} FROM ${FROM} WHERE u.tenant_id = ? AND u.id = ? AND u.deleted_at IS NULL`).pluck();
   const byEmail = db.prepare(
     `SELECT ${SELECT} FROM ${FROM} WHERE u.email = ? COLLATE NOCASE AND u.tenant_id = ? AND u.deleted_at IS NULL`,
   );
@@ -84,13 +97,9 @@ export function userRepo(db: Db): UserRepo {
       return { rows: rows.map(toUser), total };
     },
     listJson(tenantId, query) {
-      const { rows, total } = lists.runRaw(tenantId, query);
-      return { rows: rows.map(userJson), total };
+      return jsonLists.runPluck(tenantId, query);
     },
-    getJson(tenantId, id) {
-      const r = selectLiveRaw.get(tenantId, id) as unknown[] | undefined;
-      return r && userJson(r);
-    },
+    getJson: (tenantId, id) => selectLiveJson.get(tenantId, id) as string | undefined,
     get(tenantId, id) {
       const r = selectLive.get(tenantId, id) as UserRow | undefined;
       return r && toUser(r);

@@ -1,7 +1,7 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { ListQuery, WorkHours } from '../../src/contract/index.js';
 import { openStore } from '../../src/store/index.js';
-import { jsonInt, jsonStored, jsonText } from '../../src/store/json-text.js';
 
 const page: ListQuery = { page_size: 100, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc', filter: null };
 
@@ -18,12 +18,22 @@ const HOURS: WorkHours = {
   saturday: [],
 };
 
-describe('JSON pieces', () => {
-  it('write what JSON.stringify writes', () => {
-    for (const v of [TRICKY, '', 'plain', null]) expect(jsonText(v)).toBe(JSON.stringify(v));
-    for (const v of [0, 1, 42, Number.MAX_SAFE_INTEGER, -7, null]) expect(jsonInt(v)).toBe(JSON.stringify(v));
-    expect(jsonStored(JSON.stringify(HOURS))).toBe(JSON.stringify(HOURS));
-    expect(jsonStored(null)).toBe('null');
+describe('json_quote, which writes users as JSON text in SQL', () => {
+  it('escapes every code point exactly as JSON.stringify does', () => {
+    const db = new Database(':memory:');
+    const quote = db.prepare('SELECT json_quote(?)').pluck();
+    const differing: number[] = [];
+    for (let c = 0; c < 0x110000; c += c < 0x10000 ? 1 : 0x3f) {
+      if (c >= 0xd800 && c < 0xe000) continue; // lone surrogates cannot be stored (UTF-8)
+      const text = `a${String.fromCodePoint(c)}b`;
+      if (quote.get(text) !== JSON.stringify(text)) differing.push(c);
+    }
+    expect(differing).toEqual([]);
+    expect(quote.get(TRICKY)).toBe(JSON.stringify(TRICKY));
+    // Integers as INTEGER columns hold them (better-sqlite3 binds a JS number as a REAL).
+    const quoteInt = db.prepare('SELECT json_quote(CAST(? AS INTEGER))').pluck();
+    for (const v of [null, 0, 42, Number.MAX_SAFE_INTEGER, -7]) expect(quoteInt.get(v)).toBe(JSON.stringify(v));
+    db.close();
   });
 });
 
@@ -68,7 +78,7 @@ describe('users as JSON text', () => {
     expect(store.users.getJson(tenantId + 1, 1)).toBeUndefined();
   });
 
-  it('after an update, the list still returns objects (raw mode does not leak into the shared statement)', () => {
+  it('after JSON text and an update, the object list still matches it', () => {
     const { store, tenantId } = seeded();
     store.users.listJson(tenantId, page);
     store.users.update(tenantId, 1, { work_hours: HOURS });
