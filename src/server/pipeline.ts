@@ -162,11 +162,13 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
       const key = keyOf(req, null, options.now());
       rateHeaders(headers, limiter.peek(key ? key.tenant_id : null, bucketOf(req, key)));
     }
-    Object.assign(reply.headers, corsHeaders(options.cors, header(req.headers, 'origin')), headers, {
-      'X-Process-ID': randomUUID(),
-      'X-Request-ID': requestId,
-    });
+    const out = reply.headers;
+    if (options.cors.length) Object.assign(out, corsHeaders(options.cors, header(req.headers, 'origin')));
+    Object.assign(out, headers);
+    out['X-Process-ID'] = randomUUID();
+    out['X-Request-ID'] = requestId;
     if (req.method === 'HEAD') reply = withoutBody(reply);
+    if (!logger.on) return reply;
     const keyId = header(req.headers, 'x-access-key-id');
     logger.access({
       time: new Date(options.now()).toISOString(),

@@ -228,13 +228,13 @@ export class ListRunner<Row> {
   }
 
   /**
-   * The exact total, from the cache when nothing was written since it was counted: counting a
+   * The exact total, from the cache when nothing was written since it was counted (`compile`,
+   * called first in the same synchronous run, refreshed the cache): counting a
    * large table dominates a list request, and paging through a list repeats the same count.
    * The change signal (see `changeSignal`) moves with this connection's writes and with other
    * connections' commits (an admin command beside `serve`), so a stale total is never served.
    */
   private total(sql: string, params: unknown[]): number {
-    this.refresh(); // compile() refreshed already; kept so that a cached total can never outlive a write
     const key = `${sql}\u0000${JSON.stringify(params)}`;
     let n = this.totals.get(key);
     if (n === undefined) this.totals.set(key, (n = (this.stmt(sql).get(...params) as { n: number }).n));
