@@ -63,6 +63,17 @@ export function changeSignal(db: Db): () => string {
   return () => signal.get() as string;
 }
 
+/**
+ * `changeSignal` narrowed to the tables whose writers call the returned `wrote()`: the token moves
+ * with other connections' commits (`PRAGMA data_version`) and with each `wrote()` of this
+ * connection (a write rolled back afterwards only costs an extra refresh).
+ */
+export function narrowChangeSignal(db: Db): { token: () => string; wrote: () => void } {
+  const version = db.prepare('PRAGMA data_version').pluck();
+  let writes = 0;
+  return { token: () => `${version.get() as number}:${writes}`, wrote: () => void writes++ };
+}
+
 /** True for SQLite's "database is locked" family (SQLITE_BUSY, _SNAPSHOT, _RECOVERY, _TIMEOUT). */
 export function isBusyError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
