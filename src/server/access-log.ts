@@ -13,12 +13,14 @@ export interface AccessRecord {
 }
 
 export interface Logger {
+  /** False for `--log off`: callers skip building records nobody writes. */
+  readonly on: boolean;
   access(record: AccessRecord): void;
   /** An unexpected failure: its stack goes to the log stream only. */
   error(err: unknown, requestId: string): void;
 }
 
-const OFF: Logger = { access() {}, error() {} };
+const OFF: Logger = { on: false, access() {}, error() {} };
 
 /** Query parameters whose values never reach the log: `signature`, and any name with `secret`, `token` or `password` in it. */
 const SECRET_PARAM = /^signature$|secret|token|password/;
@@ -53,6 +55,7 @@ export function createLogger(format: LogFormat, stream: NodeJS.WritableStream): 
   const stack = (err: unknown) => (err instanceof Error ? (err.stack ?? err.message) : String(err));
   if (format === 'json') {
     return {
+      on: true,
       access: (r) => stream.write(`${JSON.stringify(masked(r))}\n`),
       error: (err, requestId) => stream.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', request_id: requestId, error: stack(err) })}\n`),
     };
@@ -61,6 +64,7 @@ export function createLogger(format: LogFormat, stream: NodeJS.WritableStream): 
   const c = new Chalk({ level: tty ? 1 : 0 });
   const paint = (status: number) => (status >= 500 ? c.red : status >= 400 ? c.yellow : c.green)(String(status));
   return {
+    on: true,
     access: (r) =>
       stream.write(
         `${c.dim(r.time)} ${c.bold(r.method)} ${maskPath(r.path)} ${paint(r.status)} ${r.duration_ms}ms key=${r.key_id ?? '-'} req=${r.request_id}\n`,

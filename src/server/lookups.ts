@@ -14,7 +14,7 @@ const HEX_DIGEST = /^[0-9a-f]{64}$/i;
 
 /**
  * The tenant-by-domain and key-by-id lookups every request makes, served from memory while the
- * store's `changeToken()` stays the same. `refresh()` (once per request, before any lookup)
+ * store's `tenancyToken()` stays the same. `refresh()` (once per request, before any lookup)
  * drops both caches when the token moved, so a key revoked or a tenant added by another process
  * (`admin`) takes effect on the very next request. Only rows that exist are cached: a flood of
  * made-up key ids or Host names reaches the store each time but never grows the cache.
@@ -28,7 +28,7 @@ export class StoreLookups {
 
   /** Drops everything cached when the store changed since the last call. */
   refresh(): void {
-    const token = this.store.changeToken();
+    const token = this.store.tenancyToken();
     if (token !== this.token) {
       this.tenants.clear();
       this.keys.clear();

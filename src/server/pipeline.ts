@@ -16,7 +16,8 @@ import type { ResolvedOptions } from './options.js';
 import { StoreLookups } from './lookups.js';
 import { paginate } from './pagination.js';
 import { RateLimiter } from './rate-limit.js';
-import { emptyReply, errorReply, jsonReply, rawJsonReply, type Reply } from './reply.js';
+import { envelopeJson } from './json-text.js';
+import { emptyReply, errorReply, rawJsonReply, type Reply } from './reply.js';
 import { clientAddress, header, hostName, requestHost, requestScheme, validRequestId } from './request-info.js';
 import { Router } from './router.js';
 
@@ -131,9 +132,9 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const data = await retryBusy(() => handler.run(ctx), options.now);
     if (op.response === 'list') {
       const page = ctx.query as { page_number: number; page_size: number };
-      return jsonReply(200, paginate(data as ListResult<unknown>, page, { origin, pathname, params: new URLSearchParams(search) }));
+      return rawJsonReply(envelopeJson(paginate(data as ListResult<unknown>, page, { origin, pathname, params: new URLSearchParams(search) })));
     }
-    return jsonReply(200, { message: SUCCESS_MESSAGES.single, data });
+    return rawJsonReply(envelopeJson({ message: SUCCESS_MESSAGES.single, data }));
   }
 
   /** A HEAD answer: the GET's status and headers, its `Content-Length` included, no body. */
@@ -161,11 +162,13 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
       const key = keyOf(req, null, options.now());
       rateHeaders(headers, limiter.peek(key ? key.tenant_id : null, bucketOf(req, key)));
     }
-    Object.assign(reply.headers, corsHeaders(options.cors, header(req.headers, 'origin')), headers, {
-      'X-Process-ID': randomUUID(),
-      'X-Request-ID': requestId,
-    });
+    const out = reply.headers;
+    if (options.cors.length) Object.assign(out, corsHeaders(options.cors, header(req.headers, 'origin')));
+    Object.assign(out, headers);
+    out['X-Process-ID'] = randomUUID();
+    out['X-Request-ID'] = requestId;
     if (req.method === 'HEAD') reply = withoutBody(reply);
+    if (!logger.on) return reply;
     const keyId = header(req.headers, 'x-access-key-id');
     logger.access({
       time: new Date(options.now()).toISOString(),

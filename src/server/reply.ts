@@ -16,7 +16,7 @@ export function jsonReply(status: number, value: unknown): Reply {
   return { status, headers: { 'Content-Type': JSON_TYPE }, body: JSON.stringify(value) };
 }
 
-/** A pre-serialized JSON body (the cached OpenAPI document). */
+/** A 200 with a pre-serialized JSON body (the cached OpenAPI document, envelopes). */
 export function rawJsonReply(body: string): Reply {
   return { status: 200, headers: { 'Content-Type': JSON_TYPE }, body };
 }

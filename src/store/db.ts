@@ -54,13 +54,24 @@ export function immediate<A extends unknown[], T>(db: Db, fn: (...args: A) => T)
 /**
  * A cheap signal that moves whenever the database may have changed: `PRAGMA data_version`
  * moves with other connections' commits (an admin command beside `serve`), `total_changes()`
- * with this connection's own writes. Two prepared single-row reads, a few microseconds; compare
- * the strings it returns to know when a cache drawn from the database must be dropped.
+ * with this connection's own writes. One prepared single-row read (the pragma as a table-valued
+ * function), a microsecond or two; compare the strings it returns to know when a cache drawn from
+ * the database must be dropped.
  */
 export function changeSignal(db: Db): () => string {
+  const signal = db.prepare("SELECT data_version || ':' || total_changes() FROM pragma_data_version").pluck();
+  return () => signal.get() as string;
+}
+
+/**
+ * `changeSignal` narrowed to the tables whose writers call the returned `wrote()`: the token moves
+ * with other connections' commits (`PRAGMA data_version`) and with each `wrote()` of this
+ * connection (a write rolled back afterwards only costs an extra refresh).
+ */
+export function narrowChangeSignal(db: Db): { token: () => string; wrote: () => void } {
   const version = db.prepare('PRAGMA data_version').pluck();
-  const changes = db.prepare('SELECT total_changes()').pluck();
-  return () => `${version.get() as number}:${changes.get() as number}`;
+  let writes = 0;
+  return { token: () => `${version.get() as number}:${writes}`, wrote: () => void writes++ };
 }
 
 /** True for SQLite's "database is locked" family (SQLITE_BUSY, _SNAPSHOT, _RECOVERY, _TIMEOUT). */

@@ -1,4 +1,4 @@
-import { changeSignal, immediate, isBusyError, openDatabase } from './db.js';
+import { changeSignal, immediate, isBusyError, narrowChangeSignal, openDatabase } from './db.js';
 import { attendeeRepo } from './repos/attendees.js';
 import { conferenceAccountRepo, connectedAccountRepo, providerRepo } from './repos/accounts.js';
 import { calendarRepo, eventRepo } from './repos/calendars.js';
@@ -28,6 +28,7 @@ export { seedBulk } from './seed/bulk.js';
  */
 export function openStore(location: string): Store {
   const db = openDatabase(location);
+  const tenancy = narrowChangeSignal(db);
   return {
     location,
     close: () => db.close(),
@@ -35,6 +36,7 @@ export function openStore(location: string): Store {
     transaction: <T>(fn: () => T): T => immediate(db, fn)(),
     setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
     changeToken: changeSignal(db),
+    tenancyToken: tenancy.token,
     optimize() {
       try {
         db.exec('ANALYZE');
@@ -43,8 +45,8 @@ export function openStore(location: string): Store {
         if (!isBusyError(err)) throw err;
       }
     },
-    tenants: tenantRepo(db),
-    keys: keyRepo(db),
+    tenants: tenantRepo(db, tenancy.wrote),
+    keys: keyRepo(db, tenancy.wrote),
     roles: roleRepo(db),
     departments: departmentRepo(db),
     users: userRepo(db),

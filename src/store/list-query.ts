@@ -228,13 +228,13 @@ export class ListRunner<Row> {
   }
 
   /**
-   * The exact total, from the cache when nothing was written since it was counted: counting a
+   * The exact total, from the cache when nothing was written since it was counted (`compile`,
+   * called first in the same synchronous run, refreshed the cache): counting a
    * large table dominates a list request, and paging through a list repeats the same count.
    * The change signal (see `changeSignal`) moves with this connection's writes and with other
    * connections' commits (an admin command beside `serve`), so a stale total is never served.
    */
   private total(sql: string, params: unknown[]): number {
-    this.refresh(); // compile() refreshed already; kept so that a cached total can never outlive a write
     const key = `${sql}\u0000${JSON.stringify(params)}`;
     let n = this.totals.get(key);
     if (n === undefined) this.totals.set(key, (n = (this.stmt(sql).get(...params) as { n: number }).n));
@@ -257,6 +257,22 @@ export class ListRunner<Row> {
     const total = this.total(c.countSql, params);
     const rows = c.offset >= total ? [] : (this.stmt(c.pageSql).all(...params, c.limit, c.offset) as Row[]);
     return { rows, total };
+  }
+
+  /**
+   * `run` with each row as its first column's value (better-sqlite3's pluck mode), for a
+   * definition whose `select` is one expression, such as a row's JSON text.
+   */
+  runPluck(tenantId: number, query: ListQuery): { rows: Row[]; total: number } {
+    const { c, params } = this.compile(tenantId, query);
+    const total = this.total(c.countSql, params);
+    if (c.offset >= total) return { rows: [], total };
+    const stmt = this.stmt(c.pageSql);
+    try {
+      return { rows: stmt.pluck(true).all(...params, c.limit, c.offset) as Row[], total };
+    } finally {
+      stmt.pluck(false);
+    }
   }
 
   /** The SQL a query compiles to, for EXPLAIN QUERY PLAN checks. */

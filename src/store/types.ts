@@ -46,9 +46,16 @@ export interface Store {
    * An opaque token that changes whenever anything may have been written to the store, by this
    * connection or by another process (SQLite: `PRAGMA data_version` plus this connection's
    * `total_changes()`). Cheap enough to call on every request; caches of stored rows (tenants,
-   * keys, list totals) compare it and drop what they hold when it moved.
+   * list totals) compare it and drop what they hold when it moved.
    */
   changeToken(): string;
+  /**
+   * Like `changeToken`, narrowed to tenants, their domains and access keys: it moves with another
+   * process's commits and with this store's own writes to those tables, not with this store's
+   * other writes. The server's tenant and key caches compare it, so that a `POST` does not make
+   * the next request read its tenant and key again.
+   */
+  tenancyToken(): string;
 
   tenants: TenantRepo;
   keys: AccessKeyRepo;
@@ -153,7 +160,11 @@ export type UserPatch = Partial<Pick<UserInsert, 'department_id' | 'first_name' 
 export interface UserRepo {
   /** One page of the tenant's users per a validated list query, with the exact total. */
   list(tenantId: number, query: ListQuery): ListResult<User>;
+  /** `list` with each user as its JSON text, byte for byte `JSON.stringify` of the `list` row (the server's hot path). */
+  listJson(tenantId: number, query: ListQuery): ListResult<string>;
   get(tenantId: number, id: number): User | undefined;
+  /** `get` as JSON text, byte for byte `JSON.stringify` of what `get` answers. */
+  getJson(tenantId: number, id: number): string | undefined;
   insert(tenantId: number, input: UserInsert): User;
   /** Applies only the fields present in `patch` (`null` clears). Returns the updated user. */
   update(tenantId: number, id: number, patch: UserPatch): User;

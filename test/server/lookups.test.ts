@@ -49,6 +49,28 @@ describe('StoreLookups', () => {
     expect(calls.keys).toBe(2);
   });
 
+  it("keeps tenants and keys across the store's other writes (a POST), drops them after tenant or key writes", () => {
+    const store = fileStore();
+    const tenant = store.tenants.create('a.test');
+    const { record } = store.keys.create({ tenant_id: tenant.id, name: 'k', permissions: ['*'] });
+    const { spied, calls } = counted(store);
+    const lookups = new StoreLookups(spied);
+    const read = () => {
+      lookups.refresh();
+      return [lookups.tenantByDomain('a.test'), lookups.key(record.id)];
+    };
+    read();
+    store.customers.insert(tenant.id, { first_name: 'A', last_name: 'B', email: 'a@example.com' });
+    store.users.insert(tenant.id, { first_name: 'A', last_name: 'B', email: 'a@example.com' });
+    read();
+    expect(calls).toEqual({ tenants: 1, keys: 1 });
+    store.tenants.addAlias(tenant.id, 'b.test');
+    expect(read()[0]?.aliases).toEqual(['b.test']);
+    store.keys.create({ tenant_id: tenant.id, name: 'other', permissions: ['*'] });
+    read();
+    expect(calls).toEqual({ tenants: 3, keys: 3 });
+  });
+
   it('never caches unknown key ids or hosts: a flood of made-up ones leaves it empty', () => {
     const store = fileStore();
     store.tenants.create('a.test');

@@ -27,7 +27,8 @@ export interface HandlerContext<B = unknown, Q = unknown> {
 /**
  * One operation's handler. `run` returns the response `data`: the resource (`single`), the array
  * (`attendees`), a `ListResult` `{rows, total}` (`list`, the pipeline builds the envelope) or
- * `{url, expires_at}` (`temporaryUrl`). It throws `HttpError` (404, 409 ...) or `ValidationError`.
+ * `{url, expires_at}` (`temporaryUrl`); a resource may come as `JsonText` (rows of a `ListResult`
+ * too), already serialized by the store. It throws `HttpError` (404, 409 ...) or `ValidationError`.
  */
 export interface Handler<B = any, Q = any> {
   /**

@@ -1,6 +1,7 @@
 import { addError, type FieldErrors, type ListQuery, type UserCreateBody, type UserUpdateBody } from '../../contract/index.js';
 import { authorize } from '../auth.js';
 import { notFound, ValidationError } from '../errors.js';
+import { JsonText } from '../json-text.js';
 import type { Handler, HandlerContext, HandlerMap } from './types.js';
 
 /** The permission an activating create needs besides `users.create.*` (decisions §11). */
@@ -23,7 +24,10 @@ function checkUserFields({ store, tenant, params, body }: HandlerContext<Partial
 }
 
 const listUsers: Handler<undefined, ListQuery> = {
-  run: ({ store, tenant, query }) => store.users.list(tenant.id, query),
+  run: ({ store, tenant, query }) => {
+    const { rows, total } = store.users.listJson(tenant.id, query);
+    return { rows: rows.map((text) => new JsonText(text)), total };
+  },
 };
 
 /**
@@ -51,9 +55,9 @@ const createUser: Handler<UserCreateBody> = {
 
 const getUser: Handler = {
   run: ({ store, tenant, params }) => {
-    const user = store.users.get(tenant.id, params.user_id);
-    if (!user) throw notFound();
-    return user;
+    const user = store.users.getJson(tenant.id, params.user_id);
+    if (user === undefined) throw notFound();
+    return new JsonText(user);
   },
 };
 

@@ -12,7 +12,7 @@ const toRecord = (r: KeyRow): AccessKeyRecord => ({ ...r, permissions: JSON.pars
  * Access keys. Only the hex SHA-256 digest of a secret is stored; the secret leaves this module
  * once, as the result of `create`. Never log it.
  */
-export function keyRepo(db: Db): AccessKeyRepo {
+export function keyRepo(db: Db, wrote: () => void): AccessKeyRepo {
   const cols = 'id, tenant_id, name, secret_hash, permissions, expires_at, revoked_at, created_at';
   const insert = db.prepare(
     `INSERT INTO access_keys (${cols}) VALUES (@id, @tenant_id, @name, @secret_hash, @permissions, @expires_at, NULL, @created_at)`,
@@ -31,6 +31,7 @@ export function keyRepo(db: Db): AccessKeyRepo {
     create(input) {
       const id = `ak_${randomBase62(24)}`;
       const secret = randomBase62(48);
+      wrote();
       insert.run({
         id,
         tenant_id: input.tenant_id,
@@ -44,6 +45,9 @@ export function keyRepo(db: Db): AccessKeyRepo {
     },
     get,
     list: (tenantId) => ((tenantId === undefined ? selectAll.all() : selectTenant.all(tenantId)) as KeyRow[]).map(toRecord),
-    revoke: (id) => revoke.run(nowIso(), id).changes > 0,
+    revoke(id) {
+      wrote();
+      return revoke.run(nowIso(), id).changes > 0;
+    },
   };
 }

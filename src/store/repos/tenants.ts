@@ -8,7 +8,7 @@ interface DomainRow {
 }
 
 /** Tenants and their domains. Domains are stored lower-case; each belongs to one tenant. */
-export function tenantRepo(db: Db): TenantRepo {
+export function tenantRepo(db: Db, wrote: () => void): TenantRepo {
   const insertTenant = db.prepare('INSERT INTO tenants (created_at) VALUES (?)');
   const insertDomain = db.prepare('INSERT INTO tenant_domains (domain, tenant_id, is_primary, created_at) VALUES (?, ?, ?, ?)');
   const selectTenant = db.prepare('SELECT id, created_at FROM tenants WHERE id = ?');
@@ -38,12 +38,14 @@ export function tenantRepo(db: Db): TenantRepo {
   return {
     create: immediate(db, (primaryDomain: string, aliases: readonly string[] = []) => {
       const now = nowIso();
+      wrote();
       const id = Number(insertTenant.run(now).lastInsertRowid);
       insertDomain.run(norm(primaryDomain), id, 1, now);
       for (const a of new Set(aliases.map(norm))) if (a !== norm(primaryDomain)) insertDomain.run(a, id, 0, now);
       return get(id)!;
     }),
     addAlias(tenantId, domain) {
+      wrote();
       insertDomain.run(norm(domain), tenantId, 0, nowIso());
     },
     byDomain(domain) {

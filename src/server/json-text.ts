@@ -1,0 +1,22 @@
+/**
+ * A resource the store already wrote as JSON text (`store.users.getJson`), spliced into the
+ * response envelope as is: the hot paths skip building the object and `JSON.stringify` walking it.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * `JSON.stringify(envelope)` where `data` may be a `JsonText` or an array of them (a list page).
+ * Both envelopes start with `message` then `data` (spec §2), so the rest is written by
+ * `JSON.stringify` and joined after them.
+ */
+export function envelopeJson(envelope: { message: string; data: unknown }): string {
+  const { message, data, ...rest } = envelope;
+  let text: string;
+  if (data instanceof JsonText) text = data.text;
+  else if (Array.isArray(data) && data[0] instanceof JsonText) text = `[${(data as JsonText[]).map((d) => d.text).join(',')}]`;
+  else return JSON.stringify(envelope);
+  const tail = JSON.stringify(rest);
+  return `{"message":${JSON.stringify(message)},"data":${text}${tail === '{}' ? '}' : `,${tail.slice(1)}`}`;
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { envelopeJson, JsonText } from '../../src/server/json-text.js';
+
+const user = { id: 1, first_name: 'Zoë "Q" \\ \n\u2028😀', work_hours: { monday: [{ start: { hour: 9 } }] }, deleted_at: null };
+const text = new JsonText(JSON.stringify(user));
+
+describe('envelopeJson', () => {
+  it('splices a single resource where JSON.stringify would write it', () => {
+    expect(envelopeJson({ message: 'Single "item"', data: text })).toBe(JSON.stringify({ message: 'Single "item"', data: user }));
+  });
+
+  it('splices a page of resources and writes the rest of the envelope in order', () => {
+    const rest = { current_page: 1, from: null, next_page_url: 'http://a.test/x?y="1"', total: 2 };
+    expect(envelopeJson({ message: 'List', data: [text, text], ...rest })).toBe(JSON.stringify({ message: 'List', data: [user, user], ...rest }));
+  });
+
+  it('writes any other data with JSON.stringify, empty pages included', () => {
+    for (const data of [[], [user], user, null, { url: 'u', expires_at: 'e' }]) {
+      const envelope = { message: 'm', data, total: 0 };
+      expect(envelopeJson(envelope)).toBe(JSON.stringify(envelope));
+    }
+  });
+});
