@@ -72,6 +72,10 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin import': [...OUTPUT, ...PLAN],
   'admin backup': [...OUTPUT, ...PLAN],
   'admin restore': [...OUTPUT, ...PLAN],
+  'admin webhooks add': [...OUTPUT, ...PLAN],
+  'admin webhooks list': OUTPUT,
+  'admin webhooks remove': [...OUTPUT, ...PLAN],
+  'admin webhooks rotate-secret': [...OUTPUT, ...PLAN],
   /** `-o table|ndjson` only: deliveries stream as rows or JSON lines. */
   'webhooks listen': ['output'],
   'webhooks verify': [],

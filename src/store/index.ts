@@ -10,6 +10,7 @@ import { recordingRepo } from './repos/recordings.js';
 import { departmentRepo, roleRepo } from './repos/roles.js';
 import { tenantRepo } from './repos/tenants.js';
 import { userRepo } from './repos/users.js';
+import { webhookDestinationRepo } from './repos/webhooks.js';
 import type { Store } from './types.js';
 
 export type * from './types.js';
@@ -49,6 +50,7 @@ export function openStore(location: string): Store {
     departments: departmentRepo(db),
     users: userRepo(db),
     invitations: invitationRepo(db),
+    webhookDestinations: webhookDestinationRepo(db),
     customers: customerRepo(db),
     providers: providerRepo(db),
     connectedAccounts: connectedAccountRepo(db),

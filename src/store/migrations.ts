@@ -306,6 +306,26 @@ CREATE UNIQUE INDEX conferences_public_id ON conferences(public_id, tenant_id);
 CREATE UNIQUE INDEX conferences_backer ON conferences(backer_event_id) WHERE backer_event_id IS NOT NULL;
 `,
   },
+  {
+    version: 7,
+    name: 'webhook destinations',
+    // Decisions §13: a tenant's destinations. The secret is stored as given (the HMAC needs it)
+    // and never printed after creation. `events` is a JSON array of types, NULL for all of them.
+    // Removal is soft so that the deliveries made for a destination keep naming it.
+    sql: `
+CREATE TABLE webhook_destinations (
+  id TEXT PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  url TEXT NOT NULL,
+  events TEXT,
+  secret TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  secret_rotated_at TEXT,
+  deleted_at TEXT
+);
+CREATE INDEX webhook_destinations_tenant ON webhook_destinations(tenant_id, deleted_at);
+`,
+  },
 ];
 
 /** Applies every migration newer than the database's `user_version`; a no-op when current. */

@@ -56,6 +56,7 @@ export interface Store {
   departments: DepartmentRepo;
   users: UserRepo;
   invitations: InvitationRepo;
+  webhookDestinations: WebhookDestinationRepo;
   customers: CustomerRepo;
   providers: ProviderRepo;
   connectedAccounts: ConnectedAccountRepo;
@@ -177,6 +178,31 @@ export interface InvitationRepo {
   insert(tenantId: number, input: { user_id: number; email: string; created_at?: string }): InvitationRecord;
   /** The tenant's invitations, oldest first. */
   list(tenantId: number): InvitationRecord[];
+}
+
+/** A tenant's webhook destination (decisions §13). `secret` is the HMAC key; never print it after creation. */
+export interface WebhookDestinationRecord {
+  id: string;
+  tenant_id: number;
+  url: string;
+  /** The event types delivered here; null for every type. */
+  events: string[] | null;
+  secret: string;
+  created_at: string;
+  secret_rotated_at: string | null;
+}
+
+export interface WebhookDestinationRepo {
+  /** Stores a destination with the given secret; its id is `wh_` and 24 base62 characters. */
+  create(input: { tenant_id: number; url: string; events: string[] | null; secret: string }): WebhookDestinationRecord;
+  /** A live destination by id, or undefined (also for removed ones). */
+  get(id: string): WebhookDestinationRecord | undefined;
+  /** Live destinations, oldest first: every tenant's, or one tenant's. */
+  list(tenantId?: number): WebhookDestinationRecord[];
+  /** Removes a destination (softly); false when there is no live one of that id. */
+  remove(id: string): boolean;
+  /** Replaces a live destination's secret; false when there is none of that id. */
+  rotateSecret(id: string, secret: string): boolean;
 }
 
 export interface CustomerInsert {
