@@ -10,7 +10,7 @@ import { recordingRepo } from './repos/recordings.js';
 import { departmentRepo, roleRepo } from './repos/roles.js';
 import { tenantRepo } from './repos/tenants.js';
 import { userRepo } from './repos/users.js';
-import { webhookDestinationRepo } from './repos/webhooks.js';
+import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from './types.js';
 
 export type * from './types.js';
@@ -51,6 +51,7 @@ export function openStore(location: string): Store {
     users: userRepo(db),
     invitations: invitationRepo(db),
     webhookDestinations: webhookDestinationRepo(db),
+    webhookOutbox: webhookOutboxRepo(db),
     customers: customerRepo(db),
     providers: providerRepo(db),
     connectedAccounts: connectedAccountRepo(db),

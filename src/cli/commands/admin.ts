@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { examples } from '../help.js';
 import { FORCE_FLAG } from '../overwrite.js';
 import { registerBackup } from './admin-backup.js';
+import { registerEvents } from './admin-events-register.js';
 import { registerWebhooks } from './admin-webhooks-register.js';
 
 type Actions = typeof import('./admin-run.js');
@@ -165,5 +166,6 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .action(run(ctx, (m) => m.importFile));
 
   registerBackup(admin, ctx);
+  registerEvents(admin, ctx);
   registerWebhooks(admin, ctx);
 }
