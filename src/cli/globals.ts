@@ -80,6 +80,8 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin webhooks list': OUTPUT,
   'admin webhooks remove': [...OUTPUT, ...PLAN],
   'admin webhooks rotate-secret': [...OUTPUT, ...PLAN],
+  'admin webhooks deliveries': OUTPUT,
+  'admin webhooks redeliver': [...OUTPUT, ...PLAN],
   /** `-o table|ndjson` only: deliveries stream as rows or JSON lines. */
   'webhooks listen': ['output'],
   'webhooks verify': [],

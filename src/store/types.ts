@@ -266,7 +266,7 @@ export interface WebhookOutboxRepo {
   get(id: number): DeliveryRecord | undefined;
   /** Makes a delivery pending again, due now, with a new round of attempts (same event id); false if unknown. */
   redeliver(id: number): boolean;
-  /** Deletes finished (delivered, failed, canceled) deliveries created before `before`, with their attempts; returns how many. */
+  /** Deletes deliveries finished (delivered, failed, canceled) before `before`, with their attempts; returns how many. */
   prune(before: string): number;
 }
 

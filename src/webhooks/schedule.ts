@@ -31,3 +31,9 @@ export function parseDelays(text: string): number[] | undefined {
   if (parts.some((p) => !/^[0-9]+$/.test(p))) return undefined;
   return parts.map(Number);
 }
+
+/** Finished deliveries (delivered, failed, canceled) are kept this long, then pruned by `serve`. */
+export const RETENTION_MS = 30 * 24 * 3600 * 1000;
+
+/** How often `serve` prunes. */
+export const PRUNE_EVERY_MS = 3600 * 1000;

@@ -9,7 +9,7 @@
  * claimed mid-attempt waits for its lease to run out).
  */
 import type { ClaimedDelivery, Store } from '../store/types.js';
-import { ATTEMPT_TIMEOUT_MS, outcomeOf, RETRY_DELAYS_MS } from './schedule.js';
+import { ATTEMPT_TIMEOUT_MS, outcomeOf, PRUNE_EVERY_MS, RETENTION_MS, RETRY_DELAYS_MS } from './schedule.js';
 import { signedHeaders } from './signature.js';
 
 /** The answer to one POST: a status code, or why there was none. */
@@ -108,8 +108,19 @@ export function createSender(options: SenderOptions): Sender {
   let nextDue: string | undefined;
   let stopped = false;
 
+  let prunedAt = Number.NEGATIVE_INFINITY;
+
+  /** Deletes finished deliveries older than the retention, at most once per PRUNE_EVERY_MS. */
+  function pruneOld(): void {
+    const t = now().getTime();
+    if (t - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = t;
+    store.webhookOutbox.prune(new Date(t - RETENTION_MS).toISOString());
+  }
+
   /** Drains when the store changed (another process may have queued) or a retry fell due. */
   function poll(): void {
+    pruneOld();
     const token = store.changeToken();
     if (token !== seen || (nextDue !== undefined && nextDue <= now().toISOString())) {
       // Taken before draining: a write made meanwhile (ours included) moves it, and the next

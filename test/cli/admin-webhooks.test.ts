@@ -76,3 +76,37 @@ describe('admin webhooks add / list / remove / rotate-secret', () => {
     expect(await f.run(['admin', 'webhooks', 'rotate-secret', id])).toBe(4);
   });
 });
+
+describe('admin webhooks deliveries / redeliver', () => {
+  it('lists deliveries with their attempts, --failed and --tenant narrow it, and redeliver queues one again', async () => {
+    f = adminFake();
+    await f.json(['admin', 'init', '--no-profile']);
+    await f.json(['admin', 'tenants', 'add', 'acme.test']);
+    const { id: dest } = await f.json(['admin', 'webhooks', 'add', 'https://h.example.com/']);
+    await f.json(['admin', 'webhooks', 'add', 'https://acme.example.com/', '--tenant', 'acme.test']);
+    const ids = f.inspect(({ store }) => {
+      store.webhookOutbox.enqueue(1, 'events.created', { id: 1, calendar_id: 1 });
+      store.webhookOutbox.enqueue(1, 'events.deleted', { id: 1, calendar_id: 1 });
+      store.webhookOutbox.enqueue(2, 'events.created', { id: 9, calendar_id: 3 });
+      const [older, newer] = store.webhookOutbox.list({ tenantId: 1, limit: 10 }).reverse();
+      store.webhookOutbox.settle(older.id, { at: '2026-01-01T00:00:00.000Z', status_code: 500, error: null }, { status: 'failed' });
+      store.webhookOutbox.settle(newer.id, { at: '2026-01-01T00:00:01.000Z', status_code: null, error: 'ECONNREFUSED: connect ECONNREFUSED' }, { retryAt: '2026-01-01T00:00:11.000Z' });
+      return { older: older.id, newer: newer.id };
+    });
+    const mine = await f.json<Record<string, unknown>[]>(['admin', 'webhooks', 'deliveries', '--tenant', 'localhost']);
+    expect(mine.map((d) => [d.id, d.type, d.status, d.last_result, d.next_attempt_at, d.destination_id])).toEqual([
+      [ids.newer, 'events.deleted', 'pending', 'ECONNREFUSED: connect ECONNREFUSED', '2026-01-01T00:00:11.000Z', dest],
+      [ids.older, 'events.created', 'failed', 500, null, dest],
+    ]);
+    expect(mine[1].attempts).toEqual([{ at: '2026-01-01T00:00:00.000Z', status_code: 500, error: null }]);
+    expect((await f.json<unknown[]>(['admin', 'webhooks', 'deliveries'])).length).toBe(3);
+    expect((await f.json<{ id: number }[]>(['admin', 'webhooks', 'deliveries', '--failed'])).map((d) => d.id)).toEqual([ids.older]);
+
+    expect(await f.json(['admin', 'webhooks', 'redeliver', String(ids.older)])).toMatchObject({ id: ids.older, status: 'pending', event_id: mine[1].event_id });
+    expect(await f.json(['admin', 'webhooks', 'deliveries', '--failed'])).toEqual([]);
+    expect(await f.run(['admin', 'webhooks', 'redeliver', '999'])).toBe(4);
+    await f.json(['admin', 'webhooks', 'remove', dest]);
+    expect(await f.run(['admin', 'webhooks', 'redeliver', String(ids.older)])).toBe(5);
+    expect(f.stderr()).toContain('went to a destination that was removed');
+  });
+});

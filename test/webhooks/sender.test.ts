@@ -138,3 +138,16 @@ describe('claiming across connections', () => {
     }
   });
 });
+
+describe('pruning', () => {
+  it('deletes deliveries finished more than 30 days ago, keeps pending and recent ones', async () => {
+    const { now, clock, tenant } = setup();
+    const { post } = recorder([]);
+    const sender = createSender({ store, now, post });
+    await sender.drain();
+    store.webhookOutbox.enqueue(tenant.id, 'events.deleted', { id: 7, calendar_id: 1 });
+    clock.t += 31 * 24 * 3600 * 1000;
+    expect(store.webhookOutbox.prune(new Date(clock.t - 30 * 24 * 3600 * 1000).toISOString())).toBe(1);
+    expect(store.webhookOutbox.list({ limit: 10 }).map((d) => d.status)).toEqual(['pending']);
+  });
+});

@@ -56,4 +56,20 @@ export function registerWebhooks(admin: Command, ctx: CliContext): void {
     .option(...SECRET_FILE)
     .addHelpText('after', examples('confctl admin webhooks rotate-secret wh_0123456789abcdefghijklmn'))
     .action(lazy(ctx, (m) => m.webhooksRotateSecret));
+  webhooks
+    .command('deliveries')
+    .description('List deliveries newest first, with their attempts (time, status code or error)')
+    .option(...DATA)
+    .option('--tenant <domain>', 'only the deliveries of this tenant')
+    .option('--failed', 'only deliveries that failed all their attempts')
+    .option('--limit <n>', 'at most this many (default 100)')
+    .addHelpText('after', '\nFinished deliveries are kept 30 days, then serve deletes them.\n')
+    .addHelpText('after', examples('confctl admin webhooks deliveries --failed', "confctl admin webhooks deliveries -o json | jq '.[0].attempts'"))
+    .action(lazy(ctx, (m) => m.webhooksDeliveries));
+  webhooks
+    .command('redeliver <id>')
+    .description('Send a delivery again (same X-Webhook-Id, a new round of attempts); serve sends it')
+    .option(...DATA)
+    .addHelpText('after', examples('confctl admin webhooks redeliver 12'))
+    .action(lazy(ctx, (m) => m.webhooksRedeliver));
 }

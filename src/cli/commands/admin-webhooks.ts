@@ -1,15 +1,15 @@
 /**
- * `confctl admin webhooks add|list|remove|rotate-secret`: a tenant's webhook destinations
- * (decisions §13). A destination's secret is printed once, when it is made or rotated; `list`
+ * `confctl admin webhooks add|list|remove|rotate-secret|deliveries|redeliver`: a tenant's webhook
+ * destinations and what was sent to them (decisions §13). A destination's secret is printed once, when it is made or rotated; `list`
  * never shows it.
  */
 import type { Command } from 'commander';
-import type { WebhookDestinationRecord } from '../../store/types.js';
+import type { DeliveryRecord, WebhookDestinationRecord } from '../../store/types.js';
 import { checkDestinationUrl, parseEventTypes } from '../../webhooks/destinations.js';
 import { newSecret } from '../../webhooks/secret.js';
 import { type CliContext, CliError, EXIT, globalOptions, outputFormat } from '../context.js';
 import type { Row } from '../output/index.js';
-import { isDryRun, plan, print, printList, tenantOf, withLocal } from './admin-local.js';
+import { isDryRun, plan, print, printList, tenantOf, wholeNumber, withLocal } from './admin-local.js';
 import { secretFrom } from './webhooks-secret.js';
 
 const destinationRow = (d: WebhookDestinationRecord, tenants: Map<number, string>): Row => ({
@@ -83,5 +83,49 @@ export async function webhooksRotateSecret(ctx: CliContext, cmd: Command, id: st
     if (isPlainText(ctx, cmd)) {
       ctx.streams.stdout.write(`Rotated the secret of webhook destination ${id}\nSecret: ${secret}   (shown only now)\n`);
     } else await print(ctx, cmd, { id, url: destination.url, secret });
+  });
+}
+
+const deliveryRow = (d: DeliveryRecord, tenants: Map<number, string>): Row => {
+  const last = d.attempts[d.attempts.length - 1];
+  return {
+    id: d.id,
+    created_at: d.created_at,
+    tenant: tenants.get(d.tenant_id) ?? null,
+    type: d.type,
+    event_id: d.event_id,
+    destination_id: d.destination_id,
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts,
+    last_result: last ? (last.status_code ?? last.error) : null,
+    next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
+  };
+};
+
+/** Newest first, with every attempt (time, status code or error); `--failed` keeps failed ones. */
+export async function webhooksDeliveries(ctx: CliContext, cmd: Command): Promise<void> {
+  await withLocal(ctx, cmd, async (local, opts) => {
+    const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
+    const tenantId = opts.tenant ? tenantOf(local, opts).id : undefined;
+    const limit = opts.limit === undefined ? 100 : wholeNumber('--limit', opts.limit);
+    const rows = local.store.webhookOutbox.list({ tenantId, failed: Boolean(opts.failed), limit }).map((d) => deliveryRow(d, tenants));
+    await printList(ctx, cmd, rows, ['id', 'created_at', 'tenant', 'type', 'url', 'status', 'last_result', 'next_attempt_at']);
+  });
+}
+
+/** Sends a delivery again, due now, with the same X-Webhook-Id and a new round of five attempts. */
+export async function webhooksRedeliver(ctx: CliContext, cmd: Command, id: string): Promise<void> {
+  await withLocal(ctx, cmd, async (local) => {
+    const deliveryId = wholeNumber('delivery id', id);
+    const delivery = local.store.webhookOutbox.get(deliveryId);
+    if (!delivery) throw new CliError(`no webhook delivery ${deliveryId}`, EXIT.notFound, "see 'confctl admin webhooks deliveries'");
+    if (!local.store.webhookDestinations.get(delivery.destination_id)) {
+      throw new CliError(`webhook delivery ${deliveryId} went to a destination that was removed`, EXIT.conflict, "add the destination again with 'confctl admin webhooks add'");
+    }
+    if (isDryRun(cmd)) return plan(ctx, [`would send ${delivery.type} ${delivery.event_id} to ${delivery.url} again (delivery ${deliveryId}, now ${delivery.status})`]);
+    local.store.webhookOutbox.redeliver(deliveryId);
+    const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
+    await print(ctx, cmd, deliveryRow(local.store.webhookOutbox.get(deliveryId)!, tenants));
   });
 }

@@ -71,7 +71,7 @@ export function webhookOutboxRepo(db: Db): WebhookOutboxRepo {
   const attempts = db.prepare('SELECT at, status_code, error FROM webhook_attempts WHERE delivery_id = ? ORDER BY id');
   const again = db.prepare(`UPDATE webhook_deliveries SET status = 'pending', attempt_count = 0, lease_until = NULL, finished_at = NULL,
     next_attempt_at = ? WHERE id = ?`);
-  const prune = db.prepare("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ?");
+  const prune = db.prepare("DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < ?");
 
   const withAttempts = (r: DeliveryRow): DeliveryRecord => ({ ...r, attempts: attempts.all(r.id) as DeliveryAttempt[] });
 
