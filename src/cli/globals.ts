@@ -82,6 +82,7 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin webhooks rotate-secret': [...OUTPUT, ...PLAN],
   'admin webhooks deliveries': OUTPUT,
   'admin webhooks redeliver': [...OUTPUT, ...PLAN],
+  'admin webhooks trigger': [...OUTPUT, ...PLAN],
   /** `-o table|ndjson` only: deliveries stream as rows or JSON lines. */
   'webhooks listen': ['output'],
   'webhooks verify': [],

@@ -89,6 +89,24 @@ describe('serve delivers what admin commands queue, signed, to webhooks listen',
     }
   }, 60_000);
 
+  it('delivers what each trigger type makes, once each, verified', async () => {
+    const server = await serve();
+    try {
+      const before = received().length;
+      const made: { event_id: number; webhook_events: string[] }[] = [];
+      for (const type of ['events.created', 'events.updated', 'events.rescheduled', 'events.deleted']) {
+        made.push(await box.json(['admin', 'webhooks', 'trigger', type]));
+      }
+      const expected = made.flatMap((m) => m.webhook_events.map((type) => [type, m.event_id, 200]));
+      expect(expected).toHaveLength(7);
+      await until(before + expected.length);
+      expect(received().slice(before).map((r) => [r.event, r.data.id, r.status])).toEqual(expected);
+      expect(listener.stderr()).not.toContain('Rejected');
+    } finally {
+      await stopped(server, 'SIGTERM');
+    }
+  }, 60_000);
+
   it('delivers to a listener that was down once it is back (retried on the schedule)', async () => {
     const server = await serve();
     try {

@@ -1,5 +1,6 @@
 /** `confctl admin webhooks …`: registration only; the actions load when one runs. */
 import type { Command } from 'commander';
+import { TRIGGER_TYPES } from '../../admin/trigger.js';
 import { EVENT_TYPES } from '../../webhooks/destinations.js';
 import type { CliContext } from '../context.js';
 import { examples } from '../help.js';
@@ -72,4 +73,15 @@ export function registerWebhooks(admin: Command, ctx: CliContext): void {
     .option(...DATA)
     .addHelpText('after', examples('confctl admin webhooks redeliver 12'))
     .action(lazy(ctx, (m) => m.webhooksRedeliver));
+  webhooks
+    .command('trigger <type>')
+    .description('Make a real change that sends TYPE, on a customer, calendar and event made for it')
+    .option(...DATA)
+    .option('--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)')
+    .addHelpText(
+      'after',
+      `\nTypes: ${TRIGGER_TYPES.join(', ')}. Existing data is never touched; updating, rescheduling or\ndeleting the new event also sends events.created first.\n`,
+    )
+    .addHelpText('after', examples('confctl admin webhooks trigger events.rescheduled', 'confctl admin webhooks trigger events.created --tenant acme.test -o json'))
+    .action(lazy(ctx, (m) => m.webhooksTrigger));
 }

@@ -1,9 +1,10 @@
 /**
- * `confctl admin webhooks add|list|remove|rotate-secret|deliveries|redeliver`: a tenant's webhook
+ * `confctl admin webhooks add|list|remove|rotate-secret|deliveries|redeliver|trigger`: a tenant's webhook
  * destinations and what was sent to them (decisions §13). A destination's secret is printed once, when it is made or rotated; `list`
  * never shows it.
  */
 import type { Command } from 'commander';
+import { trigger } from '../../admin/trigger.js';
 import type { DeliveryRecord, WebhookDestinationRecord } from '../../store/types.js';
 import { checkDestinationUrl, parseEventTypes } from '../../webhooks/destinations.js';
 import { newSecret } from '../../webhooks/secret.js';
@@ -127,5 +128,17 @@ export async function webhooksRedeliver(ctx: CliContext, cmd: Command, id: strin
     local.store.webhookOutbox.redeliver(deliveryId);
     const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
     await print(ctx, cmd, deliveryRow(local.store.webhookOutbox.get(deliveryId)!, tenants));
+  });
+}
+
+/** A real change of TYPE on data made for it; `serve` delivers the events it queued. */
+export async function webhooksTrigger(ctx: CliContext, cmd: Command, type: string): Promise<void> {
+  await withLocal(ctx, cmd, async (local, opts) => {
+    const tenant = tenantOf(local, opts);
+    if (isDryRun(cmd)) return plan(ctx, [`would create a customer, a calendar and an event in tenant ${tenant.primary_domain} and make a change sending ${type}`]);
+    const result = trigger(local.store, tenant.id, type, ctx.now());
+    const destinations = local.store.webhookDestinations.list(tenant.id).length;
+    const { emitted, ...made } = result;
+    await print(ctx, cmd, { tenant: tenant.primary_domain, ...made, webhook_events: emitted, destinations });
   });
 }
