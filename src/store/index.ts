@@ -10,6 +10,7 @@ import { recordingRepo } from './repos/recordings.js';
 import { departmentRepo, roleRepo } from './repos/roles.js';
 import { tenantRepo } from './repos/tenants.js';
 import { userRepo } from './repos/users.js';
+import { meetingLinkRepo } from './repos/meeting-links.js';
 import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from './types.js';
 
@@ -52,6 +53,7 @@ export function openStore(location: string): Store {
     invitations: invitationRepo(db),
     webhookDestinations: webhookDestinationRepo(db),
     webhookOutbox: webhookOutboxRepo(db),
+    meetingLinks: meetingLinkRepo(db),
     customers: customerRepo(db),
     providers: providerRepo(db),
     connectedAccounts: connectedAccountRepo(db),

@@ -308,7 +308,7 @@ CREATE UNIQUE INDEX conferences_backer ON conferences(backer_event_id) WHERE bac
   },
   {
     version: 7,
-    name: 'webhook destinations, the outbox of deliveries and their attempts',
+    name: 'webhook destinations, the outbox of deliveries and their attempts, meeting links',
     // Decisions §13: a tenant's destinations. The secret is stored as given (the HMAC needs it)
     // and never printed after creation. `events` is a JSON array of types, NULL for all of them.
     // Removal is soft so that the deliveries made for a destination keep naming it.
@@ -317,6 +317,8 @@ CREATE UNIQUE INDEX conferences_backer ON conferences(backer_event_id) WHERE bac
     // `lease_until` marks a delivery a sender has claimed; `attempt_count` counts the attempts
     // of the current round (a redelivery starts a new one), `webhook_attempts` keeps them all.
     // The partial index holds only what is still to send, so the sender's poll reads few rows.
+    // A meeting link is a booking page of a calendar: booking through it makes an event of
+    // `duration_minutes` (whose `meeting_link_id` names the link).
     sql: `
 CREATE TABLE webhook_destinations (
   id TEXT PRIMARY KEY,
@@ -353,6 +355,15 @@ CREATE TABLE webhook_attempts (
   error TEXT
 );
 CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_id, id);
+CREATE TABLE meeting_links (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  calendar_id INTEGER NOT NULL REFERENCES calendars(id),
+  name TEXT NOT NULL,
+  duration_minutes INTEGER NOT NULL CHECK (duration_minutes > 0),
+  created_at TEXT NOT NULL
+);
+CREATE INDEX meeting_links_tenant ON meeting_links(tenant_id, id);
 `,
   },
 ];

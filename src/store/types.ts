@@ -58,6 +58,7 @@ export interface Store {
   invitations: InvitationRepo;
   webhookDestinations: WebhookDestinationRepo;
   webhookOutbox: WebhookOutboxRepo;
+  meetingLinks: MeetingLinkRepo;
   customers: CustomerRepo;
   providers: ProviderRepo;
   connectedAccounts: ConnectedAccountRepo;
@@ -268,6 +269,23 @@ export interface WebhookOutboxRepo {
   redeliver(id: number): boolean;
   /** Deletes deliveries finished (delivered, failed, canceled) before `before`, with their attempts; returns how many. */
   prune(before: string): number;
+}
+
+/** A booking page of a calendar: booking through it makes an event of `duration_minutes`. */
+export interface MeetingLinkRecord {
+  id: number;
+  tenant_id: number;
+  calendar_id: number;
+  name: string;
+  duration_minutes: number;
+  created_at: string;
+}
+
+export interface MeetingLinkRepo {
+  insert(tenantId: number, input: { calendar_id: number; name: string; duration_minutes: number }): MeetingLinkRecord;
+  get(tenantId: number, id: number): MeetingLinkRecord | undefined;
+  /** The tenant's links, oldest first. */
+  list(tenantId: number): MeetingLinkRecord[];
 }
 
 export interface CustomerInsert {

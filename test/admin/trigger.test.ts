@@ -19,11 +19,13 @@ describe('webhooks trigger', () => {
       ['events.created', 'events.updated'],
       ['events.created', 'events.rescheduled'],
       ['events.created', 'events.deleted'],
+      ['events.created', 'meeting_links.scheduled'],
     ]);
     const queued = store.webhookOutbox.list({ limit: 50 }).reverse();
     expect(queued.map((d) => d.type)).toEqual(emitted.flatMap((r) => r.emitted));
-    expect(queued.every((d) => (JSON.parse(d.body) as { data: { id: number } }).data.id !== existing.id)).toBe(true);
-    expect(new Set(emitted.map((r) => r.customer_id)).size).toBe(4);
+    expect(queued.filter((d) => d.type.startsWith('events.')).every((d) => (JSON.parse(d.body) as { data: { id: number } }).data.id !== existing.id)).toBe(true);
+    expect(new Set(emitted.map((r) => r.customer_id)).size).toBe(5);
+    expect(store.events.get(tenantId, emitted[4].calendar_id, emitted[4].event_id)?.customer_id).toBe(emitted[4].customer_id);
     expect(store.customers.get(tenantId, emitted[0].customer_id)?.email).toMatch(/^webhooks-trigger-[0-9a-f]{8}@example\.invalid$/);
     expect(store.events.get(tenantId, calendar.id, existing.id)).toEqual(existing);
     expect(store.events.exists(tenantId, emitted[3].event_id)).toBe(false);
@@ -32,7 +34,7 @@ describe('webhooks trigger', () => {
 
   it('refuses a type it cannot produce, creating nothing', () => {
     f = setup();
-    expect(() => trigger(f.store, f.tenantId, 'meeting_links.scheduled', new Date())).toThrow("cannot trigger 'meeting_links.scheduled'; the types are events.created");
+    expect(() => trigger(f.store, f.tenantId, 'events.nope', new Date())).toThrow("cannot trigger 'events.nope'; the types are events.created");
     expect(f.store.customers.get(f.tenantId, 1)).toBeUndefined();
   });
 });

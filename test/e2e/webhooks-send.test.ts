@@ -44,7 +44,7 @@ const received = () =>
     .stdout()
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as { id: string; event: string; data: { id: number }; status: number });
+    .map((l) => JSON.parse(l) as { id: string; event: string; data: { id: number; event_id?: number; email?: string }; status: number });
 
 /** Waits (up to 20 s) until the listener has accepted `n` deliveries in all. */
 async function until(n: number): Promise<void> {
@@ -94,13 +94,16 @@ describe('serve delivers what admin commands queue, signed, to webhooks listen',
     try {
       const before = received().length;
       const made: { event_id: number; webhook_events: string[] }[] = [];
-      for (const type of ['events.created', 'events.updated', 'events.rescheduled', 'events.deleted']) {
+      for (const type of ['events.created', 'events.updated', 'events.rescheduled', 'events.deleted', 'meeting_links.scheduled']) {
         made.push(await box.json(['admin', 'webhooks', 'trigger', type]));
       }
-      const expected = made.flatMap((m) => m.webhook_events.map((type) => [type, m.event_id, 200]));
-      expect(expected).toHaveLength(7);
+      // meeting_links.scheduled carries the link's id and the event's as event_id.
+      const expected = made.flatMap((m) => m.webhook_events.map((type) => [type, type === 'meeting_links.scheduled' ? undefined : m.event_id, 200]));
+      expect(expected).toHaveLength(9);
       await until(before + expected.length);
-      expect(received().slice(before).map((r) => [r.event, r.data.id, r.status])).toEqual(expected);
+      const got = received().slice(before);
+      expect(got.map((r) => [r.event, r.event === 'meeting_links.scheduled' ? undefined : r.data.id, r.status])).toEqual(expected);
+      expect(got[8].data).toMatchObject({ event_id: made[4].event_id, email: expect.stringMatching(/^webhooks-trigger-/) });
       expect(listener.stderr()).not.toContain('Rejected');
     } finally {
       await stopped(server, 'SIGTERM');

@@ -5,6 +5,7 @@ import { examples } from '../help.js';
 import { FORCE_FLAG } from '../overwrite.js';
 import { registerBackup } from './admin-backup.js';
 import { registerEvents } from './admin-events-register.js';
+import { registerMeetingLinks } from './admin-meeting-links-register.js';
 import { registerWebhooks } from './admin-webhooks-register.js';
 
 type Actions = typeof import('./admin-run.js');
@@ -167,5 +168,6 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
 
   registerBackup(admin, ctx);
   registerEvents(admin, ctx);
+  registerMeetingLinks(admin, ctx);
   registerWebhooks(admin, ctx);
 }
