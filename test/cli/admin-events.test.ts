@@ -45,3 +45,21 @@ describe('admin events create / update / reschedule / delete', () => {
     expect(types()).toEqual([]);
   });
 });
+
+describe('admin meeting-links create / list / schedule', () => {
+  it('creates a link, books through it (a customer matched or made) and queues both event types', async () => {
+    f = adminFake();
+    const calendar = await withCalendar();
+    const link = await f.json(['admin', 'meeting-links', 'create', '--calendar', String(calendar), '--name', 'Intro', '--duration', '20']);
+    expect(link).toMatchObject({ calendar_id: calendar, name: 'Intro', duration_minutes: 20 });
+    expect(await f.json(['admin', 'meeting-links', 'list', '--fields', 'id,name'])).toEqual([{ id: link.id, name: 'Intro' }]);
+    const booked = await f.json(['admin', 'meeting-links', 'schedule', String(link.id), '--name', 'Grace Hopper', '--email', 'grace@example.com', '--start', '2026-12-01T15:00:00Z']);
+    expect(booked).toMatchObject({ meeting_link_id: link.id, calendar_id: calendar, customer_created: true, webhook_events: ['events.created', 'meeting_links.scheduled'] });
+    const again = await f.json(['admin', 'meeting-links', 'schedule', String(link.id), '--name', 'Grace Hopper', '--email', 'grace@example.com', '--start', '2026-12-02T15:00:00Z']);
+    expect(again).toMatchObject({ customer_id: booked.customer_id, customer_created: false });
+    expect(types()).toEqual(['events.created', 'meeting_links.scheduled', 'events.created', 'meeting_links.scheduled']);
+    expect(await f.run(['admin', 'meeting-links', 'schedule', '999', '--name', 'X', '--email', 'x@example.com', '--start', '2026-12-01T15:00:00Z'])).toBe(4);
+    expect(await f.run(['admin', 'meeting-links', 'create', '--calendar', String(calendar), '--name', 'X', '--duration', '0'])).toBe(6);
+    expect(types()).toHaveLength(4);
+  });
+});
