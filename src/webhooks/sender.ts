@@ -110,12 +110,19 @@ export function createSender(options: SenderOptions): Sender {
 
   let prunedAt = Number.NEGATIVE_INFINITY;
 
-  /** Deletes finished deliveries older than the retention, at most once per PRUNE_EVERY_MS. */
+  /**
+   * Deletes finished deliveries older than the retention, at most once per PRUNE_EVERY_MS. A
+   * failure (another process holding the write lock too long) is logged and tried next time.
+   */
   function pruneOld(): void {
     const t = now().getTime();
     if (t - prunedAt < PRUNE_EVERY_MS) return;
-    prunedAt = t;
-    store.webhookOutbox.prune(new Date(t - RETENTION_MS).toISOString());
+    try {
+      store.webhookOutbox.prune(new Date(t - RETENTION_MS).toISOString());
+      prunedAt = t;
+    } catch (err) {
+      options.log?.(`webhook sender: pruning failed: ${(err as Error).message}`);
+    }
   }
 
   /** Drains when the store changed (another process may have queued) or a retry fell due. */

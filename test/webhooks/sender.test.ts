@@ -151,3 +151,25 @@ describe('pruning', () => {
     expect(store.webhookOutbox.list({ limit: 10 }).map((d) => d.status)).toEqual(['pending']);
   });
 });
+
+describe('the polling loop', () => {
+  it('delivers what is queued while it runs, and logs a failed prune instead of stopping', async () => {
+    const { now } = setup();
+    const lines: string[] = [];
+    const { sent, post } = recorder([]);
+    const prune = store.webhookOutbox.prune;
+    store.webhookOutbox.prune = () => {
+      throw new Error('database is locked');
+    };
+    const sender = createSender({ store, now, post, pollMs: 5, log: (l) => lines.push(l) });
+    sender.start();
+    for (let i = 0; i < 400 && sent.length < 1; i++) await new Promise((r) => setTimeout(r, 5));
+    store.webhookOutbox.enqueue(1, 'events.deleted', { id: 7, calendar_id: 1 });
+    for (let i = 0; i < 400 && sent.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    await sender.stop();
+    store.webhookOutbox.prune = prune;
+    expect(sent.map((s) => (JSON.parse(s.body) as { event: string }).event)).toEqual(['events.created', 'events.deleted']);
+    expect(lines[0]).toBe('webhook sender: pruning failed: database is locked');
+    expect(lines.some((l) => l.includes('whsec_'))).toBe(false);
+  });
+});
