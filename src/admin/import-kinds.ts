@@ -8,6 +8,7 @@ import type { TypeName } from '../contract/common.js';
 import { USER_STATUS } from '../contract/resources.js';
 import { addError, type FieldErrors } from '../contract/validation.js';
 import type { Store } from '../store/types.js';
+import { emitEvent } from './events.js';
 import * as S from './import-schemas.js';
 
 const SELECTED_INVALID = 'The selected :attribute is invalid.';
@@ -156,7 +157,7 @@ const events: KindSpec<S.EventImport> = {
       customer_id: a.customer_id ?? null,
       calendar_id: a.calendar_id ?? null,
     }));
-    ctx.store.events.insert(ctx.tenantId, { ...row, attendees });
+    emitEvent(ctx.store, ctx.tenantId, 'events.created', ctx.store.events.insert(ctx.tenantId, { ...row, attendees }));
   },
 };
 

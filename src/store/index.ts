@@ -10,6 +10,8 @@ import { recordingRepo } from './repos/recordings.js';
 import { departmentRepo, roleRepo } from './repos/roles.js';
 import { tenantRepo } from './repos/tenants.js';
 import { userRepo } from './repos/users.js';
+import { meetingLinkRepo } from './repos/meeting-links.js';
+import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from './types.js';
 
 export type * from './types.js';
@@ -51,6 +53,9 @@ export function openStore(location: string): Store {
     departments: departmentRepo(db),
     users: userRepo(db),
     invitations: invitationRepo(db),
+    webhookDestinations: webhookDestinationRepo(db),
+    webhookOutbox: webhookOutboxRepo(db),
+    meetingLinks: meetingLinkRepo(db),
     customers: customerRepo(db),
     providers: providerRepo(db),
     connectedAccounts: connectedAccountRepo(db),

@@ -306,6 +306,66 @@ CREATE UNIQUE INDEX conferences_public_id ON conferences(public_id, tenant_id);
 CREATE UNIQUE INDEX conferences_backer ON conferences(backer_event_id) WHERE backer_event_id IS NOT NULL;
 `,
   },
+  {
+    version: 7,
+    name: 'webhook destinations, the outbox of deliveries and their attempts, meeting links',
+    // Decisions §13: a tenant's destinations. The secret is stored as given (the HMAC needs it)
+    // and never printed after creation. `events` is a JSON array of types, NULL for all of them.
+    // Removal is soft so that the deliveries made for a destination keep naming it.
+    // A delivery is written in the transaction of the change that produced its event (an outbox);
+    // `event_id` is the X-Webhook-Id, shared by the event's deliveries to every destination.
+    // `lease_until` marks a delivery a sender has claimed; `attempt_count` counts the attempts
+    // of the current round (a redelivery starts a new one), `webhook_attempts` keeps them all.
+    // The partial index holds only what is still to send, so the sender's poll reads few rows.
+    // A meeting link is a booking page of a calendar: booking through it makes an event of
+    // `duration_minutes` (whose `meeting_link_id` names the link).
+    sql: `
+CREATE TABLE webhook_destinations (
+  id TEXT PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  url TEXT NOT NULL,
+  events TEXT,
+  secret TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  secret_rotated_at TEXT,
+  deleted_at TEXT
+);
+CREATE INDEX webhook_destinations_tenant ON webhook_destinations(tenant_id, deleted_at);
+CREATE TABLE webhook_deliveries (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  destination_id TEXT NOT NULL REFERENCES webhook_destinations(id),
+  event_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  body TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed', 'canceled')),
+  attempt_count INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at TEXT NOT NULL,
+  lease_until TEXT,
+  created_at TEXT NOT NULL,
+  finished_at TEXT
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
+CREATE INDEX webhook_deliveries_tenant ON webhook_deliveries(tenant_id, id);
+CREATE TABLE webhook_attempts (
+  id INTEGER PRIMARY KEY,
+  delivery_id INTEGER NOT NULL REFERENCES webhook_deliveries(id) ON DELETE CASCADE,
+  at TEXT NOT NULL,
+  status_code INTEGER,
+  error TEXT
+);
+CREATE INDEX webhook_attempts_delivery ON webhook_attempts(delivery_id, id);
+CREATE TABLE meeting_links (
+  id INTEGER PRIMARY KEY,
+  tenant_id INTEGER NOT NULL REFERENCES tenants(id),
+  calendar_id INTEGER NOT NULL REFERENCES calendars(id),
+  name TEXT NOT NULL,
+  duration_minutes INTEGER NOT NULL CHECK (duration_minutes > 0),
+  created_at TEXT NOT NULL
+);
+CREATE INDEX meeting_links_tenant ON meeting_links(tenant_id, id);
+`,
+  },
 ];
 
 /** Applies every migration newer than the database's `user_version`; a no-op when current. */

@@ -63,6 +63,9 @@ export interface Store {
   departments: DepartmentRepo;
   users: UserRepo;
   invitations: InvitationRepo;
+  webhookDestinations: WebhookDestinationRepo;
+  webhookOutbox: WebhookOutboxRepo;
+  meetingLinks: MeetingLinkRepo;
   customers: CustomerRepo;
   providers: ProviderRepo;
   connectedAccounts: ConnectedAccountRepo;
@@ -190,6 +193,112 @@ export interface InvitationRepo {
   list(tenantId: number): InvitationRecord[];
 }
 
+/** A tenant's webhook destination (decisions §13). `secret` is the HMAC key; never print it after creation. */
+export interface WebhookDestinationRecord {
+  id: string;
+  tenant_id: number;
+  url: string;
+  /** The event types delivered here; null for every type. */
+  events: string[] | null;
+  secret: string;
+  created_at: string;
+  secret_rotated_at: string | null;
+}
+
+export interface WebhookDestinationRepo {
+  /** Stores a destination with the given secret; its id is `wh_` and 24 base62 characters. */
+  create(input: { tenant_id: number; url: string; events: string[] | null; secret: string }): WebhookDestinationRecord;
+  /** A live destination by id, or undefined (also for removed ones). */
+  get(id: string): WebhookDestinationRecord | undefined;
+  /** Live destinations, oldest first: every tenant's, or one tenant's. */
+  list(tenantId?: number): WebhookDestinationRecord[];
+  /** Removes a destination (softly) and cancels its pending deliveries; false when there is no live one of that id. */
+  remove(id: string): boolean;
+  /** Replaces a live destination's secret; false when there is none of that id. */
+  rotateSecret(id: string, secret: string): boolean;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'canceled';
+
+/** One attempt to deliver: when, and the answer's status code or why there was none. */
+export interface DeliveryAttempt {
+  at: string;
+  status_code: number | null;
+  error: string | null;
+}
+
+/** One event's delivery to one destination (decisions §13), with every attempt made so far. */
+export interface DeliveryRecord {
+  id: number;
+  tenant_id: number;
+  destination_id: string;
+  url: string;
+  /** The X-Webhook-Id: the same for the event's deliveries to every destination and on every attempt. */
+  event_id: string;
+  type: string;
+  /** The exact JSON body sent: `{"event": type, "data": {...}}`. */
+  body: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: string;
+  created_at: string;
+  finished_at: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+/** A delivery a sender has claimed, with what it needs to sign it. Never log `secret`. */
+export interface ClaimedDelivery {
+  id: number;
+  event_id: string;
+  url: string;
+  secret: string;
+  body: string;
+  attempt_count: number;
+}
+
+export interface WebhookOutboxRepo {
+  /**
+   * Writes one pending delivery of the event for each live destination of the tenant that wants
+   * `type`, due at once; returns how many. Call it inside the transaction of the change, so the
+   * change and its deliveries commit together or not at all.
+   */
+  enqueue(tenantId: number, type: string, data: Record<string, unknown>): number;
+  /**
+   * Claims the oldest due delivery (pending, `next_attempt_at` ≤ now, not leased or its lease
+   * expired) in one IMMEDIATE transaction, leasing it until `leaseUntil`, so that a second sender
+   * cannot take it meanwhile; undefined when none is due.
+   */
+  claim(now: string, leaseUntil: string): ClaimedDelivery | undefined;
+  /** Records an attempt and ends the lease: delivered, failed for good, or due again at `retryAt`. */
+  settle(id: number, attempt: DeliveryAttempt, outcome: { status: 'delivered' | 'failed' } | { retryAt: string }): void;
+  /** The earliest `next_attempt_at` among pending deliveries, or undefined. */
+  nextDue(): string | undefined;
+  /** Deliveries newest first, with their attempts: all, one tenant's, or only failed ones. */
+  list(filter: { tenantId?: number; failed?: boolean; limit: number }): DeliveryRecord[];
+  get(id: number): DeliveryRecord | undefined;
+  /** Makes a delivery pending again, due now, with a new round of attempts (same event id); false if unknown. */
+  redeliver(id: number): boolean;
+  /** Deletes deliveries finished (delivered, failed, canceled) before `before`, with their attempts; returns how many. */
+  prune(before: string): number;
+}
+
+/** A booking page of a calendar: booking through it makes an event of `duration_minutes`. */
+export interface MeetingLinkRecord {
+  id: number;
+  tenant_id: number;
+  calendar_id: number;
+  name: string;
+  duration_minutes: number;
+  created_at: string;
+}
+
+export interface MeetingLinkRepo {
+  insert(tenantId: number, input: { calendar_id: number; name: string; duration_minutes: number }): MeetingLinkRecord;
+  get(tenantId: number, id: number): MeetingLinkRecord | undefined;
+  /** The tenant's links, oldest first. */
+  list(tenantId: number): MeetingLinkRecord[];
+}
+
 export interface CustomerInsert {
   first_name: string;
   middle_name?: string | null;
@@ -289,6 +398,21 @@ export interface EventRepo {
   get(tenantId: number, calendarId: number, eventId: number): CalendarEvent | undefined;
   /** True for a non-deleted event of the tenant (any calendar). */
   exists(tenantId: number, eventId: number): boolean;
+  /** The calendar of a non-deleted event of the tenant, or undefined. */
+  calendarOf(tenantId: number, eventId: number): number | undefined;
+  /** Changes the given fields of a non-deleted event; the event as it now is, or undefined if there is none. */
+  update(tenantId: number, eventId: number, patch: EventPatch): CalendarEvent | undefined;
+  /** Deletes an event softly; false when there is no non-deleted one of that id. */
+  remove(tenantId: number, eventId: number): boolean;
+}
+
+/** The fields of an event that `update` can change. */
+export interface EventPatch {
+  title?: string;
+  start?: string;
+  end?: string;
+  body?: string | null;
+  location?: string | null;
 }
 
 export interface ConferenceInsert {

@@ -4,6 +4,9 @@ import type { CliContext } from '../context.js';
 import { examples } from '../help.js';
 import { FORCE_FLAG } from '../overwrite.js';
 import { registerBackup } from './admin-backup.js';
+import { registerEvents } from './admin-events-register.js';
+import { registerMeetingLinks } from './admin-meeting-links-register.js';
+import { registerWebhooks } from './admin-webhooks-register.js';
 
 type Actions = typeof import('./admin-run.js');
 /** Loads the heavy action module (store, better-sqlite3) only when an admin command runs. */
@@ -164,4 +167,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .action(run(ctx, (m) => m.importFile));
 
   registerBackup(admin, ctx);
+  registerEvents(admin, ctx);
+  registerMeetingLinks(admin, ctx);
+  registerWebhooks(admin, ctx);
 }

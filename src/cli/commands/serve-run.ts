@@ -8,6 +8,7 @@ import { listenError, urlHost } from './listen-address.js';
 import { type DemoSummary, seedDemo } from '../../store/index.js';
 import { consentToLocalProfile, saveLocalProfile } from './local-profile.js';
 import type { ServeOptions } from './serve.js';
+import { retryDelaysFrom, startWebhookSender } from './serve-webhooks.js';
 
 export { listenError };
 
@@ -29,6 +30,7 @@ export function demoMessage(demo: DemoSummary): string {
  */
 export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   const out = ctx.streams.stdout;
+  const retryDelays = retryDelaysFrom(ctx.env);
   const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv, (m) => ctx.streams.stderr.write(`${m}\n`));
   const { store, layout } = local;
   if (options.profile && !store.tenants.list().length) {
@@ -74,12 +76,13 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   }
   if (demo) out.write(`${demoMessage(demo)}\n`);
   out.write(`Listening on ${baseUrl} (data: ${layout.dir})\n`);
+  const sender = startWebhookSender(store, retryDelays, (line) => ctx.streams.stderr.write(`${line}\n`));
 
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      closeGracefully(server)
+      Promise.all([closeGracefully(server), sender.stop()])
         .then(() => store.close())
         .then(resolve, resolve);
     };

@@ -103,6 +103,9 @@ On an empty data directory, serve creates the tenant 'localhost' (aliases 127.0.
 all-permissions key, prints the key once and saves it as the profile 'local' (or --profile-name).
 A profile of that name that points elsewhere is replaced only with consent: asked on a terminal,
 else --force. This is checked before the key exists.
+
+serve also delivers webhooks to the destinations of 'confctl admin webhooks', including events
+queued by admin commands in other processes; each attempt is logged as one line on stderr.
 ${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off')}`,
     )
     .action(async (_opts, cmd: Command) => {

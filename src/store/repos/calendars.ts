@@ -1,6 +1,6 @@
 import type { CalendarEvent, EventAttendee, OnlineConference } from '../../contract/index.js';
 import { type Db, immediate } from '../db.js';
-import type { CalendarRecord, CalendarRepo, EventInsert, EventRepo } from '../types.js';
+import type { CalendarRecord, CalendarRepo, EventInsert, EventPatch, EventRepo } from '../types.js';
 import { bool, nowIso } from '../util.js';
 import { CONFERENCE_COLUMNS, toConference } from './conferences.js';
 
@@ -42,6 +42,10 @@ export function eventRepo(db: Db): EventRepo {
     WHERE event_id = ? ORDER BY id`);
   const backed = db.prepare(`SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE backer_event_id = ? AND tenant_id = ?
     AND deleted_at IS NULL ORDER BY id LIMIT 1`);
+  const calendarOf = db.prepare('SELECT calendar_id FROM events WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL').pluck();
+  const update = db.prepare(`UPDATE events SET title = @title, start = @start, "end" = @end, body = @body, location = @location,
+    updated_at = @now WHERE tenant_id = @tenant_id AND id = @id AND deleted_at IS NULL`);
+  const remove = db.prepare('UPDATE events SET deleted_at = ?, updated_at = ? WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL');
   const iso = (t: string) => new Date(t).toISOString();
 
   const read = (tenantId: number, calendarId: number, eventId: number): CalendarEvent | undefined => {
@@ -82,5 +86,18 @@ export function eventRepo(db: Db): EventRepo {
     }),
     get: read,
     exists: (tenantId, eventId) => exists.get(tenantId, eventId) !== undefined,
+    calendarOf: (tenantId, eventId) => calendarOf.get(tenantId, eventId) as number | undefined,
+    update: immediate(db, (tenantId: number, eventId: number, patch: EventPatch) => {
+      const calendarId = calendarOf.get(tenantId, eventId) as number | undefined;
+      const before = calendarId === undefined ? undefined : read(tenantId, calendarId, eventId);
+      if (calendarId === undefined || !before) return undefined;
+      const next = { ...before, ...patch };
+      update.run({ tenant_id: tenantId, id: eventId, title: next.title, start: iso(next.start), end: iso(next.end), body: next.body ?? null, location: next.location ?? null, now: nowIso() });
+      return read(tenantId, calendarId, eventId);
+    }),
+    remove: (tenantId, eventId) => {
+      const now = nowIso();
+      return remove.run(now, now, tenantId, eventId).changes > 0;
+    },
   };
 }

@@ -1,0 +1,92 @@
+/**
+ * Calendar event changes made by `confctl admin events …`, each with its webhook events
+ * (decisions §13) written to the outbox in the same transaction: creating yields
+ * `events.created`; changing `start` or `end` yields `events.rescheduled`, changing anything else
+ * `events.updated` (both when both change); deleting yields `events.deleted`. A change that
+ * changes nothing yields nothing.
+ */
+import type { CalendarEvent } from '../contract/index.js';
+import type { EventPatch, Store } from '../store/types.js';
+import type { EventType } from '../webhooks/destinations.js';
+import { AdminError } from './errors.js';
+
+export interface EventChange {
+  event: CalendarEvent;
+  /** The webhook event types the change produced, in the order they were written. */
+  emitted: EventType[];
+}
+
+export interface NewEvent {
+  calendar_id: number;
+  title: string;
+  start: string;
+  end: string;
+  body?: string | null;
+  location?: string | null;
+}
+
+/** Writes the event's webhook deliveries; call inside the change's transaction. */
+export function emitEvent(store: Store, tenantId: number, type: EventType, event: { id: number; calendar_id: number }): void {
+  store.webhookOutbox.enqueue(tenantId, type, { id: event.id, calendar_id: event.calendar_id });
+}
+
+/** A time as stored (ISO 8601 UTC), or an `invalid` error naming the flag. */
+export function eventTime(flag: string, text: string): string {
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(ms)) throw new AdminError('invalid', `${flag} must be an ISO 8601 date-time such as 2026-12-01T09:00:00Z, not '${text}'`);
+  return new Date(ms).toISOString();
+}
+
+function checkSpan(start: string, end: string): void {
+  if (Date.parse(end) <= Date.parse(start)) throw new AdminError('invalid', `the end (${end}) must be after the start (${start})`);
+}
+
+export function createEvent(store: Store, tenantId: number, input: NewEvent): EventChange {
+  if (!input.title.trim()) throw new AdminError('invalid', 'the title must not be empty');
+  checkSpan(input.start, input.end);
+  return store.transaction(() => {
+    if (!store.calendars.get(tenantId, input.calendar_id)) throw new AdminError('not_found', `no calendar ${input.calendar_id} in this tenant`);
+    const event = store.events.insert(tenantId, input);
+    emitEvent(store, tenantId, 'events.created', event);
+    return { event, emitted: ['events.created'] };
+  });
+}
+
+const missing = (id: number) => new AdminError('not_found', `no event ${id} in this tenant`);
+
+/** The types a patch yields against the event as it is. */
+function typesOf(before: CalendarEvent, patch: EventPatch): EventType[] {
+  const changed = (Object.keys(patch) as (keyof EventPatch)[]).filter((k) => patch[k] !== undefined && patch[k] !== before[k]);
+  const types: EventType[] = [];
+  if (changed.some((k) => k !== 'start' && k !== 'end')) types.push('events.updated');
+  if (changed.some((k) => k === 'start' || k === 'end')) types.push('events.rescheduled');
+  return types;
+}
+
+export function updateEvent(store: Store, tenantId: number, id: number, patch: EventPatch): EventChange {
+  if (patch.title !== undefined && !patch.title.trim()) throw new AdminError('invalid', 'the title must not be empty');
+  return store.transaction(() => {
+    const calendarId = store.events.calendarOf(tenantId, id);
+    const before = calendarId === undefined ? undefined : store.events.get(tenantId, calendarId, id);
+    if (!before) throw missing(id);
+    checkSpan(patch.start ?? before.start, patch.end ?? before.end);
+    const emitted = typesOf(before, patch);
+    const event = emitted.length ? store.events.update(tenantId, id, patch)! : before;
+    for (const type of emitted) emitEvent(store, tenantId, type, event);
+    return { event, emitted };
+  });
+}
+
+export function deleteEvent(store: Store, tenantId: number, id: number): EventChange {
+  return store.transaction(() => {
+    const calendarId = store.events.calendarOf(tenantId, id);
+    const event = calendarId === undefined ? undefined : store.events.get(tenantId, calendarId, id);
+    if (!event) throw missing(id);
+    if (event.online_conference) {
+      throw new AdminError('conflict', `event ${id} backs online conference ${event.online_conference.id}; delete the conference instead`);
+    }
+    store.events.remove(tenantId, id);
+    emitEvent(store, tenantId, 'events.deleted', event);
+    return { event, emitted: ['events.deleted'] };
+  });
+}
