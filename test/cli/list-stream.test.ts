@@ -173,7 +173,9 @@ describe('Ctrl-C during --all', () => {
     const api = r.f.agent.get(ORIGIN);
     api.intercept({ path: `${P}/users?page_size=100`, method: 'GET' }).reply(200, page(ROWS.slice(0, 2), { last: 3, total: 6, next: `${BASE}/users?page_number=2` }), JSON_HEADERS);
     api.intercept({ path: `${P}/users?page_number=2`, method: 'GET' }).reply(200, page(ROWS.slice(2, 4), { current: 2, last: 3, total: 6 }), JSON_HEADERS).delay(120_000);
-    r.onOut = () => setTimeout(() => r.interrupt(), 30);
+    // The timers close over this run: one still pending when the test ends must not interrupt the next test's run.
+    const run = r;
+    r.onOut = () => setTimeout(() => run.interrupt(), 30);
     const started = Date.now();
     expect(await r.f.run(['users', 'list', '--all', '-o', 'json'])).toBe(130);
     // Stopping at once takes milliseconds; waiting for page 2 would take 120 s. The 15 s bound
