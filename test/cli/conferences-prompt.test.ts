@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChoicePrompter } from '../../src/cli/commands/conferences-prompt.js';
 import { type Fake, JSON_HEADERS, ORIGIN, page, withProfile } from './helpers.js';
+import { scripted } from './scripted-prompter.js';
 
 let f: Fake;
 afterEach(() => f?.agent.assertNoPendingInterceptors());
@@ -10,24 +10,6 @@ const ACCOUNTS = [
   { id: 4, owner_type: 'User', owner_id: 2, connected_account_id: 1, name: 'Ada (Zoom)' },
   { id: 6, owner_type: 'User', owner_id: 2, connected_account_id: 2, name: 'Ada (Meet)' },
 ];
-
-/** A prompter answering from a script by message prefix, recording every question it was asked. */
-function scripted(answers: Record<string, unknown>) {
-  const asked: Array<{ kind: string; message: string; default?: unknown; choices?: unknown }> = [];
-  const answer = (kind: string, q: { message: string; default?: unknown; choices?: unknown }) => {
-    asked.push({ kind, ...q });
-    const key = Object.keys(answers).find((k) => q.message.startsWith(k));
-    if (key === undefined) return Promise.reject(new Error(`unexpected prompt: ${q.message}`));
-    return Promise.resolve(answers[key]);
-  };
-  const prompter: ChoicePrompter = {
-    input: (q) => answer('input', q) as Promise<string>,
-    password: (q) => answer('password', q) as Promise<string>,
-    select: <T>(q: { message: string; choices: Array<{ name: string; value: T }> }) => answer('select', q) as Promise<T>,
-    confirm: (q) => answer('confirm', q) as Promise<boolean>,
-  };
-  return { prompter, asked };
-}
 
 function expectCreate(body: Record<string, unknown>) {
   let sent: unknown;

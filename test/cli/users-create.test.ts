@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChoicePrompter } from '../../src/cli/commands/conferences-prompt.js';
 import { OFFICE_HOURS, userCreateBody } from '../../src/cli/commands/users-create.js';
 import { BASE, type Fake, JSON_HEADERS, ORIGIN, withProfile } from './helpers.js';
+import { scripted } from './scripted-prompter.js';
 
 let f: Fake;
 afterEach(() => f?.agent.assertNoPendingInterceptors());
@@ -27,23 +27,6 @@ function stubCreate(times = 1, status = 200) {
     })
     .times(times);
   return sent;
-}
-
-/** A prompter answering from a script by message prefix, recording every question. */
-function scripted(answers: Record<string, unknown>) {
-  const asked: Array<{ kind: string; message: string; default?: unknown; choices?: unknown }> = [];
-  const answer = (kind: string, q: { message: string; default?: unknown; choices?: unknown }) => {
-    asked.push({ kind, ...q });
-    const key = Object.keys(answers).find((k) => q.message.startsWith(k));
-    return key === undefined ? Promise.reject(new Error(`unexpected prompt: ${q.message}`)) : Promise.resolve(answers[key]);
-  };
-  const prompter: ChoicePrompter = {
-    input: (q) => answer('input', q) as Promise<string>,
-    password: (q) => answer('password', q) as Promise<string>,
-    select: <T>(q: { message: string; choices: Array<{ name: string; value: T }> }) => answer('select', q) as Promise<T>,
-    confirm: (q) => answer('confirm', q) as Promise<boolean>,
-  };
-  return { prompter, asked };
 }
 
 describe('the complete body', () => {
