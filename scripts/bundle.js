@@ -8,8 +8,8 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const OUT = 'dist/bundle';
-/** Packages loaded from node_modules at run time: native add-ons, which cannot be bundled. */
-export const EXTERNAL = ['better-sqlite3', '@napi-rs/keyring'];
+/** Packages loaded from node_modules at run time: native add-ons, which cannot be bundled, and the PostgreSQL driver (pg loads its optional native binding by require). */
+export const EXTERNAL = ['better-sqlite3', 'pg', '@napi-rs/keyring'];
 
 /** Whether a resolved file is CommonJS: `.cjs`, or `.js` whose nearest package.json is not `"type": "module"`. */
 function isCommonJs(file) {
