@@ -3,6 +3,7 @@ import { payloadTooLarge, readNodeBody } from './body.js';
 import { SERVE_BUSY_TIMEOUT_MS } from './busy.js';
 import { answerClientErrors, countConnections, timeoutOptions } from './connections.js';
 import { HANDLERS } from './handlers/index.js';
+import { createHealthRoute, isHealthPath } from './health.js';
 import type { HandlerMap } from './handlers/types.js';
 import { createMediaRoute, isMediaPath } from './media-route.js';
 import { type ServerOptions, resolveOptions } from './options.js';
@@ -50,8 +51,8 @@ export interface ConfServer {
 
 /**
  * Builds the API server without listening. `handlers` replaces the registry (tests only).
- * Recording links (`/media/recordings/...`) and join pages (`/rooms/...`) are served beside the
- * pipeline, on the socket only.
+ * Recording links (`/media/recordings/...`), join pages (`/rooms/...`) and the probes `/healthz`
+ * and `/readyz` are served beside the pipeline, on the socket only.
  * The server ends responses with `Connection: close` once `closeGracefully` has begun. It sets
  * the store's busy timeout short (see busy.ts): the caller's start-up writes are done by then. It sets
  * node's timeouts, answers a connection over the caps with 503, and renders the parser's own
@@ -63,8 +64,14 @@ export function createServer(options: ServerOptions, handlers: HandlerMap = HAND
   const handle = createPipeline(resolved, handlers);
   const media = createMediaRoute(resolved);
   const rooms = createRoomsRoute(resolved);
+  const health = createHealthRoute(resolved.store, () => isClosing(server));
   const server = http.createServer(timeoutOptions(resolved), (req, res) => {
     const overCap = connections.isOverCap(req.socket);
+    // Load-balancer probes: before the connection caps, so a full server still says it is alive.
+    if (isHealthPath(req.url ?? '/')) {
+      if (isClosing(server)) res.setHeader('Connection', 'close');
+      return health(req, res);
+    }
     // Recording links stream a file, so they bypass the JSON pipeline (see media-route.ts).
     if (!overCap && isMediaPath(req.url ?? '/')) {
       if (isClosing(server)) res.setHeader('Connection', 'close');

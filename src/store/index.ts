@@ -1,4 +1,6 @@
 import { changeSignal, immediate, isBusyError, narrowChangeSignal, openDatabase } from './db.js';
+import { SCHEMA_VERSION } from './migrations.js';
+import { SchemaMismatch } from './util.js';
 import { attendeeRepo } from './repos/attendees.js';
 import { conferenceAccountRepo, connectedAccountRepo, providerRepo } from './repos/accounts.js';
 import { calendarRepo, eventRepo } from './repos/calendars.js';
@@ -15,7 +17,7 @@ import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from './types.js';
 
 export type * from './types.js';
-export { NotFoundError, UniqueViolation } from './util.js';
+export { NotFoundError, SchemaMismatch, UniqueViolation } from './util.js';
 export { DEFAULT_BUSY_TIMEOUT_MS, isBusyError } from './db.js';
 export { SCHEMA_VERSION } from './migrations.js';
 export { inspectDatabase, snapshotDatabase, type DatabaseInfo } from './snapshot.js';
@@ -31,12 +33,17 @@ export { seedBulk } from './seed/bulk.js';
 export function openStore(location: string): Store {
   const db = openDatabase(location);
   const tenancy = narrowChangeSignal(db);
+  const schemaVersion = db.prepare('PRAGMA user_version').pluck();
   return {
     location,
     close: () => db.close(),
     // IMMEDIATE (see `immediate`); nested calls are savepoints: an inner failure rolls back only itself.
     transaction: <T>(fn: () => T): T => immediate(db, fn)(),
     setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
+    ping() {
+      const version = schemaVersion.get() as number;
+      if (version !== SCHEMA_VERSION) throw new SchemaMismatch(version, SCHEMA_VERSION);
+    },
     changeToken: changeSignal(db),
     tenancyToken: tenancy.token,
     optimize() {

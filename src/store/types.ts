@@ -38,6 +38,11 @@ export interface Store {
   /** How long a write waits for another process's write lock before failing busy (milliseconds). */
   setBusyTimeout(ms: number): void;
   /**
+   * Returns when the database answers and its schema is at this build's version; throws
+   * `SchemaMismatch` for another version, or the database's error when it does not answer.
+   */
+  ping(): void;
+  /**
    * Runs the planner's maintenance (`ANALYZE`/`PRAGMA optimize`), e.g. after bulk seeding. Skipped
    * when another process keeps the write lock past the busy timeout (the statistics are a hint).
    */

@@ -70,6 +70,14 @@ export class UniqueViolation extends Error {
   }
 }
 
+/** Thrown by `ping` when the database's schema is not this build's: the instance is not ready. */
+export class SchemaMismatch extends Error {
+  constructor(found: number, expected: number) {
+    super(`database schema version ${found}, this build needs ${expected}`);
+    this.name = 'SchemaMismatch';
+  }
+}
+
 /**
  * Runs a write, turning SQLite's UNIQUE failure into a `UniqueViolation` naming the first column
  * of the index (e.g. `email`). The callers check uniqueness first; this covers a concurrent
