@@ -32,6 +32,8 @@ export interface Manifest {
 /** What a backup would do (printed as is by `--dry-run`). */
 export interface BackupPlan {
   from: string;
+  /** Where the recording files come from: the data directory's `media/` or `--media`. */
+  media: string;
   to: string;
   /** The database file and its write-ahead log, an upper bound of the snapshot's size. */
   database_bytes: number;
@@ -44,6 +46,8 @@ export interface BackupPlan {
 export interface RestorePlan {
   from: string;
   to: string;
+  /** Where the recording files go: the restored directory's `media/` or `--media`. */
+  media: string;
   schema_version: number;
   created_at: string;
   media_files: number;
@@ -65,8 +69,9 @@ const inside = (child: string, parent: string) => {
 };
 
 /** Checks a backup of `dataDir` into `to` can run, and says what it would copy. */
-export function planBackup(dataDir: string, to: string, options: { force: boolean }): BackupPlan {
+export function planBackup(dataDir: string, to: string, options: { force: boolean; mediaDir?: string }): BackupPlan {
   const from = path.resolve(dataDir);
+  const mediaDir = path.resolve(options.mediaDir ?? path.join(from, MEDIA));
   const target = path.resolve(to);
   const database = path.join(from, DATABASE);
   if (!existsSync(database)) throw new AdminError('not_found', `${from} holds no confctl instance (no ${DATABASE}).`);
@@ -75,14 +80,15 @@ export function planBackup(dataDir: string, to: string, options: { force: boolea
   }
   const replaces = existsSync(target);
   if (replaces && !options.force) throw new AdminError('conflict', `${target} already exists; pass --force to replace it.`);
-  const media = filesUnder(path.join(from, MEDIA));
+  const media = filesUnder(mediaDir);
   return {
     from,
+    media: mediaDir,
     to: target,
     // The write-ahead log holds committed pages not yet copied into the file.
     database_bytes: [database, `${database}-wal`].reduce((sum, f) => sum + (existsSync(f) ? statSync(f).size : 0), 0),
     media_files: media.length,
-    media_bytes: media.reduce((sum, f) => sum + statSync(path.join(from, MEDIA, f)).size, 0),
+    media_bytes: media.reduce((sum, f) => sum + statSync(path.join(mediaDir, f)).size, 0),
     replaces,
   };
 }
@@ -98,8 +104,8 @@ export function runBackup(plan: BackupPlan, now: Date): Manifest {
     if (integrity !== 'ok') throw new AdminError('invalid', `The database of ${plan.from} fails its integrity check: ${integrity}`);
     if (existsSync(path.join(plan.from, INSTANCE))) copyPrivateFile(path.join(plan.from, INSTANCE), path.join(temp, INSTANCE));
     ensurePrivateDir(path.join(temp, MEDIA));
-    const media = filesUnder(path.join(plan.from, MEDIA));
-    for (const f of media) copyPrivateFile(path.join(plan.from, MEDIA, f), path.join(temp, MEDIA, f));
+    const media = filesUnder(plan.media);
+    for (const f of media) copyPrivateFile(path.join(plan.media, f), path.join(temp, MEDIA, f));
     const manifest: Manifest = { format: 'confctl-backup', schema_version: schemaVersion, created_at: now.toISOString(), media_files: media.length };
     writePrivateFile(path.join(temp, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     // A replaced PATH is moved aside first and removed only once the new backup is in place.
@@ -132,9 +138,10 @@ function readManifest(from: string): Manifest {
  * Checks a restore of the backup `from` into `dataDir` can run: the backup is whole and not of a
  * newer schema than this confctl knows, and `dataDir` is absent or empty.
  */
-export function planRestore(from: string, dataDir: string): RestorePlan {
+export function planRestore(from: string, dataDir: string, mediaDir?: string): RestorePlan {
   const source = path.resolve(from);
   const to = path.resolve(dataDir);
+  const media = path.resolve(mediaDir ?? path.join(to, MEDIA));
   const manifest = readManifest(source);
   let info: ReturnType<typeof inspectDatabase>;
   try {
@@ -149,7 +156,10 @@ export function planRestore(from: string, dataDir: string): RestorePlan {
   if (existsSync(to) && (!statSync(to).isDirectory() || readdirSync(to).length > 0)) {
     throw new AdminError('conflict', `${to} is not empty; restore into a new or empty directory.`);
   }
-  return { from: source, to, schema_version: info.schemaVersion, created_at: manifest.created_at, media_files: filesUnder(path.join(source, MEDIA)).length };
+  if (mediaDir !== undefined && existsSync(media) && (!statSync(media).isDirectory() || readdirSync(media).length > 0)) {
+    throw new AdminError('conflict', `${media} is not empty; restore the recording files into a new or empty directory.`);
+  }
+  return { from: source, to, media, schema_version: info.schemaVersion, created_at: manifest.created_at, media_files: filesUnder(path.join(source, MEDIA)).length };
 }
 
 /**
@@ -160,8 +170,8 @@ export function planRestore(from: string, dataDir: string): RestorePlan {
 export function runRestore(plan: RestorePlan): void {
   const created = !existsSync(plan.to);
   try {
-    ensurePrivateDir(path.join(plan.to, MEDIA));
-    for (const f of filesUnder(path.join(plan.from, MEDIA))) copyPrivateFile(path.join(plan.from, MEDIA, f), path.join(plan.to, MEDIA, f));
+    ensurePrivateDir(plan.media);
+    for (const f of filesUnder(path.join(plan.from, MEDIA))) copyPrivateFile(path.join(plan.from, MEDIA, f), path.join(plan.media, f));
     if (existsSync(path.join(plan.from, INSTANCE))) copyPrivateFile(path.join(plan.from, INSTANCE), path.join(plan.to, INSTANCE));
     const partial = path.join(plan.to, `.${DATABASE}.partial`);
     copyPrivateFile(path.join(plan.from, DATABASE), partial);

@@ -6,7 +6,8 @@ import { ensurePrivateDir, writePrivateFile } from '../media/files.js';
 
 /**
  * A local instance's data directory (decisions §8): `confctl.db` (SQLite, WAL), `media/`
- * (recording files) and `instance.json` (the URL-signing secret, mode 0600).
+ * (recording files, unless a media directory is given elsewhere) and `instance.json` (the
+ * URL-signing secret, mode 0600).
  */
 export interface DataDir {
   dir: string;
@@ -23,14 +24,23 @@ export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv 
   return join(base, 'confctl');
 }
 
-/** The paths of a data directory, nothing created. */
-export function dataDirLayout(dir: string): DataDir {
-  return { dir, database: join(dir, 'confctl.db'), mediaDir: join(dir, 'media'), instanceFile: join(dir, 'instance.json') };
+/**
+ * The recording files' directory: `--media`, else `CONFCTL_MEDIA_DIR`, else the data directory's
+ * `media/`. Several instances sharing one database share it too (a shared volume).
+ */
+export function resolveMediaDir(flag: string | undefined, env: NodeJS.ProcessEnv, dataDir: string): string {
+  return flag || env.CONFCTL_MEDIA_DIR || join(dataDir, 'media');
+}
+
+/** The paths of a data directory, nothing created; `mediaDir` defaults to its `media/`. */
+export function dataDirLayout(dir: string, mediaDir: string = join(dir, 'media')): DataDir {
+  return { dir, database: join(dir, 'confctl.db'), mediaDir, instanceFile: join(dir, 'instance.json') };
 }
 
 /** Creates the directory layout (idempotent; what it creates is 0700) and answers its paths. */
-export function prepareDataDir(dir: string): DataDir {
-  const layout = dataDirLayout(dir);
+export function prepareDataDir(dir: string, mediaDir?: string): DataDir {
+  const layout = dataDirLayout(dir, mediaDir);
+  ensurePrivateDir(layout.dir);
   ensurePrivateDir(layout.mediaDir);
   return layout;
 }

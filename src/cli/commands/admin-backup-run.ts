@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { planBackup, planRestore, runBackup, runRestore } from '../../admin/backup.js';
 import { AdminError } from '../../admin/errors.js';
-import { resolveDataDir } from '../../local/data-dir.js';
+import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
 import { type CliContext, globalOptions } from '../context.js';
 import type { Row } from '../output/index.js';
 import { adminFailure, print } from './admin-local.js';
@@ -19,20 +19,25 @@ async function report(ctx: CliContext, cmd: Command, work: () => Row): Promise<v
 
 /** With `--dry-run` the plan is printed and nothing is written. */
 export async function backup(ctx: CliContext, cmd: Command): Promise<void> {
-  const opts = cmd.opts<{ data?: string; to: string; force?: boolean }>();
+  const opts = cmd.opts<{ data?: string; media?: string; to: string; force?: boolean }>();
   const dryRun = globalOptions(cmd).dryRun;
+  const env = ctx.env as NodeJS.ProcessEnv;
   await report(ctx, cmd, () => {
-    const plan = planBackup(resolveDataDir(opts.data, ctx.env as NodeJS.ProcessEnv), opts.to, { force: Boolean(opts.force) });
+    const dir = resolveDataDir(opts.data, env);
+    const plan = planBackup(dir, opts.to, { force: Boolean(opts.force), mediaDir: resolveMediaDir(opts.media, env, dir) });
     if (dryRun) return { dry_run: true, ...plan };
     return { backup: plan.to, ...runBackup(plan, ctx.now()) };
   });
 }
 
 export async function restore(ctx: CliContext, cmd: Command): Promise<void> {
-  const opts = cmd.opts<{ data?: string; from: string }>();
+  const opts = cmd.opts<{ data?: string; media?: string; from: string }>();
   const dryRun = globalOptions(cmd).dryRun;
+  const env = ctx.env as NodeJS.ProcessEnv;
   await report(ctx, cmd, () => {
-    const plan = planRestore(opts.from, resolveDataDir(opts.data, ctx.env as NodeJS.ProcessEnv));
+    const dir = resolveDataDir(opts.data, env);
+    const media = opts.media || env.CONFCTL_MEDIA_DIR;
+    const plan = planRestore(opts.from, dir, media);
     if (dryRun) return { dry_run: true, ...plan };
     runRestore(plan);
     const { to, ...rest } = plan;

@@ -12,6 +12,7 @@ export function registerBackup(admin: Command, ctx: CliContext): void {
     .command('backup')
     .description('Copy a data directory (a consistent database snapshot, media files, instance.json) into one new directory, also while serve runs')
     .option('--data <dir>', 'data directory to back up (default: CONFCTL_DATA, else ~/.local/share/confctl)')
+    .option('--media <dir>', "recording files to back up (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
     .requiredOption('--to <path>', 'the backup directory to create')
     .option('--force', 'replace --to if it exists')
     .addHelpText('after', examples('confctl admin backup --data ./data --to ./backup-2026-01-31', 'confctl --dry-run admin backup --to ./backup   # print the plan, write nothing'))
@@ -21,6 +22,7 @@ export function registerBackup(admin: Command, ctx: CliContext): void {
     .description('Put a backup back into a new or empty data directory')
     .requiredOption('--from <path>', 'a directory made by admin backup')
     .option('--data <dir>', 'data directory to restore into, new or empty (default: CONFCTL_DATA, else ~/.local/share/confctl)')
+    .option('--media <dir>', "where the recording files go, new or empty (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
     .addHelpText('after', examples('confctl admin restore --from ./backup-2026-01-31 --data ./restored'))
     .action(lazy((m) => m.restore, ctx));
 }

@@ -31,7 +31,9 @@ export function plan(ctx: CliContext, lines: string[]): void {
 export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: LocalInstance, opts: Opts) => T | Promise<T>): Promise<T> {
   const opts = cmd.opts<Opts>();
   const env = ctx.env as NodeJS.ProcessEnv;
-  const local = isDryRun(cmd) ? openLocalForPlan(opts.data as string | undefined, env) : openLocal(opts.data as string | undefined, env, (m) => ctx.streams.stderr.write(`${m}\n`));
+  const data = opts.data as string | undefined;
+  const media = opts.media as string | undefined;
+  const local = isDryRun(cmd) ? openLocalForPlan(data, env, media) : openLocal(data, env, (m) => ctx.streams.stderr.write(`${m}\n`), media);
   try {
     return await work(local, opts);
   } catch (err) {

@@ -18,6 +18,8 @@ const run = <A extends unknown[]>(ctx: CliContext, pick: (m: Actions) => (ctx: C
   };
 
 const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)'] as const;
+/** For the commands that write recording files. */
+const MEDIA = ['--media <dir>', "recording files' directory (default: CONFCTL_MEDIA_DIR, else the data directory's media/)"] as const;
 const TENANT = ['--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)'] as const;
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -120,6 +122,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('seed')
     .description('Fill a tenant with the demo data set, or with N deterministic users and customers')
     .option(...DATA)
+    .option(...MEDIA)
     .option(...TENANT)
     .option('--demo', 'the demo data set (departments, users, customers, conferences, recordings in every status)')
     .option('--users <n>', 'number of generated users')
@@ -146,9 +149,10 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('finish <id>')
     .description('Mark a recording Finished and store its media file (a generated WAV without --file)')
     .option(...DATA)
+    .option(...MEDIA)
     .option(...TENANT)
-    .option('--file <path>', 'media file to copy into the data directory')
-    .addHelpText('after', examples('confctl admin recordings finish 5 --file ./talk.wav'))
+    .option('--file <path>', 'media file to copy into the media directory')
+    .addHelpText('after', examples('confctl admin recordings finish 5 --file ./talk.wav', 'confctl admin recordings finish 5 --media /srv/confctl-media   # a media volume shared by instances'))
     .action(run(ctx, (m) => m.recordingFinish));
   recordings
     .command('fail <id>')

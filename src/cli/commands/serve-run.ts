@@ -31,7 +31,7 @@ export function demoMessage(demo: DemoSummary): string {
 export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   const out = ctx.streams.stdout;
   const retryDelays = retryDelaysFrom(ctx.env);
-  const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv, (m) => ctx.streams.stderr.write(`${m}\n`));
+  const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv, (m) => ctx.streams.stderr.write(`${m}\n`), options.media);
   const { store, layout } = local;
   if (options.profile && !store.tenants.list().length) {
     await consentToLocalProfile(ctx, store, options.profile).catch((err) => {

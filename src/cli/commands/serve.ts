@@ -10,6 +10,8 @@ export interface ServeOptions {
   port: number;
   host: string;
   data?: string;
+  /** `--media`: the recording files' directory (shared by instances on one database). */
+  media?: string;
   demo: boolean;
   rateLimit: { client: number; tenant: number } | null;
   maxAttendees: number;
@@ -63,6 +65,7 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     port: positiveInt('--port', String(o.port ?? '8080'), 0),
     host: String(o.host ?? '127.0.0.1'),
     data: o.data as string | undefined,
+    media: o.media as string | undefined,
     demo: Boolean(o.demo),
     rateLimit: parseRateLimit(String(o.rateLimit ?? '5/10')),
     maxAttendees: positiveInt('--max-attendees', String(o.maxAttendees ?? '5')),
@@ -82,6 +85,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8080')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)')
+    .option('--media <dir>', "recording files' directory (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
     .option('--demo', 'fill the first tenant with the deterministic demo data set')
     .option('--rate-limit <limits>', "requests per second: CLIENT[/TENANT], or 'off'", '5/10')
     .option('--max-attendees <n>', 'maximum attendees of a conference besides its owner', '5')
