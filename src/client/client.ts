@@ -168,18 +168,37 @@ export function createClient(options: ClientOptions): ApiClient {
     return send(op.method, url, hasBody(op.method) ? (input.body ?? {}) : undefined, op.permissions, input.signal) as Promise<ResultOf<K>>;
   }
 
+  /**
+   * Every page of a list, one page ahead: the next page's request is sent before the current page
+   * is yielded, so the server prepares it while the caller writes this one (at most two pages in
+   * memory). A caller that stops early aborts through `input.signal`, or lets the one request
+   * ahead finish unread.
+   */
   async function* paginate<K extends ListOperationId>(id: K, input: CallInput = {}): AsyncGenerator<Page<ItemOf<K>>> {
     const op = operationMeta(id);
+    /** How to fetch the page after `page`, if there is one. */
+    const after = (page: Page<ItemOf<K>>): (() => Promise<Page<ItemOf<K>>>) | undefined => {
+      const next = page.next_page_url;
+      if (!page.data.length || next === null) return undefined;
+      if (typeof next === 'string' && new URL(next, baseUrl).origin === origin) {
+        return () => send('GET', new URL(next, baseUrl).href, undefined, op.permissions, input.signal) as Promise<Page<ItemOf<K>>>;
+      }
+      if (page.current_page < page.last_page) {
+        return () => call(id, { ...input, query: { ...input.query, page_number: page.current_page + 1 } }) as Promise<Page<ItemOf<K>>>;
+      }
+      return undefined;
+    };
     let page = (await call(id, input)) as Page<ItemOf<K>>;
     for (;;) {
+      const fetchNext = after(page);
+      // After a turn of the event loop, so the agent has taken back the keep-alive connection the
+      // last answer came on (sent at once, every page would open a new connection).
+      const ahead = fetchNext && new Promise<void>((resolve) => setImmediate(resolve)).then(fetchNext);
+      // Awaited below; this only keeps a caller that stopped early from an unhandled rejection.
+      ahead?.catch(() => undefined);
       yield page;
-      const next = page.next_page_url;
-      if (!page.data.length || next === null) return;
-      if (typeof next === 'string' && new URL(next, baseUrl).origin === origin) {
-        page = (await send('GET', new URL(next, baseUrl).href, undefined, op.permissions, input.signal)) as Page<ItemOf<K>>;
-      } else if (page.current_page < page.last_page) {
-        page = (await call(id, { ...input, query: { ...input.query, page_number: page.current_page + 1 } })) as Page<ItemOf<K>>;
-      } else return;
+      if (!ahead) return;
+      page = await ahead;
     }
   }
 

@@ -118,6 +118,11 @@ export function compileOrder(def: ListDef, attribute: string, direction: 'asc' |
 /** Compiled SQL of a list query, with the values to bind in order. */
 export interface CompiledList {
   pageSql: string;
+  /**
+   * For id-ordered pages: `pageSql` continued after a known id instead of skipping `offset` rows
+   * (binds the query's parameters, then that id and the limit). See `ListRunner`'s seeks.
+   */
+  seekSql?: string;
   countSql: string;
   params: unknown[];
   limit: number;
@@ -169,12 +174,16 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   // by rowid), whatever the tenant's size, then fetch and join only the page's rows. Other orders
   // and filters keep their own index walk (measured no better deferred).
   const byId = !query.filter && !query.with_trashed && def.columns[query.order_by]?.sql === def.idColumn;
-  if (offset > 0 && byId) {
-    const ids = `SELECT ${def.idColumn} AS page_id FROM ${indexed} WHERE ${byIndex} ORDER BY ${order} LIMIT ? OFFSET ?`;
-    pageSql = `SELECT ${def.select} FROM (${ids}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${def.joins ?? ''} ORDER BY ${order}`;
+  const deferred = (ids: string) => `SELECT ${def.select} FROM (${ids}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${def.joins ?? ''} ORDER BY ${order}`;
+  let seekSql: string | undefined;
+  if (byId) {
+    if (offset > 0) pageSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${indexed} WHERE ${byIndex} ORDER BY ${order} LIMIT ? OFFSET ?`);
+    const after = query.order_direction === 'desc' ? '<' : '>';
+    seekSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${indexed} WHERE ${byIndex} AND ${def.idColumn} ${after} ? ORDER BY ${order} LIMIT ?`);
   }
   return {
     pageSql,
+    seekSql,
     countSql: `SELECT COUNT(*) AS n FROM ${countFrom} ${countJoins ? (def.joins ?? '') : ''} WHERE ${countWhere}`,
     params,
     limit: query.page_size,
@@ -194,6 +203,13 @@ export class ListRunner<Row> {
   private totalsStamp = '';
   /** Tenants' access paths, valid with the totals (a bounded count: at most SMALL_TENANT_ROWS + 1 index entries). */
   private readonly access = new Map<number, TenantAccess>();
+  /**
+   * Where the last id-ordered page of each query ended (`offset` rows in, at `id`), valid with the
+   * totals: the next page (what `--all` asks for) continues after that id instead of stepping
+   * over every earlier row, which made a walk through a large tenant quadratic. Nothing was
+   * written since (the change token still matches), so both give the very same rows.
+   */
+  private readonly seeks = new Map<string, { offset: number; id: number }>();
   private readonly changeToken: () => string;
   private readonly tenantRows: Database.Statement;
   constructor(
@@ -209,9 +225,10 @@ export class ListRunner<Row> {
   /** Forgets cached totals and tenant sizes once anything was written (here or by another connection). */
   private refresh(): void {
     const stamp = this.changeToken();
-    if (stamp !== this.totalsStamp || this.totals.size >= 256 || this.access.size >= 256) {
+    if (stamp !== this.totalsStamp || this.totals.size >= 256 || this.access.size >= 256 || this.seeks.size >= 256) {
       this.totals.clear();
       this.access.clear();
+      this.seeks.clear();
       this.totalsStamp = stamp;
     }
   }
@@ -253,26 +270,36 @@ export class ListRunner<Row> {
   }
 
   run(tenantId: number, query: ListQuery): { rows: Row[]; total: number } {
-    const { c, params } = this.compile(tenantId, query);
-    const total = this.total(c.countSql, params);
-    const rows = c.offset >= total ? [] : (this.stmt(c.pageSql).all(...params, c.limit, c.offset) as Row[]);
-    return { rows, total };
+    return this.page(tenantId, query, false, (row) => (row as { id?: unknown }).id);
   }
 
   /**
    * `run` with each row as its first column's value (better-sqlite3's pluck mode), for a
-   * definition whose `select` is one expression, such as a row's JSON text.
+   * definition whose `select` is one expression, such as a row's JSON text (`idOf` reads a row's
+   * id, for continuing after it; undefined when it cannot tell).
    */
-  runPluck(tenantId: number, query: ListQuery): { rows: Row[]; total: number } {
+  runPluck(tenantId: number, query: ListQuery, idOf: (row: Row) => unknown = () => undefined): { rows: Row[]; total: number } {
+    return this.page(tenantId, query, true, idOf);
+  }
+
+  private page(tenantId: number, query: ListQuery, pluck: boolean, idOf: (row: Row) => unknown): { rows: Row[]; total: number } {
     const { c, params } = this.compile(tenantId, query);
     const total = this.total(c.countSql, params);
     if (c.offset >= total) return { rows: [], total };
-    const stmt = this.stmt(c.pageSql);
+    const seekKey = c.seekSql && `${c.seekSql}\u0000${JSON.stringify(params)}`;
+    const seek = seekKey ? this.seeks.get(seekKey) : undefined;
+    const [sql, bind] =
+      seek && seek.offset === c.offset ? [c.seekSql!, [...params, seek.id, c.limit]] : [c.pageSql, [...params, c.limit, c.offset]];
+    const stmt = this.stmt(sql);
+    let rows: Row[];
     try {
-      return { rows: stmt.pluck(true).all(...params, c.limit, c.offset) as Row[], total };
+      rows = stmt.pluck(pluck).all(...bind) as Row[];
     } finally {
-      stmt.pluck(false);
+      if (pluck) stmt.pluck(false);
     }
+    const last = rows.length ? idOf(rows[rows.length - 1]) : undefined;
+    if (seekKey && typeof last === 'number') this.seeks.set(seekKey, { offset: c.offset + rows.length, id: last });
+    return { rows, total };
   }
 
   /** The SQL a query compiles to, for EXPLAIN QUERY PLAN checks. */

@@ -149,4 +149,23 @@ describe('paginate', () => {
     for await (const page of client().paginate('listConferenceAttendees', { params: { online_conference_id: 3 } })) ids.push(page.current_page);
     expect(ids).toEqual([1, 2]);
   });
+
+  it('asks for the next page while the caller still holds the current one (one page ahead)', async () => {
+    const p = pool();
+    let askedForSecond: () => void = () => undefined;
+    const second = new Promise<void>((resolve) => (askedForSecond = resolve));
+    p.intercept({ path: '/api/public/v2.0/customers?page_size=1', method: 'GET' }).reply(200, env(1, `${BASE}/customers?page_size=1&page_number=2`, 2), JSONH);
+    p.intercept({ path: '/api/public/v2.0/customers?page_size=1&page_number=2', method: 'GET' }).reply(() => {
+      askedForSecond();
+      return { statusCode: 200, data: env(2, null, 2), responseOptions: JSONH };
+    });
+    const pages = client().paginate('listCustomers', { query: { page_size: 1 } });
+    const first = await pages.next();
+    expect(first.value?.current_page).toBe(1);
+    // Without the request ahead this would wait for ever (and the test time out).
+    await second;
+    const next = await pages.next();
+    expect(next.value?.current_page).toBe(2);
+    expect((await pages.next()).done).toBe(true);
+  });
 });
