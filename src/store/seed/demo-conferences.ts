@@ -94,6 +94,11 @@ export function seedDemoConferences(store: Store, tenantId: number, users: User[
   const recording = store.recordings.insert(running.id, { status: RS.Recording, started_at: at(-25) });
   const processing = store.recordings.insert(running.id, { status: RS.Processing, started_at: at(-29), stopped_at: at(-26) });
 
+  // Booking pages (decisions §13: the demo has some): two on the first calendar, one on the second.
+  const links = ([[0, 'Intro call', 30], [0, 'Product demo', 45], [1, 'Office hours', 20]] as const).map(([c, name, minutes]) =>
+    store.meetingLinks.insert(tenantId, { calendar_id: calendars[c].id, name, duration_minutes: minutes }),
+  );
+
   return {
     connectedAccounts: connected,
     conferenceAccounts: rooms.length,
@@ -102,10 +107,12 @@ export function seedDemoConferences(store: Store, tenantId: number, users: User[
     conferences: 4,
     attendees,
     recordings: 5,
+    meetingLinks: links.length,
     ids: {
       user: users[0].id, customer: customers[0].id, conference_account: rooms[0].id, calendar: calendars[0].id, event: events[0].id,
       conference_not_started: upcoming.id, conference_planning: planning.id, conference_running: running.id, conference_ended: ended.id,
       recording_finished: finished[0].id, recording_failed: failed.id, recording_recording: recording.id, recording_processing: processing.id,
+      meeting_link: links[0].id,
     },
   };
 }

@@ -23,6 +23,8 @@ export interface DemoSummary {
   conferences: number;
   attendees: number;
   recordings: number;
+  /** Booking pages of the demo's calendars. */
+  meetingLinks: number;
   /** Recording files written, relative to the media directory. */
   files: string[];
   ids: Record<string, number>;
@@ -40,14 +42,14 @@ export function hasDemoData(store: Store, tenantId: number): boolean {
  * Fills a tenant with the deterministic demo set (decisions §8): departments, users (mixed
  * statuses, roles, timezones, work hours, some soft-deleted), customers in several countries
  * (some soft-deleted), providers, connected and conference accounts, calendars and events with
- * attendees, conferences not started / running / ended with attendees, and recordings in every
- * status; Finished ones get a short WAV file in `mediaDir`. No randomness: the same input gives
+ * attendees, conferences not started / running / ended with attendees, recordings in every
+ * status, and meeting links (booking pages) on two calendars; Finished ones get a short WAV file in `mediaDir`. No randomness: the same input gives
  * the same rows (ids depend only on what the database held before). Idempotent: when the demo's
  * first user exists in the tenant, it returns `skipped: true` and changes nothing.
  */
 export function seedDemo(store: Store, tenantId: number, options: { mediaDir: string }): DemoSummary {
   const empty: DemoSummary = { skipped: true, departments: 0, users: 0, customers: 0, connectedAccounts: 0, conferenceAccounts: 0,
-    calendars: 0, events: 0, conferences: 0, attendees: 0, recordings: 0, files: [], ids: {} };
+    calendars: 0, events: 0, conferences: 0, attendees: 0, recordings: 0, meetingLinks: 0, files: [], ids: {} };
   if (hasDemoData(store, tenantId)) return empty;
   const files: { rel: string; seconds: number }[] = [];
   // Rows the demo does not date itself are stamped at the anchor, so two runs give equal rows.

@@ -20,6 +20,7 @@ function snapshot(store: Store, tenantId: number, ids: Record<string, number>) {
     conferences: ['conference_not_started', 'conference_planning', 'conference_running', 'conference_ended'].map((k) => store.conferences.get(tenantId, ids[k])),
     attendees: store.attendees.listByConference(ids.conference_running, page).rows,
     recordings: store.recordings.listByConference(ids.conference_ended, page).rows,
+    meetingLinks: store.meetingLinks.list(tenantId),
   };
 }
 
@@ -38,7 +39,12 @@ export function seedContract(factory: StoreFactory) {
       expect(one.summary).toEqual(two.summary);
       expect(one.snap).toEqual(two.snap);
       const { store, tenant, media, summary } = one;
-      expect(summary).toMatchObject({ skipped: false, departments: 4, users: 25, customers: 30, conferences: 4 });
+      expect(summary).toMatchObject({ skipped: false, departments: 4, users: 25, customers: 30, conferences: 4, meetingLinks: 3 });
+      expect(store.meetingLinks.list(tenant).map((l) => [l.calendar_id, l.name, l.duration_minutes])).toEqual([
+        [summary.ids.calendar, 'Intro call', 30],
+        [summary.ids.calendar, 'Product demo', 45],
+        [summary.ids.calendar + 1, 'Office hours', 20],
+      ]);
       const users = store.users.list(tenant, q({ with_trashed: true, page_size: 100 })).rows;
       expect(users.filter((u) => u.deleted_at).length).toBe(3);
       expect(new Set(users.map((u) => u.status))).toEqual(new Set([0, 1]));
