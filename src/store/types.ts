@@ -56,8 +56,8 @@ export interface Store {
   changeToken(): string;
   /**
    * Like `changeToken`, narrowed to tenants, their domains and access keys: it moves with another
-   * process's commits and with this store's own writes to those tables, not with this store's
-   * other writes. The server's tenant and key caches compare it, so that a `POST` does not make
+   * process's commits (read once per synchronous run of the event loop: see `narrowChangeSignal`)
+   * and at once with this store's own writes to those tables, not with this store's other writes. The server's tenant and key caches compare it, so that a `POST` does not make
    * the next request read its tenant and key again.
    */
   tenancyToken(): string;
