@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One real PostgreSQL for the run (test/pg/postgres-server.ts), about a second to start.
+    globalSetup: ['test/pg/global-setup.ts'],
   },
 });
