@@ -146,4 +146,26 @@ describe('serve delivers what admin commands queue, signed, to webhooks listen',
       await stopped(second, 'SIGTERM');
     }
   }, 60_000);
+
+  it('two serve processes on one data directory deliver each event once between them (leases)', async () => {
+    const [one, two] = [await serve(), await serve()];
+    try {
+      const before = received().length;
+      const ids: number[] = [];
+      for (let i = 0; i < 8; i++) ids.push(await createEvent(`Twice ${i}`));
+      await until(before + 8);
+      expect(received().slice(before).map((r) => r.data.id).sort((x, y) => x - y)).toEqual(ids);
+      // Every delivery was attempted once: no instance sent one the other had claimed.
+      const store = openStore(join(box.dataDir, 'confctl.db'));
+      try {
+        const created = store.webhookOutbox.list({ limit: 100 }).filter((d) => d.type === 'events.created' && ids.includes(JSON.parse(d.body).data.id));
+        expect(created).toHaveLength(8);
+        for (const d of created) expect([d.status, d.attempts.length]).toEqual(['delivered', 1]);
+      } finally {
+        store.close();
+      }
+    } finally {
+      await Promise.all([stopped(one, 'SIGTERM'), stopped(two, 'SIGTERM')]);
+    }
+  }, 60_000);
 });
