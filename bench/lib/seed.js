@@ -14,7 +14,7 @@ const PERMISSIONS = ['users.read.*', 'customers.read.*', 'customers.create.*'];
 export async function seedDataDir(dir, users) {
   const { openLocal } = await import('../../dist/local/open.js');
   const { initFirstTenant } = await import('../../dist/local/init.js');
-  const { seedBulk } = await import('../../dist/store/index.js');
+  const { seedBulk } = await import('../../dist/admin/seed/index.js');
   const { store } = openLocal(dir, {});
   try {
     const created = initFirstTenant(store);

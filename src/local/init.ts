@@ -1,4 +1,4 @@
-import { ensureDefaultRoles } from '../store/seed/roles.js';
+import { ensureDefaultRoles } from '../admin/seed/roles.js';
 import type { Store, TenantRecord } from '../store/types.js';
 
 /** Aliases of the first local tenant `localhost` (decisions §4). */

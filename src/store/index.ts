@@ -21,9 +21,6 @@ export { NotFoundError, SchemaMismatch, UniqueViolation } from './util.js';
 export { DEFAULT_BUSY_TIMEOUT_MS, isBusyError } from './db.js';
 export { SCHEMA_VERSION } from './migrations.js';
 export { inspectDatabase, snapshotDatabase, type DatabaseInfo } from './snapshot.js';
-export { ensureDefaultRoles, DEFAULT_ROLES } from './seed/roles.js';
-export { seedDemo, type DemoSummary } from './seed/demo.js';
-export { seedBulk } from './seed/bulk.js';
 
 /**
  * Opens the SQLite store at `location` (a file path, created if needed, or `:memory:`), applies

@@ -7,7 +7,8 @@ import { planBackup, planRestore, runBackup, runRestore } from '../../src/admin/
 import { AdminError } from '../../src/admin/errors.js';
 import { initFirstTenant } from '../../src/local/init.js';
 import { openLocal } from '../../src/local/open.js';
-import { SCHEMA_VERSION, seedDemo } from '../../src/store/index.js';
+import { SCHEMA_VERSION } from '../../src/store/index.js';
+import { seedDemo } from '../../src/admin/seed/index.js';
 
 const NOW = new Date('2026-01-31T09:30:00.000Z');
 const fails = (fn: () => unknown): AdminError => {

@@ -1,4 +1,5 @@
-import { openStore, ensureDefaultRoles, type Store } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { ensureDefaultRoles } from '../../src/admin/seed/index.js';
 
 /** A fresh in-memory store with two tenants (so cross-tenant lookups can be checked). */
 export function setup() {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hasDemoData } from '../../src/store/seed/demo.js';
+import { hasDemoData } from '../../src/admin/seed/demo.js';
 import { type AdminFake, adminFake } from './admin-helpers.js';
 import { BASE, SECRET } from './helpers.js';
 

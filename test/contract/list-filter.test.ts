@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchesAll, matchesFilter, type RowFilter } from '../../src/contract/list-filter.js';
 import { CONFERENCE_LIST, CUSTOMER_LIST, type ListSpec, OPERATORS, USER_LIST } from '../../src/contract/list-specs.js';
-import { seedDemo } from '../../src/store/seed/demo.js';
+import { seedDemo } from '../../src/admin/seed/demo.js';
 import { type Fixture, setup } from '../server/fixtures.js';
 
 type Row = Record<string, unknown>;

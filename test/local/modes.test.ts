@@ -6,7 +6,7 @@ import { finishRecording, startConference, endConference } from '../../src/admin
 import { exposureWarning } from '../../src/local/data-dir.js';
 import { initFirstTenant } from '../../src/local/init.js';
 import { openLocal } from '../../src/local/open.js';
-import { seedDemo } from '../../src/store/index.js';
+import { seedDemo } from '../../src/admin/seed/index.js';
 import { fake } from '../cli/helpers.js';
 
 const mode = (path: string) => statSync(path).mode & 0o777;

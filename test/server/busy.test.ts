@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUSY_RETRY_BUDGET_MS, retryBusy } from '../../src/server/busy.js';
 import { createServer } from '../../src/server/index.js';
-import { ensureDefaultRoles, openStore, type Store } from '../../src/store/index.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { ensureDefaultRoles } from '../../src/admin/seed/index.js';
 
 const API = '/api/public/v2.0';
 

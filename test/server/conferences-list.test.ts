@@ -4,7 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/server/index.js';
-import { ensureDefaultRoles, openStore } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
+import { ensureDefaultRoles } from '../../src/admin/seed/index.js';
 import type { Store, TenantRecord } from '../../src/store/types.js';
 import { API, type KeyHeaders } from './fixtures.js';
 

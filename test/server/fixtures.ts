@@ -1,4 +1,5 @@
-import { openStore, ensureDefaultRoles } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
+import { ensureDefaultRoles } from '../../src/admin/seed/index.js';
 import type { Store, TenantRecord } from '../../src/store/types.js';
 import { createServer, type InjectedResponse, type ServerOptions } from '../../src/server/index.js';
 import type { HandlerMap } from '../../src/server/index.js';

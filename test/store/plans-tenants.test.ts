@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
-import { openStore, seedBulk } from '../../src/store/index.js';
+import { openStore } from '../../src/store/index.js';
+import { seedBulk } from '../../src/admin/seed/index.js';
 import { compileList, ListRunner, SMALL_TENANT_ROWS, TENANT, type ListDef, type TenantAccess } from '../../src/store/list-query.js';
 import { CUSTOMER_LIST_DEF } from '../../src/store/repos/customers.js';
 import { USER_LIST_DEF } from '../../src/store/repos/users.js';

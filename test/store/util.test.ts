@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randomBase62, sha256Hex } from '../../src/store/util.js';
-import { Prng } from '../../src/store/seed/prng.js';
+import { Prng } from '../../src/admin/seed/prng.js';
 
 describe('store utilities', () => {
   it('randomBase62 gives the requested length from the 62-character alphabet, roughly uniformly', () => {

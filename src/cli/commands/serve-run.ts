@@ -5,7 +5,7 @@ import { openLocal } from '../../local/open.js';
 import { closeGracefully, createServer } from '../../server/index.js';
 import type { CliContext } from '../context.js';
 import { listenError, urlHost } from './listen-address.js';
-import { type DemoSummary, seedDemo } from '../../store/index.js';
+import { type DemoSummary, seedDemo } from '../../admin/seed/index.js';
 import { consentToLocalProfile, saveLocalProfile } from './local-profile.js';
 import type { ServeOptions } from './serve.js';
 import { retryDelaysFrom, startWebhookSender } from './serve-webhooks.js';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RECORDING_STATUS } from '../../../src/contract/index.js';
 import { wavDurationSeconds } from '../../../src/media/wav.js';
-import { ensureDefaultRoles, seedBulk, seedDemo, type Store } from '../../../src/store/index.js';
+import { type Store } from '../../../src/store/index.js';
+import { ensureDefaultRoles, seedBulk, seedDemo } from '../../../src/admin/seed/index.js';
 import { q, type StoreFactory } from './fixtures.js';
 import { tempDir } from '../../tmp.js';
 

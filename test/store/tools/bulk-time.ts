@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openStore, seedBulk } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
+import { seedBulk } from '../../../src/admin/seed/index.js';
 /** Times seedBulk for 100,000 users on a WAL file database: `npx tsx test/store/tools/bulk-time.ts`. */
 const dir = mkdtempSync(path.join(tmpdir(), 'bulk-'));
 const s = openStore(path.join(dir, 'bulk.db'));

@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openStore, seedDemo } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
+import { seedDemo } from '../../../src/admin/seed/index.js';
 const dir = mkdtempSync(path.join(tmpdir(), 'demo-'));
 const s = openStore(':memory:');
 const t = s.tenants.create('localhost');

@@ -1,4 +1,5 @@
-import { openStore, seedBulk } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
+import { seedBulk } from '../../../src/admin/seed/index.js';
 import { ListRunner } from '../../../src/store/list-query.js';
 import { USER_LIST_DEF } from '../../../src/store/repos/users.js';
 import Database from 'better-sqlite3';

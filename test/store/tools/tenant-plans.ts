@@ -1,7 +1,8 @@
 // Measures list plans and timings for a big tenant (100,000 users and customers) beside a small one
 // (50 of each) under several index/steering options. Page and count are timed separately and
 // uncached. Usage: npx tsx test/store/tools/tenant-plans.ts [variant...]
-import { openStore, seedBulk } from '../../../src/store/index.js';
+import { openStore } from '../../../src/store/index.js';
+import { seedBulk } from '../../../src/admin/seed/index.js';
 import { compileList, TENANT, type ListDef } from '../../../src/store/list-query.js';
 import { USER_LIST_DEF } from '../../../src/store/repos/users.js';
 import { CUSTOMER_LIST_DEF } from '../../../src/store/repos/customers.js';

@@ -1,5 +1,5 @@
 import type { WorkHours } from '../../contract/index.js';
-import type { Store } from '../types.js';
+import type { Store } from '../../store/types.js';
 import { FIRST_NAMES, emailPart, LAST_NAMES, PLACES, STREETS, TIMEZONES } from './names.js';
 import { Prng } from './prng.js';
 import { DEFAULT_ROLES, ensureDefaultRoles } from './roles.js';

@@ -1,5 +1,5 @@
 import { EVENT_ATTENDEE_STATUS as EA, RECORDING_STATUS as RS, type Customer, type EventAttendee, type User } from '../../contract/index.js';
-import type { Store } from '../types.js';
+import type { Store } from '../../store/types.js';
 import { at } from './demo-data.js';
 import type { DemoSummary } from './demo.js';
 

@@ -2,11 +2,11 @@ import path from 'node:path';
 import type { User } from '../../contract/index.js';
 import { generateWav } from '../../media/wav.js';
 import { writePrivateFile } from '../../media/files.js';
-import type { Store } from '../types.js';
+import type { Store } from '../../store/types.js';
 import { at, DELETED_CUSTOMERS, DELETED_USERS, DEMO_CUSTOMERS, DEMO_DEPARTMENTS, DEMO_DOMAIN, DEMO_USERS, WORK_PATTERNS } from './demo-data.js';
 import { emailPart, PLACES, STREETS, TIMEZONES } from './names.js';
 import { ensureDefaultRoles } from './roles.js';
-import { withClock } from '../util.js';
+import { withClock } from '../../store/util.js';
 import { seedDemoConferences } from './demo-conferences.js';
 
 /** What `seedDemo` created, with ids worth showing (all zero / empty when `skipped`). */

@@ -1,4 +1,4 @@
-import type { Store } from '../types.js';
+import type { Store } from '../../store/types.js';
 
 /** The roles a new tenant starts with (decisions §7). */
 export const DEFAULT_ROLES = ['Admin', 'Manager', 'Member'] as const;
