@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { MESSAGES } from '../contract/messages.js';
 import { RECORDING_STATUS } from '../contract/resources.js';
-import type { Store } from '../store/types.js';
+import type { Awaitable, ServiceStore } from '../store/port.js';
 import { parseRange } from './range.js';
 import { type SigningSecret, verifyRecordingSignature } from './signing.js';
 
@@ -39,7 +39,7 @@ export interface ServeRecordingOptions {
    * Whether links to this recording were revoked (its conference was deleted, decisions §11):
    * such a link, even correctly signed and unexpired, answers 403 like a bad signature.
    */
-  isRevoked?: (recordingId: number) => boolean;
+  isRevoked?: (recordingId: number) => Awaitable<boolean>;
   /** The clock (a fixed instant or a function); defaults to the system clock. */
   now?: Date | (() => Date);
 }
@@ -65,9 +65,9 @@ export function contentTypeFor(fileName: string): string {
  * is the host the link was issued for): a Finished, non-deleted recording whose `file_name`
  * equals the link's file name, served from its stored `path`.
  */
-export function storeFileResolver(store: Store, tenantId: number): RecordingFileResolver {
-  return (recordingId, fileName) => {
-    const recording = store.recordings.get(tenantId, recordingId);
+export function storeFileResolver(store: ServiceStore, tenantId: number): RecordingFileResolver {
+  return async (recordingId, fileName) => {
+    const recording = await store.recordings.get(tenantId, recordingId);
     if (!recording || recording.status !== RECORDING_STATUS.Finished || recording.file_name !== fileName) return undefined;
     return recording.path;
   };
@@ -142,7 +142,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: ServeRe
     secret: options.secret,
     now,
   });
-  if (!valid || options.isRevoked?.(target.recordingId)) return sendText(res, 403, MESSAGES.invalidSignature);
+  if (!valid || (await options.isRevoked?.(target.recordingId))) return sendText(res, 403, MESSAGES.invalidSignature);
 
   const relative = await options.resolveFile(target.recordingId, target.fileName);
   const handle = relative ? await openInside(options.mediaDir, relative) : undefined;

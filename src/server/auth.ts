@@ -10,18 +10,17 @@ const DUMMY_DIGEST = Buffer.alloc(32);
 /**
  * Verifies the key pair sent (decisions §3): the key must exist, belong to `tenantId`, be
  * neither revoked nor expired, and the SHA-256 of the sent secret must equal the stored digest
- * (constant-time). `lookup` gives the stored key (see `StoreLookups.key`); the sent secret is
+ * (constant-time). `known` is the stored key of the sent id (see `StoreLookups.key`); the sent secret is
  * hashed and compared on every request, known key or not. `null` when any of it fails.
  */
 export function verifyKey(
-  lookup: (id: string) => KnownKey | undefined,
+  known: KnownKey | undefined,
   tenantId: number | null,
   keyId: string | undefined,
   secret: string | undefined,
   now: number,
 ): AccessKeyRecord | null {
   if (!keyId || !secret) return null;
-  const known = lookup(keyId);
   const key = known?.record;
   const stored = known?.digest ?? DUMMY_DIGEST;
   // One-shot hash: about half the cost of a createHash() object per request.

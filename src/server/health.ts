@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MESSAGES } from '../contract/index.js';
 import { SchemaMismatch } from '../store/index.js';
-import type { Store } from '../store/types.js';
+import type { ServiceStore } from '../store/port.js';
 
 /** The load balancer's probes, outside the API prefix (decisions §2: any Host, no key, never rate limited). */
 const PROBES = new Set(['/healthz', '/readyz']);
@@ -20,19 +20,19 @@ export function isHealthPath(url: string): boolean {
  * only as `database unreachable` (its error may carry a host name). Probes are not access-logged:
  * a balancer polls every few seconds and would bury the requests that matter.
  */
-export function createHealthRoute(store: Store, draining: () => boolean): (req: IncomingMessage, res: ServerResponse) => void {
+export function createHealthRoute(store: ServiceStore, draining: () => boolean): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const method = req.method ?? 'GET';
     if (method === 'OPTIONS') return send(res, 204, '', method);
     if (method !== 'GET' && method !== 'HEAD') return send(res, 405, MESSAGES.methodNotAllowed, method);
     if (draining()) return send(res, 503, 'draining', method);
     if (!(req.url ?? '').startsWith('/readyz')) return send(res, 200, 'ok', method);
-    try {
-      store.ping();
-      send(res, 200, 'ready', method);
-    } catch (err) {
-      send(res, 503, `not ready: ${err instanceof SchemaMismatch ? err.message : 'database unreachable'}`, method);
-    }
+    Promise.resolve()
+      .then(() => store.ping())
+      .then(
+        () => send(res, 200, 'ready', method),
+        (err) => send(res, 503, `not ready: ${err instanceof SchemaMismatch ? err.message : 'database unreachable'}`, method),
+      );
   };
 }
 

@@ -60,7 +60,7 @@ export interface ConfServer {
  */
 export function createServer(options: ServerOptions, handlers: HandlerMap = HANDLERS): ConfServer {
   const resolved = resolveOptions(options);
-  resolved.store.setBusyTimeout(SERVE_BUSY_TIMEOUT_MS);
+  resolved.store.setBusyTimeout?.(SERVE_BUSY_TIMEOUT_MS);
   const handle = createPipeline(resolved, handlers);
   const media = createMediaRoute(resolved);
   const rooms = createRoomsRoute(resolved);

@@ -81,7 +81,7 @@ export async function validateInput(
     if (base.options.strict) requireComplete(op, json, errors);
   }
   const queryValue = query.ok ? query.value : undefined;
-  if (handler.validate && fields !== undefined) handler.validate({ ...base, query: queryValue, body: fields as Record<string, unknown> }, errors);
+  if (handler.validate && fields !== undefined) await handler.validate({ ...base, query: queryValue, body: fields as Record<string, unknown> }, errors);
   if (Object.keys(errors).length) throw new ValidationError(orderErrors(errors, order));
   return { ...base, query: queryValue, body };
 }

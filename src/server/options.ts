@@ -1,4 +1,4 @@
-import type { Store } from '../store/types.js';
+import type { ServiceStore } from '../store/port.js';
 
 /** Access log format (decisions §8). */
 export type LogFormat = 'json' | 'pretty' | 'off';
@@ -22,7 +22,7 @@ export interface Timeouts {
 /** Options of `createServer`. Only `store`, `signingSecret` and `mediaDir` are required. */
 export interface ServerOptions {
   /** The opened store; the server never closes it (the caller does, after `closeGracefully`). */
-  store: Store;
+  store: ServiceStore;
   /** HMAC-SHA256 key that signs temporary recording URLs. */
   signingSecret: string;
   /** Directory holding recording files. */

@@ -76,6 +76,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, options.now) : null;
   const logger = createLogger(options.log, options.logStream);
   const { store, trustProxy } = options;
+  const { shared } = store;
   const lookups = new StoreLookups(store);
 
   /** Sets the `RateLimit-*` headers of a decision. */
@@ -85,8 +86,11 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     headers['RateLimit-Reset'] = String(d.reset);
   };
   /** The key pair sent, verified for `tenantId` (any tenant when null), or null. */
-  const keyOf = (req: PipelineRequest, tenantId: number | null, now: number) =>
-    verifyKey((id) => lookups.key(id), tenantId, header(req.headers, 'x-access-key-id'), header(req.headers, 'x-access-key-secret'), now);
+  const keyOf = async (req: PipelineRequest, tenantId: number | null, now: number) => {
+    const id = header(req.headers, 'x-access-key-id');
+    const secret = header(req.headers, 'x-access-key-secret');
+    return verifyKey(id && secret ? await lookups.key(id) : undefined, tenantId, id, secret, now);
+  };
   /** An authenticated request's bucket is its key; any other's is its client address (decisions §10). */
   const bucketOf = (req: PipelineRequest, key: AccessKeyRecord | null) =>
     key ? `key:${key.id}` : `address:${clientAddress(req.headers, req.remoteAddress, trustProxy)}`;
@@ -112,13 +116,19 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     if (target.kind === 'docs-bundle') return docsBundle();
 
     const host = requestHost(req.headers, trustProxy);
-    const tenant = lookups.tenantByDomain(hostName(host));
+    const tenant = await lookups.tenantByDomain(hostName(host));
     if (!tenant) throw new HttpError(404, MESSAGES.unknownTenant);
 
     const now = options.now();
-    const verified = keyOf(req, tenant.id, now);
+    const verified = await keyOf(req, tenant.id, now);
     if (limiter) {
-      const d = limiter.hit(verified ? tenant.id : null, bucketOf(req, verified));
+      // With a shared store, a key's and its tenant's windows are the database's, counted for
+      // every instance together; a request without a valid key stays in this process's buckets
+      // (it guards no one else's budget, and a keyless flood must not write to the database).
+      const d =
+        verified && shared
+          ? limiter.fromCounts(await shared.countRequest(verified.id, tenant.id, limiter.limits.client))
+          : limiter.hit(verified ? tenant.id : null, bucketOf(req, verified));
       rateHeaders(headers, d);
       if (!d.allowed) throw new HttpError(429, MESSAGES.tooManyRequests, { 'Retry-After': String(d.reset) });
     }
@@ -151,7 +161,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     let reply: Reply;
     try {
       // Before any tenant or key lookup: whatever was written since the last request is seen.
-      lookups.refresh();
+      await lookups.refresh();
       reply = await dispatch(req, headers);
     } catch (err) {
       reply = errorReply(err);
@@ -159,8 +169,8 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     }
     // Answers decided before the rate-limit stage carry their bucket's window as it stands (decisions §5).
     if (limiter && !headers['RateLimit-Limit']) {
-      const key = keyOf(req, null, options.now());
-      rateHeaders(headers, limiter.peek(key ? key.tenant_id : null, bucketOf(req, key)));
+      const key = await keyOf(req, null, options.now());
+      rateHeaders(headers, key && shared ? limiter.fromCounts(await shared.peekRequests(key.id, key.tenant_id), false) : limiter.peek(key ? key.tenant_id : null, bucketOf(req, key)));
     }
     const out = reply.headers;
     if (options.cors.length) Object.assign(out, corsHeaders(options.cors, header(req.headers, 'origin')));

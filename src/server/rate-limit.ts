@@ -29,7 +29,7 @@ export class RateLimiter {
   private tenants = new Map<number, number>();
 
   constructor(
-    private readonly limits: RateLimitOptions,
+    readonly limits: RateLimitOptions,
     private readonly now: () => number,
   ) {}
 
@@ -52,6 +52,16 @@ export class RateLimiter {
     const reset = this.roll();
     const tenantCount = tenantId === null ? null : (this.tenants.get(tenantId) ?? 0);
     return { ...this.decision(this.clients.get(this.bucket(client)) ?? 0, tenantCount, reset), allowed: true };
+  }
+
+  /**
+   * The decision for counts kept elsewhere (a database that several instances share: see
+   * `SharedState.countRequest`), whose window is the second of `nowMs` on that clock.
+   */
+  fromCounts(counts: { client: number; tenant: number; nowMs: number }, counted = true): RateDecision {
+    const reset = Math.max(1, Math.ceil((Math.floor(counts.nowMs / 1000 + 1) * 1000 - counts.nowMs) / 1000));
+    const d = this.decision(counts.client, counts.tenant, reset);
+    return counted ? d : { ...d, allowed: true };
   }
 
   /** Starts a new window when the clock has moved on; answers the whole seconds until it ends. */

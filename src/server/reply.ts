@@ -1,5 +1,6 @@
 import { MESSAGES, validationBody } from '../contract/index.js';
-import { UniqueViolation } from '../store/util.js';
+import { RuleViolation } from '../store/port.js';
+import { NotFoundError, UniqueViolation } from '../store/util.js';
 import { ClientClosedRequest, HttpError, ValidationError } from './errors.js';
 
 /** A finished response, independent of node:http (the in-process runner returns it as is). */
@@ -32,7 +33,8 @@ export function textReply(status: number, message: string, headers: Readonly<Rec
 
 /**
  * Renders any thrown value: `HttpError` as plain text, `ValidationError` (and a uniqueness clash
- * the store met at write time) as the 400 JSON body, an aborted upload as 499 (never sent),
+ * the store met at write time) as the 400 JSON body, a unit of work's `RuleViolation` as 409 and
+ * its `NotFoundError` as 404, an aborted upload as 499 (never sent),
  * anything else as the bare 500 text (the caller logs the cause; nothing internal leaks).
  */
 export function errorReply(err: unknown): Reply {
@@ -40,6 +42,9 @@ export function errorReply(err: unknown): Reply {
   // Nobody is left to read it; the status is for the access log (nginx's 499).
   if (err instanceof ClientClosedRequest) return textReply(499, 'Client closed request.');
   if (err instanceof ValidationError) return jsonReply(400, validationBody(err.errors));
+  // A unit of work's refusals (see store/port.ts): nothing was written.
+  if (err instanceof RuleViolation) return textReply(409, MESSAGES[err.reason]);
+  if (err instanceof NotFoundError) return textReply(404, MESSAGES.notFound);
   if (err instanceof UniqueViolation) {
     return jsonReply(400, validationBody({ [err.field]: [`The ${err.field} has already been taken.`] }));
   }

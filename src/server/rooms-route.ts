@@ -41,24 +41,22 @@ function parsePublicId(pathname: string): string | undefined {
  */
 export function createRoomsRoute(options: ResolvedOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { store, signingSecret } = options;
-  const page = (req: IncomingMessage, res: ServerResponse, tenant: TenantRecord | undefined): void => {
+  const page = async (req: IncomingMessage, res: ServerResponse, tenant: TenantRecord | undefined): Promise<void> => {
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') return send(res, 405, 'text/plain', MESSAGES.methodNotAllowed, { Allow: 'GET, HEAD' });
     const url = new URL(req.url ?? '/', 'http://localhost');
     const publicId = parsePublicId(url.pathname);
     if (!tenant || publicId === undefined) return send(res, 404, 'text/plain', MESSAGES.notFound);
     const grant = verifyJoinToken(url.searchParams.get('token'), tenant.id, new Date(options.now()), signingSecret);
-    const conference = grant && store.conferences.get(tenant.id, grant.conferenceId);
-    const attendee = grant && conference?.public_id === publicId ? store.attendees.get(conference.id, grant.attendeeId) : undefined;
+    const conference = grant ? await store.conferences.get(tenant.id, grant.conferenceId) : undefined;
+    const attendee = conference?.public_id === publicId ? await store.attendees.get(conference.id, grant!.attendeeId) : undefined;
     if (!conference || !attendee) return send(res, 403, 'text/plain', MESSAGES.invalidToken);
     send(res, 200, 'text/html', renderRoomPage(conference, attendee.name), { 'Content-Security-Policy': ROOM_CSP });
   };
-  return createSideRoute(options, (req, res, tenant) => {
-    try {
-      page(req, res, tenant);
-    } catch {
+  return createSideRoute(options, (req, res, tenant) =>
+    page(req, res, tenant).catch(() => {
       if (!res.headersSent) send(res, 500, 'text/plain', MESSAGES.unexpected);
       else res.destroy();
-    }
-  });
+    }),
+  );
 }

@@ -7,7 +7,7 @@ import type { ResolvedOptions } from './options.js';
 import { hostName, requestHost, validRequestId } from './request-info.js';
 
 /** Serves one request of a side route for the Host's tenant (undefined only for another method than GET/HEAD). */
-export type SideHandler = (req: IncomingMessage, res: ServerResponse, tenant: TenantRecord | undefined) => void;
+export type SideHandler = (req: IncomingMessage, res: ServerResponse, tenant: TenantRecord | undefined) => void | Promise<void>;
 
 /**
  * A route beside the JSON pipeline, authorised by something in its URL instead of a key (the
@@ -36,13 +36,22 @@ export function createSideRoute(options: ResolvedOptions, handle: SideHandler): 
       }),
     );
     const method = req.method ?? 'GET';
-    const tenant = store.tenants.byDomain(hostName(requestHost(req.headers, trustProxy)));
-    if (!tenant && (method === 'GET' || method === 'HEAD')) {
-      const body = Buffer.from(MESSAGES.unknownTenant, 'utf8');
-      res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length });
-      res.end(method === 'HEAD' ? undefined : body);
-      return;
-    }
-    handle(req, res, tenant);
+    const answer = (tenant: TenantRecord | undefined) => {
+      if (!tenant && (method === 'GET' || method === 'HEAD')) {
+        const body = Buffer.from(MESSAGES.unknownTenant, 'utf8');
+        res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length });
+        res.end(method === 'HEAD' ? undefined : body);
+        return;
+      }
+      return handle(req, res, tenant);
+    };
+    Promise.resolve(store.tenants.byDomain(hostName(requestHost(req.headers, trustProxy))))
+      .then(answer)
+      .catch(() => {
+        if (!res.headersSent) {
+          res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+          res.end(MESSAGES.unexpected);
+        } else res.destroy();
+      });
   };
 }

@@ -15,8 +15,11 @@ import { userRepo } from './repos/users.js';
 import { meetingLinkRepo } from './repos/meeting-links.js';
 import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from './types.js';
+import { sqliteUnits } from './units.js';
 
 export type * from './types.js';
+export type * from './port.js';
+export { RuleViolation } from './port.js';
 export { NotFoundError, SchemaMismatch, UniqueViolation } from './util.js';
 export { DEFAULT_BUSY_TIMEOUT_MS, isBusyError } from './db.js';
 export { SCHEMA_VERSION } from './migrations.js';
@@ -31,7 +34,8 @@ export function openStore(location: string): Store {
   const db = openDatabase(location);
   const tenancy = narrowChangeSignal(db);
   const schemaVersion = db.prepare('PRAGMA user_version').pluck();
-  return {
+  const store: Omit<Store, 'units'> & { units?: Store['units'] } = {
+    backend: 'sqlite',
     location,
     close: () => db.close(),
     // IMMEDIATE (see `immediate`); nested calls are savepoints: an inner failure rolls back only itself.
@@ -70,4 +74,6 @@ export function openStore(location: string): Store {
     attendees: attendeeRepo(db),
     recordings: recordingRepo(db),
   };
+  store.units = sqliteUnits(store as Store);
+  return store as Store;
 }

@@ -14,6 +14,7 @@ import type {
   WorkHours,
   Address,
 } from '../contract/index.js';
+import type { UnitsOfWork } from './port.js';
 
 /**
  * The store's contract: everything the server, the admin commands and the seeders need from
@@ -25,6 +26,7 @@ import type {
  * with milliseconds and `Z`; writes stamp `updated_at`.
  */
 export interface Store {
+  readonly backend: 'sqlite';
   /** The database file (or `:memory:`). */
   readonly location: string;
   close(): void;
@@ -80,6 +82,8 @@ export interface Store {
   conferences: ConferenceRepo;
   attendees: AttendeeRepo;
   recordings: RecordingRepo;
+  /** The atomic writes of the service port (store/port.ts), each one IMMEDIATE transaction. */
+  units: UnitsOfWork;
 }
 
 export interface ListResult<T> {

@@ -63,6 +63,6 @@ describe('recording links over the real store', () => {
     ];
     for (const link of links) expect((await fetch(link)).status).toBe(404);
     const otherTenant = storeFileResolver(f.store, f.otherTenantId);
-    expect(otherTenant(finishedId, `rec-${finishedId}.wav`)).toBeUndefined();
+    expect(await otherTenant(finishedId, `rec-${finishedId}.wav`)).toBeUndefined();
   });
 });

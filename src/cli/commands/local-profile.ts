@@ -1,6 +1,6 @@
 import type { Profile } from '../../config/profiles.js';
 import { baseUrlOf } from '../../config/settings.js';
-import type { Store } from '../../store/types.js';
+import type { DataStore } from '../../store/port.js';
 import { type CliContext, UsageError } from '../context.js';
 import { consentToReplace } from '../overwrite.js';
 
@@ -36,9 +36,9 @@ export function localProfileChoice(opts: Record<string, unknown>): LocalProfileC
  * to a refused profile): a profile of the chosen name whose key is not one of this data
  * directory's is replaced only with consent. One whose key is this directory's is re-pointed silently.
  */
-export async function consentToLocalProfile(ctx: CliContext, store: Store, choice: LocalProfileChoice): Promise<void> {
+export async function consentToLocalProfile(ctx: CliContext, store: Pick<DataStore, 'keys'>, choice: LocalProfileChoice): Promise<void> {
   const existing = (await ctx.config()).get(choice.name);
-  if (!existing || store.keys.get(existing.key_id)) return;
+  if (!existing || (await store.keys.get(existing.key_id))) return;
   await consentToReplace(ctx, `profile '${choice.name}' (${profileSummary(existing)})`, {
     force: choice.force,
     hint: 'give --profile-name NAME to save the new key under another name, --force to replace the profile, or --no-profile',
@@ -53,7 +53,7 @@ export async function consentToLocalProfile(ctx: CliContext, store: Store, choic
  */
 export async function saveLocalProfile(
   ctx: CliContext,
-  store: Store,
+  store: Pick<DataStore, 'keys'>,
   baseUrl: string,
   key?: { id: string; secret: string },
   name: string = LOCAL_PROFILE,
@@ -64,7 +64,7 @@ export async function saveLocalProfile(
     return true;
   }
   const existing = profiles.get(name);
-  if (!existing || !store.keys.get(existing.key_id)) return false;
+  if (!existing || !(await store.keys.get(existing.key_id))) return false;
   if (existing.base_url !== baseUrl) profiles.save(name, { ...existing, base_url: baseUrl, domain: undefined });
   return true;
 }

@@ -8,6 +8,9 @@ import { listenError, urlHost } from './listen-address.js';
 import { type DemoSummary, seedDemo } from '../../admin/seed/index.js';
 import { consentToLocalProfile, saveLocalProfile } from './local-profile.js';
 import type { ServeOptions } from './serve.js';
+import type { DataStore } from '../../store/port.js';
+import type { TenantRecord } from '../../store/types.js';
+import type { CreatedKey } from '../../local/init.js';
 import { retryDelaysFrom, startWebhookSender } from './serve-webhooks.js';
 
 export { listenError };
@@ -23,14 +26,21 @@ export function demoMessage(demo: DemoSummary): string {
   return `Demo data loaded: ${demo.users} users, ${demo.customers} customers, ${demo.conferences} conferences, ${demo.recordings} recordings.`;
 }
 
-/**
- * Runs `confctl serve` until SIGINT or SIGTERM: opens (and on first use initialises) the data
- * directory, seeds demo data on request, listens, and shuts down gracefully (in-flight requests
- * finish, then the database closes). Resolves once shut down.
- */
-export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
-  const out = ctx.streams.stdout;
-  const retryDelays = retryDelaysFrom(ctx.env);
+/** What `serve` serves from: the store, its signing secret, media and what opening it did. */
+interface Opened {
+  store: DataStore;
+  signingSecret: string;
+  mediaDir: string;
+  /** Where the data is, fit to print (a directory, or a database URL with its password masked). */
+  where: string;
+  created?: { tenant: TenantRecord; key: CreatedKey };
+  demo?: DemoSummary;
+  /** Background work that runs while serving (webhook delivery); stopped before the store closes. */
+  start(): { stop(): Promise<void> };
+}
+
+/** Opens (and on first use initialises) the SQLite data directory, seeding demo data on request. */
+async function openLocalService(options: ServeOptions, ctx: CliContext): Promise<Opened> {
   const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv, (m) => ctx.streams.stderr.write(`${m}\n`), options.media);
   const { store, layout } = local;
   if (options.profile && !store.tenants.list().length) {
@@ -43,10 +53,40 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   const demo = options.demo ? seedDemo(store, store.tenants.list()[0].id, { mediaDir: layout.mediaDir }) : undefined;
   // Fresh planner statistics: without them a large tenant's ordered pages can pick a poor index.
   store.optimize();
-  const { server } = createServer({
+  const retryDelays = retryDelaysFrom(ctx.env);
+  return {
     store,
     signingSecret: local.signingSecret,
     mediaDir: layout.mediaDir,
+    where: layout.dir,
+    created,
+    demo,
+    start: () => startWebhookSender(store, retryDelays, (line) => ctx.streams.stderr.write(`${line}\n`)),
+  };
+}
+
+/** Opens the PostgreSQL store of `--database` (see `openShared`); webhook delivery stays with SQLite for now. */
+async function openSharedService(url: string, options: ServeOptions, ctx: CliContext): Promise<Opened> {
+  const { openShared } = await import('./serve-postgres.js');
+  const shared = await openShared(url, options, ctx);
+  return { ...shared, where: shared.store.location, start: () => ({ stop: async () => {} }) };
+}
+
+/**
+ * Runs `confctl serve` until SIGINT or SIGTERM: opens the store (the SQLite data directory, or
+ * the PostgreSQL database of `--database`/`CONFCTL_DATABASE_URL`), listens, and shuts down
+ * gracefully (in-flight requests finish, background work stops, then the store closes).
+ * Resolves once shut down.
+ */
+export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
+  const out = ctx.streams.stdout;
+  const database = options.database ?? ctx.env.CONFCTL_DATABASE_URL;
+  const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
+  const { store, created, demo } = opened;
+  const { server } = createServer({
+    store,
+    signingSecret: opened.signingSecret,
+    mediaDir: opened.mediaDir,
     rateLimit: options.rateLimit,
     maxAttendees: options.maxAttendees,
     trustProxy: options.trustProxy,
@@ -59,15 +99,15 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
-  }).catch((err: NodeJS.ErrnoException) => {
-    store.close();
+  }).catch(async (err: NodeJS.ErrnoException) => {
+    await store.close();
     throw listenError(err, options);
   });
   const port = (server.address() as AddressInfo).port;
   const baseUrl = baseUrlFor(options.host, port);
 
   if (created) {
-    out.write(`Created tenant ${created.tenant.primary_domain} in ${layout.dir}\n`);
+    out.write(`Created tenant ${created.tenant.primary_domain} in ${opened.where}\n`);
     out.write(`Access key (the secret is shown only now):\n  key id: ${created.key.id}\n  secret: ${created.key.secret}\n`);
   }
   if (options.profile) {
@@ -75,14 +115,14 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     if (saved) out.write(`Profile '${options.profile.name}' points at ${baseUrl}\n`);
   }
   if (demo) out.write(`${demoMessage(demo)}\n`);
-  out.write(`Listening on ${baseUrl} (data: ${layout.dir})\n`);
-  const sender = startWebhookSender(store, retryDelays, (line) => ctx.streams.stderr.write(`${line}\n`));
+  out.write(`Listening on ${baseUrl} (data: ${opened.where})\n`);
+  const background = opened.start();
 
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      Promise.all([closeGracefully(server), sender.stop()])
+      Promise.all([closeGracefully(server), background.stop()])
         .then(() => store.close())
         .then(resolve, resolve);
     };

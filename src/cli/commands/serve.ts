@@ -10,6 +10,8 @@ export interface ServeOptions {
   port: number;
   host: string;
   data?: string;
+  /** `--database`: a PostgreSQL URL; without it (and without CONFCTL_DATABASE_URL) the SQLite data directory. */
+  database?: string;
   /** `--media`: the recording files' directory (shared by instances on one database). */
   media?: string;
   demo: boolean;
@@ -65,6 +67,7 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     port: positiveInt('--port', String(o.port ?? '8080'), 0),
     host: String(o.host ?? '127.0.0.1'),
     data: o.data as string | undefined,
+    database: o.database as string | undefined,
     media: o.media as string | undefined,
     demo: Boolean(o.demo),
     rateLimit: parseRateLimit(String(o.rateLimit ?? '5/10')),
@@ -85,6 +88,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8080')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)')
+    .option('--database <url>', 'serve from PostgreSQL (postgres://user@host/db; prefer CONFCTL_DATABASE_URL, which no process list shows)')
     .option('--media <dir>', "recording files' directory (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
     .option('--demo', 'fill the first tenant with the deterministic demo data set')
     .option('--rate-limit <limits>', "requests per second: CLIENT[/TENANT], or 'off'", '5/10')

@@ -6,8 +6,8 @@ import {
   type ListQuery,
   MESSAGES,
 } from '../../contract/index.js';
-import { HttpError, ValidationError } from '../errors.js';
-import { addAttendees, conferenceOf, ownerAttendee } from './attendees.js';
+import { HttpError } from '../errors.js';
+import { conferenceOf } from './attendees.js';
 import type { Handler, HandlerContext, HandlerMap } from './types.js';
 
 /**
@@ -15,45 +15,41 @@ import type { Handler, HandlerContext, HandlerMap } from './types.js';
  * account and the backing event must be the tenant's (non-deleted), the event must not back
  * another conference, and `public_id` must be unused in the tenant.
  */
-function checkReferences({ store, tenant, body }: HandlerContext<Partial<ConferenceCreateBody>>, errors: FieldErrors): void {
-  if (typeof body.online_conference_account_id === 'number' && !store.conferenceAccounts.get(tenant.id, body.online_conference_account_id)) {
+async function checkReferences({ store, tenant, body }: HandlerContext<Partial<ConferenceCreateBody>>, errors: FieldErrors): Promise<void> {
+  if (typeof body.online_conference_account_id === 'number' && !(await store.conferenceAccounts.get(tenant.id, body.online_conference_account_id))) {
     addError(errors, 'online_conference_account_id', 'The selected :attribute is invalid.');
   }
-  if (typeof body.public_id === 'string' && store.conferences.publicIdTaken(tenant.id, body.public_id)) {
+  if (typeof body.public_id === 'string' && (await store.conferences.publicIdTaken(tenant.id, body.public_id))) {
     addError(errors, 'public_id', 'The :attribute has already been taken.');
   }
   const event = body.backer_event_id;
   if (typeof event === 'number') {
-    if (!store.events.exists(tenant.id, event)) addError(errors, 'backer_event_id', 'The selected :attribute is invalid.');
-    else if (store.conferences.backerEventTaken(tenant.id, event)) addError(errors, 'backer_event_id', 'The :attribute has already been taken.');
+    if (!(await store.events.exists(tenant.id, event))) addError(errors, 'backer_event_id', 'The selected :attribute is invalid.');
+    else if (await store.conferences.backerEventTaken(tenant.id, event)) addError(errors, 'backer_event_id', 'The :attribute has already been taken.');
   }
 }
 
+/**
+ * One unit of work (store/port.ts `createConference`): the conference, its account's owner as the
+ * first attendee (spec §4 rule 1), then the listed attendees, matched and de-duplicated against
+ * the owner and each other. The unit checks `public_id` and the backing event again: another
+ * request may have taken them since validation ran.
+ */
 const createConference: Handler<ConferenceCreateBody> = {
   validate: checkReferences,
-  run: (ctx) => {
-    const { store, tenant, body, options } = ctx;
-    return store.transaction(() => {
-      // Checked again inside the transaction: another request may have taken the public_id or
-      // the event since validation ran.
-      const errors: FieldErrors = {};
-      checkReferences(ctx, errors);
-      if (Object.keys(errors).length) throw new ValidationError(errors);
-      const conference = store.conferences.insert(tenant.id, {
+  run: ({ store, tenant, body, options }) =>
+    store.units.createConference(
+      tenant.id,
+      {
         online_conference_account_id: body.online_conference_account_id,
         public_id: body.public_id,
         title: body.title,
         is_public: body.is_public,
         backer_event_id: body.backer_event_id ?? null,
-      });
-      // The account owner attends automatically (spec §4 rule 1); listed attendees are matched
-      // and de-duplicated against the owner and each other.
-      const owner = ownerAttendee(store, tenant.id, conference.online_conference_account_id);
-      if (owner) store.attendees.insert(conference.id, owner);
-      addAttendees(store, tenant.id, conference.id, body.online_conference_attendees ?? [], options.maxAttendees + 1);
-      return conference;
-    });
-  },
+      },
+      body.online_conference_attendees ?? [],
+      options.maxAttendees + 1,
+    ),
 };
 
 const listConferences: Handler<undefined, ListQuery> = {
@@ -61,12 +57,12 @@ const listConferences: Handler<undefined, ListQuery> = {
 };
 
 const getConference: Handler = {
-  run: ({ store, tenant, params }) => conferenceOf(store, tenant.id, params.online_conference_id),
+  run: async ({ store, tenant, params }) => conferenceOf(store, tenant.id, params.online_conference_id),
 };
 
 const updateConference: Handler<ConferenceUpdateBody> = {
-  run: ({ store, tenant, params, body }) => {
-    const conference = conferenceOf(store, tenant.id, params.online_conference_id);
+  run: async ({ store, tenant, params, body }) => {
+    const conference = await conferenceOf(store, tenant.id, params.online_conference_id);
     // Any PATCH of a started conference is refused, `{}` included (decisions §10).
     if (conference.started_at !== null) throw new HttpError(409, MESSAGES.conferenceStarted);
     return Object.keys(body).length === 0 ? conference : store.conferences.update(tenant.id, conference.id, body);
@@ -79,12 +75,7 @@ const updateConference: Handler<ConferenceUpdateBody> = {
  * recordings' signed links 403; its `public_id` and backing event stay taken.
  */
 const deleteConference: Handler = {
-  run: ({ store, tenant, params }) =>
-    store.transaction(() => {
-      const conference = conferenceOf(store, tenant.id, params.online_conference_id);
-      if (conference.started_at !== null && conference.ended_at === null) throw new HttpError(409, MESSAGES.conferenceInProgress);
-      return store.conferences.softDelete(tenant.id, conference.id);
-    }),
+  run: ({ store, tenant, params }) => store.units.deleteConference(tenant.id, params.online_conference_id),
 };
 
 /** Online conferences: list, create (with attendees), get, update, delete (spec §4, decisions §11). */

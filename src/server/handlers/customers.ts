@@ -9,8 +9,8 @@ import { notFound } from '../errors.js';
 import type { Handler, HandlerContext, HandlerMap } from './types.js';
 
 /** Email uniqueness among the tenant's non-deleted customers, ignoring case (decisions §7, §10). */
-function checkEmail({ store, tenant, params, body }: HandlerContext<Partial<CustomerUpdateBody>>, errors: FieldErrors): void {
-  if (typeof body.email === 'string' && store.customers.emailTaken(tenant.id, body.email, params.customer_id)) {
+async function checkEmail({ store, tenant, params, body }: HandlerContext<Partial<CustomerUpdateBody>>, errors: FieldErrors): Promise<void> {
+  if (typeof body.email === 'string' && (await store.customers.emailTaken(tenant.id, body.email, params.customer_id))) {
     addError(errors, 'email', 'The :attribute has already been taken.');
   }
 }
@@ -25,8 +25,8 @@ const createCustomer: Handler<CustomerCreateBody> = {
 };
 
 const getCustomer: Handler = {
-  run: ({ store, tenant, params }) => {
-    const customer = store.customers.get(tenant.id, params.customer_id);
+  run: async ({ store, tenant, params }) => {
+    const customer = await store.customers.get(tenant.id, params.customer_id);
     if (!customer) throw notFound();
     return customer;
   },
@@ -34,8 +34,8 @@ const getCustomer: Handler = {
 
 const updateCustomer: Handler<CustomerUpdateBody> = {
   validate: checkEmail,
-  run: ({ store, tenant, params, body }) => {
-    const customer = store.customers.get(tenant.id, params.customer_id);
+  run: async ({ store, tenant, params, body }) => {
+    const customer = await store.customers.get(tenant.id, params.customer_id);
     if (!customer) throw notFound();
     // An empty body is a no-op; a sent `address` replaces the whole address (decisions §7, §10).
     return Object.keys(body).length === 0 ? customer : store.customers.update(tenant.id, customer.id, body);

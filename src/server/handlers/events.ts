@@ -3,8 +3,8 @@ import type { Handler, HandlerMap } from './types.js';
 
 /** The event with its attendees and backed conference (or null); 404 unless it is in that calendar of the tenant. */
 const getCalendarEvent: Handler = {
-  run: ({ store, tenant, params }) => {
-    const event = store.events.get(tenant.id, params.calendar_id, params.event_id);
+  run: async ({ store, tenant, params }) => {
+    const event = await store.events.get(tenant.id, params.calendar_id, params.event_id);
     if (!event) throw notFound();
     return event;
   },

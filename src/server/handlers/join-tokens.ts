@@ -11,9 +11,9 @@ import type { Handler, HandlerMap } from './types.js';
  * `expiry` seconds from now (default 3600); `expires_at` is the token's own expiry, a whole second.
  */
 const createAttendeeJoinToken: Handler<JoinTokenBody> = {
-  run: ({ store, tenant, params, body, origin, now, options }): JoinToken => {
-    const conference = conferenceOf(store, tenant.id, params.online_conference_id);
-    const attendee = store.attendees.get(conference.id, params.online_conference_attendee_id);
+  run: async ({ store, tenant, params, body, origin, now, options }): Promise<JoinToken> => {
+    const conference = await conferenceOf(store, tenant.id, params.online_conference_id);
+    const attendee = await store.attendees.get(conference.id, params.online_conference_attendee_id);
     if (!attendee) throw notFound();
     if (conference.ended_at !== null) throw new HttpError(409, MESSAGES.conferenceEnded);
     const grant = { tenantId: tenant.id, conferenceId: conference.id, attendeeId: attendee.id };

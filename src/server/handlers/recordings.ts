@@ -5,7 +5,7 @@ import { conferenceOf } from './attendees.js';
 import type { Handler, HandlerMap } from './types.js';
 
 const listConferenceRecordings: Handler<undefined, PageQuery> = {
-  run: ({ store, tenant, params, query }) => store.recordings.listByConference(conferenceOf(store, tenant.id, params.online_conference_id).id, query),
+  run: async ({ store, tenant, params, query }) => store.recordings.listByConference((await conferenceOf(store, tenant.id, params.online_conference_id)).id, query),
 };
 
 /**
@@ -14,9 +14,9 @@ const listConferenceRecordings: Handler<undefined, PageQuery> = {
  * by default the recording's length plus 600; `expires_at` equals the link's `expires`.
  */
 const getRecordingUrl: Handler<undefined, RecordingUrlQuery> = {
-  run: ({ store, tenant, params, query, origin, now, options }) => {
-    const conference = conferenceOf(store, tenant.id, params.online_conference_id);
-    const recording = store.recordings.get(tenant.id, params.online_conference_recording_id);
+  run: async ({ store, tenant, params, query, origin, now, options }) => {
+    const conference = await conferenceOf(store, tenant.id, params.online_conference_id);
+    const recording = await store.recordings.get(tenant.id, params.online_conference_recording_id);
     if (!recording || recording.online_conference_id !== conference.id) throw notFound();
     if (recording.status !== RECORDING_STATUS.Finished) throw new HttpError(409, MESSAGES.recordingNotFinished);
     // A Finished recording always has a file; one without is treated as absent.

@@ -1,5 +1,6 @@
 import type { FieldErrors, Operation, OperationId } from '../../contract/index.js';
-import type { AccessKeyRecord, Store, TenantRecord } from '../../store/types.js';
+import type { Awaitable, ServiceStore } from '../../store/port.js';
+import type { AccessKeyRecord, TenantRecord } from '../../store/types.js';
 import type { ResolvedOptions } from '../options.js';
 
 /**
@@ -7,7 +8,7 @@ import type { ResolvedOptions } from '../options.js';
  * already validated against the contract. Nothing HTTP: no request, no response, no SQL.
  */
 export interface HandlerContext<B = unknown, Q = unknown> {
-  store: Store;
+  store: ServiceStore;
   tenant: TenantRecord;
   key: AccessKeyRecord;
   op: Operation;
@@ -36,7 +37,7 @@ export interface Handler<B = any, Q = any> {
    * schema, adding messages to `errors`. Runs even when other fields failed, and before any
    * existence check, since validation (400) precedes existence (404) (decisions §2).
    */
-  validate?(ctx: HandlerContext<Partial<B>, Q>, errors: FieldErrors): void;
+  validate?(ctx: HandlerContext<Partial<B>, Q>, errors: FieldErrors): Awaitable<void>;
   run(ctx: HandlerContext<B, Q>): unknown;
 }
 

@@ -17,15 +17,15 @@ export function providerRepo(db: Db): ProviderRepo {
   };
 }
 
-const CONNECTED = 'id, owner_type, owner_id, provider_id, provider_uid, provider_email, created_at, updated_at, deleted_at';
+export const CONNECTED_COLUMNS = 'id, owner_type, owner_id, provider_id, provider_uid, provider_email, created_at, updated_at, deleted_at';
 
 /** A user's (or customer's) accounts at providers. Lists show non-deleted rows by id. */
 export function connectedAccountRepo(db: Db): ConnectedAccountRepo {
   const insert = db.prepare(`INSERT INTO connected_accounts (tenant_id, owner_type, owner_id, provider_id, provider_uid,
     provider_email, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  const get = db.prepare(`SELECT ${CONNECTED} FROM connected_accounts WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`);
+  const get = db.prepare(`SELECT ${CONNECTED_COLUMNS} FROM connected_accounts WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`);
   const where = 'owner_id = ? AND owner_type = ? AND tenant_id = ? AND deleted_at IS NULL';
-  const page = db.prepare(`SELECT ${CONNECTED} FROM connected_accounts WHERE ${where} ORDER BY id LIMIT ? OFFSET ?`);
+  const page = db.prepare(`SELECT ${CONNECTED_COLUMNS} FROM connected_accounts WHERE ${where} ORDER BY id LIMIT ? OFFSET ?`);
   const count = db.prepare(`SELECT COUNT(*) FROM connected_accounts WHERE ${where}`).pluck();
   return {
     insert(tenantId, i) {
@@ -41,15 +41,15 @@ export function connectedAccountRepo(db: Db): ConnectedAccountRepo {
   };
 }
 
-const CONF_ACCOUNT = 'id, owner_type, owner_id, connected_account_id, name, created_at, updated_at, deleted_at';
+export const CONFERENCE_ACCOUNT_COLUMNS = 'id, owner_type, owner_id, connected_account_id, name, created_at, updated_at, deleted_at';
 
 /** Online conference accounts (the "rooms" conferences are held in), owned by a user. */
 export function conferenceAccountRepo(db: Db): ConferenceAccountRepo {
   const insert = db.prepare(`INSERT INTO conference_accounts (tenant_id, owner_type, owner_id, connected_account_id, name,
     created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const get = db.prepare(`SELECT ${CONF_ACCOUNT} FROM conference_accounts WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`);
+  const get = db.prepare(`SELECT ${CONFERENCE_ACCOUNT_COLUMNS} FROM conference_accounts WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`);
   const where = 'owner_id = ? AND owner_type = ? AND tenant_id = ? AND deleted_at IS NULL';
-  const page = db.prepare(`SELECT ${CONF_ACCOUNT} FROM conference_accounts WHERE ${where} ORDER BY id LIMIT ? OFFSET ?`);
+  const page = db.prepare(`SELECT ${CONFERENCE_ACCOUNT_COLUMNS} FROM conference_accounts WHERE ${where} ORDER BY id LIMIT ? OFFSET ?`);
   const count = db.prepare(`SELECT COUNT(*) FROM conference_accounts WHERE ${where}`).pluck();
   return {
     insert(tenantId, i) {

@@ -3,7 +3,7 @@ import type { Db } from '../db.js';
 import type { AttendeeRepo } from '../types.js';
 import { NotFoundError, nowIso, pageOffset } from '../util.js';
 
-const ATTENDEE = 'id, online_conference_id, email, name, attendee_type, attendee_id, joined_at, created_at, updated_at, deleted_at';
+export const ATTENDEE_COLUMNS = 'id, online_conference_id, email, name, attendee_type, attendee_id, joined_at, created_at, updated_at, deleted_at';
 
 /**
  * Conference attendees. Callers check the conference belongs to the tenant first. An email
@@ -11,11 +11,11 @@ const ATTENDEE = 'id, online_conference_id, email, name, attendee_type, attendee
  */
 export function attendeeRepo(db: Db): AttendeeRepo {
   const live = 'online_conference_id = ? AND deleted_at IS NULL';
-  const page = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE ${live} ORDER BY id LIMIT ? OFFSET ?`);
+  const page = db.prepare(`SELECT ${ATTENDEE_COLUMNS} FROM conference_attendees WHERE ${live} ORDER BY id LIMIT ? OFFSET ?`);
   const count = db.prepare(`SELECT COUNT(*) FROM conference_attendees WHERE ${live}`).pluck();
-  const byEmail = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE ${live} AND email = ? COLLATE NOCASE`);
-  const byId = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE id = ?`);
-  const liveById = db.prepare(`SELECT ${ATTENDEE} FROM conference_attendees WHERE ${live} AND id = ?`);
+  const byEmail = db.prepare(`SELECT ${ATTENDEE_COLUMNS} FROM conference_attendees WHERE ${live} AND email = ? COLLATE NOCASE`);
+  const byId = db.prepare(`SELECT ${ATTENDEE_COLUMNS} FROM conference_attendees WHERE id = ?`);
+  const liveById = db.prepare(`SELECT ${ATTENDEE_COLUMNS} FROM conference_attendees WHERE ${live} AND id = ?`);
   const softDelete = db.prepare('UPDATE conference_attendees SET deleted_at = ?, updated_at = ? WHERE online_conference_id = ? AND id = ? AND deleted_at IS NULL');
   const insert = db.prepare(`INSERT INTO conference_attendees (online_conference_id, email, name, attendee_type, attendee_id,
     joined_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);

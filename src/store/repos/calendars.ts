@@ -18,10 +18,10 @@ export function calendarRepo(db: Db): CalendarRepo {
   };
 }
 
-type EventRow = Omit<CalendarEvent, 'attendees' | 'online_conference'>;
-type AttendeeRow = Omit<EventAttendee, 'is_organizer'> & { is_organizer: number };
+export type EventRow = Omit<CalendarEvent, 'attendees' | 'online_conference'>;
+export type EventAttendeeRow = Omit<EventAttendee, 'is_organizer'> & { is_organizer: number };
 
-const EVENT = `id, calendar_id, title, start, "end", body, location, cancel_note, canceled_by_id, canceled_by_type, public_id,
+export const EVENT_COLUMNS = `id, calendar_id, title, start, "end", body, location, cancel_note, canceled_by_id, canceled_by_type, public_id,
   provider_event_id, customer_id, meeting_link_id, created_at, updated_at, deleted_at`;
 
 /**
@@ -36,7 +36,7 @@ export function eventRepo(db: Db): EventRepo {
     @public_id, @provider_event_id, @customer_id, @meeting_link_id, @now, @now)`);
   const insertAttendee = db.prepare(`INSERT INTO event_attendees (event_id, email, name, status, is_organizer, customer_id,
     calendar_id) VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const get = db.prepare(`SELECT ${EVENT} FROM events WHERE tenant_id = ? AND calendar_id = ? AND id = ? AND deleted_at IS NULL`);
+  const get = db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE tenant_id = ? AND calendar_id = ? AND id = ? AND deleted_at IS NULL`);
   const exists = db.prepare('SELECT 1 FROM events WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL');
   const attendees = db.prepare(`SELECT email, name, status, is_organizer, customer_id, calendar_id FROM event_attendees
     WHERE event_id = ? ORDER BY id`);
@@ -52,7 +52,7 @@ export function eventRepo(db: Db): EventRepo {
     const e = get.get(tenantId, calendarId, eventId) as EventRow | undefined;
     if (!e) return undefined;
     const conf = backed.get(eventId, tenantId) as Parameters<typeof toConference>[0] | undefined;
-    const list = (attendees.all(eventId) as AttendeeRow[]).map((a) => ({ ...a, is_organizer: bool(a.is_organizer) }));
+    const list = (attendees.all(eventId) as EventAttendeeRow[]).map((a) => ({ ...a, is_organizer: bool(a.is_organizer) }));
     const online_conference: OnlineConference | null = conf ? toConference(conf) : null;
     const { created_at, updated_at, deleted_at, ...rest } = e;
     return { ...rest, attendees: list, online_conference, created_at, updated_at, deleted_at };

@@ -4,7 +4,7 @@ import { type ListDef, ListRunner } from '../list-query.js';
 import type { ConferenceInsert, ConferenceRepo } from '../types.js';
 import { bool, NotFoundError, nowIso } from '../util.js';
 
-type ConferenceRow = Omit<OnlineConference, 'is_public' | 'is_occurred'> & { is_public: number };
+export type ConferenceRow = Omit<OnlineConference, 'is_public' | 'is_occurred'> & { is_public: number };
 
 export const CONFERENCE_COLUMNS = `id, online_conference_account_id, public_id, title, is_public, backer_event_id,
   started_at, ended_at, created_at, updated_at, deleted_at`;

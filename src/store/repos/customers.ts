@@ -4,7 +4,7 @@ import { ListRunner, type ListDef } from '../list-query.js';
 import type { CustomerInsert, CustomerPatch, CustomerRepo } from '../types.js';
 import { guardUnique, NotFoundError, nowIso } from '../util.js';
 
-type CustomerRow = Omit<Customer, 'address'> & Record<(typeof ADDRESS_FIELDS)[number], string | null>;
+export type CustomerRow = Omit<Customer, 'address'> & Record<(typeof ADDRESS_FIELDS)[number], string | null>;
 
 /** Non-empty parts joined by `sep`, or NULL when none is left (decisions §10, "Derived text"). */
 const joinParts = (sep: string, cols: string[]) => `NULLIF(concat_ws('${sep}', ${cols.map((c) => `NULLIF(${c}, '')`).join(', ')}), '')`;
@@ -13,13 +13,13 @@ const ADDRESS_SQL = joinParts(', ', ['c.line_1', 'c.line_2', 'c.city', 'c.region
 const CITY_COUNTRY_SQL = joinParts(', ', ['c.city', 'c.country']);
 const NAME_SQL = `concat_ws(' ', NULLIF(c.first_name, ''), NULLIF(c.middle_name, ''), NULLIF(c.last_name, ''))`;
 
-const SELECT = `c.id, c.first_name, c.middle_name, c.last_name, c.email, c.contact_number,
+export const CUSTOMER_SELECT = `c.id, c.first_name, c.middle_name, c.last_name, c.email, c.contact_number,
   ${ADDRESS_FIELDS.map((f) => `c.${f}`).join(', ')}, c.created_at, c.updated_at, ${NAME_SQL} AS name, c.deleted_at`;
 const FROM = 'customers c';
 
 /** Customers' list attributes; `address` and `city_country` are derived text (decisions §6). */
 export const CUSTOMER_LIST_DEF: ListDef = {
-  select: SELECT,
+  select: CUSTOMER_SELECT,
   from: FROM,
   tenantColumn: 'c.tenant_id',
   deletedColumn: 'c.deleted_at',
@@ -41,21 +41,21 @@ export const CUSTOMER_LIST_DEF: ListDef = {
 };
 
 /** The address object with all eight keys, or null when every part is null. */
-function toCustomer(r: CustomerRow): Customer {
+export function toCustomer(r: CustomerRow): Customer {
   const address = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, r[f]])) as Address;
   const { id, first_name, middle_name, last_name, email, contact_number, created_at, updated_at, name, deleted_at } = r;
   const empty = ADDRESS_FIELDS.every((f) => address[f] === null);
   return { id, first_name, middle_name, last_name, email, contact_number, address: empty ? null : address, created_at, updated_at, name, deleted_at };
 }
 
-const addressParams = (a: Partial<Address> | null | undefined) => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, a?.[f] ?? null]));
+export const addressParams = (a: Partial<Address> | null | undefined) => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, a?.[f] ?? null]));
 const PATCHABLE = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number'] as const;
 
 export function customerRepo(db: Db): CustomerRepo {
   const lists = new ListRunner<CustomerRow>(db, CUSTOMER_LIST_DEF);
-  const selectAny = db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE c.tenant_id = ? AND c.id = ?`);
-  const selectLive = db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE c.tenant_id = ? AND c.id = ? AND c.deleted_at IS NULL`);
-  const byEmail = db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE c.email = ? COLLATE NOCASE AND c.tenant_id = ? AND c.deleted_at IS NULL`);
+  const selectAny = db.prepare(`SELECT ${CUSTOMER_SELECT} FROM ${FROM} WHERE c.tenant_id = ? AND c.id = ?`);
+  const selectLive = db.prepare(`SELECT ${CUSTOMER_SELECT} FROM ${FROM} WHERE c.tenant_id = ? AND c.id = ? AND c.deleted_at IS NULL`);
+  const byEmail = db.prepare(`SELECT ${CUSTOMER_SELECT} FROM ${FROM} WHERE c.email = ? COLLATE NOCASE AND c.tenant_id = ? AND c.deleted_at IS NULL`);
   const taken = db.prepare('SELECT 1 FROM customers WHERE email = ? COLLATE NOCASE AND tenant_id = ? AND deleted_at IS NULL AND id IS NOT ?');
   const cols = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number', ...ADDRESS_FIELDS, 'created_at', 'updated_at', 'deleted_at'];
   const insert = db.prepare(`INSERT INTO customers (tenant_id, ${cols.join(', ')}) VALUES (@tenant_id, ${cols.map((c) => `@${c}`).join(', ')})`);

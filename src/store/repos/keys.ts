@@ -2,11 +2,11 @@ import type { Db } from '../db.js';
 import type { AccessKeyRecord, AccessKeyRepo } from '../types.js';
 import { nowIso, randomBase62, sha256Hex } from '../util.js';
 
-interface KeyRow extends Omit<AccessKeyRecord, 'permissions'> {
+export interface KeyRow extends Omit<AccessKeyRecord, 'permissions'> {
   permissions: string;
 }
 
-const toRecord = (r: KeyRow): AccessKeyRecord => ({ ...r, permissions: JSON.parse(r.permissions) as string[] });
+export const toKeyRecord = (r: KeyRow): AccessKeyRecord => ({ ...r, permissions: JSON.parse(r.permissions) as string[] });
 
 /**
  * Access keys. Only the hex SHA-256 digest of a secret is stored; the secret leaves this module
@@ -24,7 +24,7 @@ export function keyRepo(db: Db, wrote: () => void): AccessKeyRepo {
 
   const get = (id: string) => {
     const r = select.get(id) as KeyRow | undefined;
-    return r ? toRecord(r) : undefined;
+    return r ? toKeyRecord(r) : undefined;
   };
 
   return {
@@ -44,7 +44,7 @@ export function keyRepo(db: Db, wrote: () => void): AccessKeyRepo {
       return { record: get(id)!, secret };
     },
     get,
-    list: (tenantId) => ((tenantId === undefined ? selectAll.all() : selectTenant.all(tenantId)) as KeyRow[]).map(toRecord),
+    list: (tenantId) => ((tenantId === undefined ? selectAll.all() : selectTenant.all(tenantId)) as KeyRow[]).map(toKeyRecord),
     revoke(id) {
       wrote();
       return revoke.run(nowIso(), id).changes > 0;

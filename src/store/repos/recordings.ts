@@ -3,18 +3,18 @@ import type { Db } from '../db.js';
 import type { RecordingInsert, RecordingRepo } from '../types.js';
 import { NotFoundError, nowIso, pageOffset } from '../util.js';
 
-const RECORDING = 'r.id, r.online_conference_id, r.status, r.file_name, r.path, r.started_at, r.stopped_at, r.created_at, r.updated_at, r.deleted_at';
+export const RECORDING_COLUMNS = 'r.id, r.online_conference_id, r.status, r.file_name, r.path, r.started_at, r.stopped_at, r.created_at, r.updated_at, r.deleted_at';
 const PATCHABLE = ['status', 'file_name', 'path', 'started_at', 'stopped_at'] as const;
 
 /** Conference recordings; `get` is tenant-scoped through the (non-deleted) conference. */
 export function recordingRepo(db: Db): RecordingRepo {
   const live = 'r.online_conference_id = ? AND r.deleted_at IS NULL';
-  const page = db.prepare(`SELECT ${RECORDING} FROM recordings r WHERE ${live} ORDER BY r.id LIMIT ? OFFSET ?`);
+  const page = db.prepare(`SELECT ${RECORDING_COLUMNS} FROM recordings r WHERE ${live} ORDER BY r.id LIMIT ? OFFSET ?`);
   const count = db.prepare(`SELECT COUNT(*) FROM recordings r WHERE ${live}`).pluck();
-  const byStatus = db.prepare(`SELECT ${RECORDING} FROM recordings r WHERE ${live} AND r.status = ? ORDER BY r.id`);
-  const get = db.prepare(`SELECT ${RECORDING} FROM recordings r JOIN conferences c ON c.id = r.online_conference_id
+  const byStatus = db.prepare(`SELECT ${RECORDING_COLUMNS} FROM recordings r WHERE ${live} AND r.status = ? ORDER BY r.id`);
+  const get = db.prepare(`SELECT ${RECORDING_COLUMNS} FROM recordings r JOIN conferences c ON c.id = r.online_conference_id
     WHERE r.id = ? AND c.tenant_id = ? AND r.deleted_at IS NULL AND c.deleted_at IS NULL`);
-  const byId = db.prepare(`SELECT ${RECORDING} FROM recordings r WHERE r.id = ?`);
+  const byId = db.prepare(`SELECT ${RECORDING_COLUMNS} FROM recordings r WHERE r.id = ?`);
   const revoked = db.prepare(`SELECT 1 FROM recordings r JOIN conferences c ON c.id = r.online_conference_id
     WHERE r.id = ? AND c.tenant_id = ? AND c.deleted_at IS NOT NULL`);
   const insert = db.prepare(`INSERT INTO recordings (online_conference_id, status, file_name, path, started_at, stopped_at,

@@ -4,16 +4,16 @@ import { ListRunner, type ListDef } from '../list-query.js';
 import type { UserInsert, UserPatch, UserRepo } from '../types.js';
 import { guardUnique, NotFoundError, nowIso } from '../util.js';
 
-type UserRow = Omit<User, 'work_hours'> & { work_hours: string | null };
+export type UserRow = Omit<User, 'work_hours'> & { work_hours: string | null };
 
-const SELECT = `u.id, u.department_id, u.first_name, u.last_name, u.email, u.timezone, u.work_hours, u.role,
+export const USER_SELECT = `u.id, u.department_id, u.first_name, u.last_name, u.email, u.timezone, u.work_hours, u.role,
   u.created_at, u.updated_at, u.status, u.avatar_url, u.first_name || ' ' || u.last_name AS name,
   d.name AS department_name, u.deleted_at`;
-const FROM = 'users u LEFT JOIN departments d ON d.id = u.department_id';
+export const USER_FROM = 'users u LEFT JOIN departments d ON d.id = u.department_id';
 
 /** Users' list attributes; `department` is the department's name (decisions §6). */
 export const USER_LIST_DEF: ListDef = {
-  select: SELECT,
+  select: USER_SELECT,
   from: 'users u',
   joins: 'LEFT JOIN departments d ON d.id = u.department_id',
   tenantColumn: 'u.tenant_id',
@@ -36,7 +36,7 @@ export const USER_LIST_DEF: ListDef = {
   },
 };
 
-const toUser = (r: UserRow): User => ({ ...r, work_hours: r.work_hours === null ? null : (JSON.parse(r.work_hours) as WorkHours) });
+export const toUser = (r: UserRow): User => ({ ...r, work_hours: r.work_hours === null ? null : (JSON.parse(r.work_hours) as WorkHours) });
 
 /**
  * A user as JSON text, written by SQLite: the keys and order of `JSON.stringify(toUser(row))`,
@@ -77,11 +77,11 @@ const PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezon
 export function userRepo(db: Db): UserRepo {
   const lists = new ListRunner<UserRow>(db, USER_LIST_DEF);
   const jsonLists = new ListRunner<string>(db, { ...USER_LIST_DEF, select: JSON_SELECT });
-  const selectAny = db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE u.tenant_id = ? AND u.id = ?`);
-  const selectLive = db.prepare(`SELECT ${SELECT} FROM ${FROM} WHERE u.tenant_id = ? AND u.id = ? AND u.deleted_at IS NULL`);
-  const selectLiveJson = db.prepare(`SELECT ${JSON_SELECT} FROM ${FROM} WHERE u.tenant_id = ? AND u.id = ? AND u.deleted_at IS NULL`).pluck();
+  const selectAny = db.prepare(`SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = ? AND u.id = ?`);
+  const selectLive = db.prepare(`SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = ? AND u.id = ? AND u.deleted_at IS NULL`);
+  const selectLiveJson = db.prepare(`SELECT ${JSON_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = ? AND u.id = ? AND u.deleted_at IS NULL`).pluck();
   const byEmail = db.prepare(
-    `SELECT ${SELECT} FROM ${FROM} WHERE u.email = ? COLLATE NOCASE AND u.tenant_id = ? AND u.deleted_at IS NULL`,
+    `SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.email = ? COLLATE NOCASE AND u.tenant_id = ? AND u.deleted_at IS NULL`,
   );
   const taken = db.prepare(
     'SELECT 1 FROM users WHERE email = ? COLLATE NOCASE AND tenant_id = ? AND deleted_at IS NULL AND id IS NOT ?',

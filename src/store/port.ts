@@ -1,0 +1,145 @@
+import type { AttendeeInput, OnlineConference, OnlineConferenceAttendee, User } from '../contract/index.js';
+import type {
+  AccessKeyRepo,
+  CalendarRepo,
+  ProviderRepo,
+  AttendeeRepo,
+  ConferenceAccountRepo,
+  ConferenceInsert,
+  ConferenceRepo,
+  ConnectedAccountRepo,
+  CustomerRepo,
+  DepartmentRepo,
+  EventRepo,
+  RecordingRepo,
+  RoleRepo,
+  TenantRepo,
+  UserInsert,
+  UserRepo,
+} from './types.js';
+
+/**
+ * A value now or a promise of it. The port's methods answer `Awaitable`s and callers always
+ * `await` them: the SQLite adapter answers synchronously (better-sqlite3 is synchronous, and the
+ * server's hot path saves a promise per call), the PostgreSQL adapter with promises.
+ */
+export type Awaitable<T> = T | Promise<T>;
+
+/** A repository's chosen methods with `Awaitable` answers. */
+type Port<R, K extends keyof R> = {
+  [M in K]: R[M] extends (...args: infer A) => infer T ? (...args: A) => Awaitable<T> : never;
+};
+
+/**
+ * Why a unit of work refused to write, as a business rule says (decisions §7, §10, §11); the
+ * server answers each with 409 and its message. Nothing was written.
+ */
+export type RuleReason = 'maxAttendees' | 'conferenceInProgress' | 'conferenceEnded' | 'ownerNotRemovable';
+
+/** Thrown by a unit of work whose rule refused the write (see `RuleReason`). */
+export class RuleViolation extends Error {
+  constructor(readonly reason: RuleReason) {
+    super(`refused: ${reason}`);
+    this.name = 'RuleViolation';
+  }
+}
+
+/**
+ * The writes that must be atomic, each one store operation that its adapter makes atomic its own
+ * way (SQLite: one IMMEDIATE transaction; PostgreSQL: one transaction with row locks), instead
+ * of a transaction that handlers open around their own calls. Uniqueness clashes throw
+ * `UniqueViolation` naming the field; broken rules throw `RuleViolation`; a conference or
+ * attendee that is not there throws `NotFoundError`. `limit` counts non-deleted attendees, the
+ * owner included.
+ */
+export interface UnitsOfWork {
+  /** Inserts the user (its e-mail unused among live users, ignoring case) and, with `invite`, its invitation. */
+  createUser(tenantId: number, input: UserInsert, invite: boolean): Awaitable<User>;
+  /**
+   * Inserts the conference (its `public_id` and backing event unused among all the tenant's
+   * conferences), its account owner as the first attendee, then `attendees` as `addAttendees`.
+   */
+  createConference(tenantId: number, input: ConferenceInsert, attendees: readonly AttendeeInput[], limit: number): Awaitable<OnlineConference>;
+  /**
+   * Adds attendees to the tenant's live conference, all or nothing: an e-mail already attending or
+   * repeated is not added again (its attendee is answered); each new one is matched to the
+   * tenant's user, then customer, of that e-mail. Past `limit`: `RuleViolation('maxAttendees')`.
+   */
+  addAttendees(tenantId: number, conferenceId: number, inputs: readonly AttendeeInput[], limit: number): Awaitable<OnlineConferenceAttendee[]>;
+  /** Soft-deletes the tenant's live conference unless it is in progress (started, not ended). */
+  deleteConference(tenantId: number, conferenceId: number): Awaitable<OnlineConference>;
+  /** Soft-deletes a live attendee unless the conference ended or the attendee is the account's owner. */
+  removeAttendee(tenantId: number, conferenceId: number, attendeeId: number): Awaitable<OnlineConferenceAttendee>;
+}
+
+/**
+ * What `serve` needs from persistence: the reads of its handlers and lookups, and the units of
+ * work. Both adapters implement it (SQLite: `openStore`, PostgreSQL: `openPostgresStore`) and
+ * pass the same contract suite (test/store/port.test.ts).
+ */
+export interface ServiceStore {
+  /** Where the data is, fit to print: a file path, or a PostgreSQL URL with its password masked. */
+  readonly location: string;
+  close(): Awaitable<void>;
+  /** Resolves when the database answers at this build's schema version; else throws (`SchemaMismatch`, or the driver's error). */
+  ping(): Awaitable<void>;
+  /** Moves whenever anything may have been written, by this instance or any other (list-total caches compare it). */
+  changeToken(): Awaitable<string>;
+  /** Moves whenever tenants, their domains or keys may have been written (the server's tenant and key caches compare it). */
+  tenancyToken(): Awaitable<string>;
+  /** How long a write waits for another process's lock (SQLite only: PostgreSQL waits on row locks). */
+  setBusyTimeout?(ms: number): void;
+  /** What instances on one database share (PostgreSQL); absent where one process is the whole service (SQLite). */
+  shared?: SharedState;
+
+  tenants: Port<TenantRepo, 'byDomain'>;
+  keys: Port<AccessKeyRepo, 'get'>;
+  roles: Port<RoleRepo, 'exists'>;
+  departments: Port<DepartmentRepo, 'get'>;
+  users: Port<UserRepo, 'listJson' | 'get' | 'getJson' | 'update' | 'emailTaken'>;
+  customers: Port<CustomerRepo, 'list' | 'get' | 'insert' | 'update' | 'emailTaken'>;
+  connectedAccounts: Port<ConnectedAccountRepo, 'listByOwner'>;
+  conferenceAccounts: Port<ConferenceAccountRepo, 'get' | 'listByOwner'>;
+  events: Port<EventRepo, 'get' | 'exists'>;
+  conferences: Port<ConferenceRepo, 'list' | 'get' | 'update' | 'publicIdTaken' | 'backerEventTaken'>;
+  attendees: Port<AttendeeRepo, 'listByConference' | 'get'>;
+  recordings: Port<RecordingRepo, 'listByConference' | 'get' | 'revoked'>;
+  units: UnitsOfWork;
+}
+
+/**
+ * State that instances sharing one database must share (PostgreSQL); a SQLite store has none
+ * and `serve` keeps it in the process (the signing secret in the data directory, rate-limit
+ * windows in memory).
+ */
+export interface SharedState {
+  /** The instance secret that signs recording URLs and join tokens, stored by the first instance that asks. */
+  signingSecret(make: () => string): Promise<string>;
+  /** Counts one authenticated request in the database's current one-second window (see `countInWindow`). */
+  countRequest(keyId: string, tenantId: number, keyLimit: number): Promise<{ client: number; tenant: number; nowMs: number }>;
+  /** The current window's counts of a key and its tenant, without counting. */
+  peekRequests(keyId: string, tenantId: number): Promise<{ client: number; tenant: number; nowMs: number }>;
+}
+
+/**
+ * The service store plus the writes that setting up an instance, the provider's commands and the
+ * contract suite need. Both adapters implement it; the SQLite store has more (seeding, imports,
+ * webhooks, backups) that PostgreSQL gains as those commands learn `--database`.
+ */
+export interface DataStore extends ServiceStore {
+  readonly backend: 'sqlite' | 'postgres';
+  tenants: Port<TenantRepo, 'create' | 'addAlias' | 'byDomain' | 'get' | 'list'>;
+  keys: Port<AccessKeyRepo, 'create' | 'get' | 'list' | 'revoke'>;
+  roles: Port<RoleRepo, 'create' | 'list' | 'exists'>;
+  departments: Port<DepartmentRepo, 'create' | 'get' | 'list'>;
+  users: Port<UserRepo, 'list' | 'listJson' | 'get' | 'getJson' | 'insert' | 'update' | 'emailTaken' | 'findByEmail'>;
+  customers: Port<CustomerRepo, 'list' | 'get' | 'insert' | 'update' | 'emailTaken' | 'findByEmail'>;
+  providers: Port<ProviderRepo, 'ensure' | 'list'>;
+  connectedAccounts: Port<ConnectedAccountRepo, 'insert' | 'get' | 'listByOwner'>;
+  conferenceAccounts: Port<ConferenceAccountRepo, 'insert' | 'get' | 'listByOwner'>;
+  calendars: Port<CalendarRepo, 'insert' | 'get'>;
+  events: Port<EventRepo, 'insert' | 'get' | 'exists'>;
+  conferences: Port<ConferenceRepo, 'list' | 'insert' | 'get' | 'update' | 'softDelete' | 'publicIdTaken' | 'backerEventTaken'>;
+  attendees: Port<AttendeeRepo, 'listByConference' | 'count' | 'get' | 'findByEmail' | 'insert' | 'softDelete'>;
+  recordings: Port<RecordingRepo, 'listByConference' | 'get' | 'insert' | 'update' | 'revoked' | 'byStatus'>;
+}

@@ -1,0 +1,91 @@
+import type pg from 'pg';
+import type { DataStore } from '../port.js';
+import { SchemaMismatch } from '../util.js';
+import { pgAttendees, pgCalendars, pgConferenceAccounts, pgConferences, pgConnectedAccounts, pgEvents, pgProviders, pgRecordings } from './conferences.js';
+import { migrate, PG_SCHEMA_VERSION } from './migrate.js';
+import { pgCustomers, pgUsers } from './people.js';
+import { createPool, inTransaction, maskDatabaseUrl, one, type Queryable } from './pool.js';
+import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting } from './shared.js';
+import { pgDepartments, pgKeys, pgRoles, pgTenants } from './tenancy.js';
+import { pgUnits } from './units.js';
+
+export { maskDatabaseUrl } from './pool.js';
+
+/** The PostgreSQL store; `pool` is for the provider's tools (copy) and tests. */
+export interface PostgresStore extends DataStore {
+  readonly backend: 'postgres';
+  readonly pool: pg.Pool;
+}
+
+/** True for a `postgres://` or `postgresql://` URL: where `--database` says PostgreSQL. */
+export function isPostgresUrl(value: string | undefined): value is string {
+  return value !== undefined && /^postgres(ql)?:\/\//i.test(value);
+}
+
+/**
+ * Opens the PostgreSQL store at `url`: a pool, then the migrations (under an advisory lock, so
+ * instances starting together migrate once). Change tokens are read from the database on every
+ * call (one indexed read of two rows), within one synchronous run of the event loop at most once:
+ * the requests of one pipelined batch share it, as with SQLite (see `narrowChangeSignal`).
+ */
+export async function openPostgresStore(url: string, options: { maxConnections?: number } = {}): Promise<PostgresStore> {
+  const pool = createPool(url, options.maxConnections);
+  try {
+    const client = await pool.connect();
+    try {
+      await migrate(client);
+    } finally {
+      client.release();
+    }
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw err;
+  }
+  const atomically = <T>(work: (tx: Queryable) => Promise<T>) => inTransaction(pool, work);
+  let counters: Promise<{ all: string; tenancy: string }> | undefined;
+  const changes = () => {
+    if (!counters) {
+      counters = readChangeCounters(pool);
+      const forget = () => void (counters = undefined);
+      counters.then(forget, forget);
+    }
+    return counters;
+  };
+  const prune = setInterval(() => void pruneWindows(pool).catch(() => {}), 10_000);
+  prune.unref();
+  return {
+    backend: 'postgres',
+    location: maskDatabaseUrl(url),
+    pool,
+    close: async () => {
+      clearInterval(prune);
+      await pool.end();
+    },
+    async ping() {
+      const row = await one<{ version: number }>(pool, 'SELECT max(version) AS version FROM confctl_schema');
+      if (row?.version !== PG_SCHEMA_VERSION) throw new SchemaMismatch(row?.version ?? 0, PG_SCHEMA_VERSION);
+    },
+    changeToken: async () => (await changes()).all,
+    tenancyToken: async () => (await changes()).tenancy,
+    shared: {
+      signingSecret: (make) => sharedSetting(pool, 'signing_secret', make),
+      countRequest: (keyId, tenantId, keyLimit) => countInWindow(pool, `key:${keyId}`, `tenant:${tenantId}`, keyLimit),
+      peekRequests: (keyId, tenantId) => peekWindow(pool, `key:${keyId}`, `tenant:${tenantId}`),
+    },
+    tenants: pgTenants(pool, atomically),
+    keys: pgKeys(pool),
+    roles: pgRoles(pool),
+    departments: pgDepartments(pool),
+    users: pgUsers(pool),
+    customers: pgCustomers(pool),
+    providers: pgProviders(pool),
+    connectedAccounts: pgConnectedAccounts(pool),
+    conferenceAccounts: pgConferenceAccounts(pool),
+    calendars: pgCalendars(pool),
+    events: pgEvents(pool, atomically),
+    conferences: pgConferences(pool),
+    attendees: pgAttendees(pool),
+    recordings: pgRecordings(pool),
+    units: pgUnits(atomically),
+  };
+}

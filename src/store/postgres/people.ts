@@ -1,0 +1,134 @@
+import type { Customer, ListQuery, User } from '../../contract/index.js';
+import type { CustomerInsert, CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.js';
+import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../repos/customers.js';
+import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../repos/users.js';
+import { NotFoundError, nowIso } from '../util.js';
+import { compileList } from './list-query.js';
+import { guardUnique, one, type Queryable } from './pool.js';
+import { fold } from './schema.js';
+import { ADDRESS_FIELDS } from '../../contract/index.js';
+
+/** One list page and its exact total. */
+export async function runList<R>(db: Queryable, def: Parameters<typeof compileList>[0], tenantId: number, query: ListQuery, map: (row: any) => R): Promise<ListResult<R>> {
+  const { page, count } = compileList(def, tenantId, query);
+  const [rows, total] = await Promise.all([db.query(page.text, page.values), db.query(count.text, count.values)]);
+  return { rows: rows.rows.map(map), total: Number(total.rows[0].n) };
+}
+
+/**
+ * `SET col = $n, …` of the fields present in `patch` (whitelisted by `fields`), `updated_at` last;
+ * `convert` maps a field's value to its stored form.
+ */
+export function patchSet(patch: object, fields: readonly string[], values: unknown[], convert: (field: string, value: unknown) => unknown = (_f, v) => v): string {
+  const sets: string[] = [];
+  for (const f of fields) {
+    const v = (patch as Record<string, unknown>)[f];
+    if (v === undefined) continue;
+    values.push(convert(f, v));
+    sets.push(`${f === 'end' ? '"end"' : f} = $${values.length}`);
+  }
+  values.push(nowIso());
+  sets.push(`updated_at = $${values.length}`);
+  return sets.join(', ');
+}
+
+const USER_PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role'] as const;
+const workHours = (w: unknown) => (w ? JSON.stringify(w) : null);
+
+/** Users (as the SQLite store's `userRepo`); JSON text is `JSON.stringify` of the user. */
+export function pgUsers(db: Queryable) {
+  const read = async (tenantId: number, id: number, live: boolean): Promise<User | undefined> => {
+    const r = await one<UserRow>(db, `SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = $1 AND u.id = $2${live ? ' AND u.deleted_at IS NULL' : ''}`, [tenantId, id]);
+    return r && toUser(r);
+  };
+  return {
+    list: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, toUser),
+    listJson: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, (r: UserRow) => JSON.stringify(toUser(r))),
+    get: (tenantId: number, id: number) => read(tenantId, id, true),
+    getJson: async (tenantId: number, id: number) => {
+      const user = await read(tenantId, id, true);
+      return user && JSON.stringify(user);
+    },
+    insert: async (tenantId: number, input: UserInsert): Promise<User> => {
+      const created = input.created_at ?? nowIso();
+      const row = await guardUnique(
+        one<{ id: number }>(
+          db,
+          `INSERT INTO users (tenant_id, department_id, first_name, last_name, email, timezone, work_hours, role, status, avatar_url,
+            created_at, updated_at, deleted_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+          [tenantId, input.department_id ?? null, input.first_name, input.last_name, input.email, input.timezone ?? null, workHours(input.work_hours),
+            input.role ?? null, input.status ?? 1, input.avatar_url ?? null, created, input.updated_at ?? created, input.deleted_at ?? null],
+        ),
+      );
+      return (await read(tenantId, row!.id, false))!;
+    },
+    update: async (tenantId: number, id: number, patch: UserPatch): Promise<User> => {
+      const values: unknown[] = [tenantId, id];
+      const set = patchSet(patch, USER_PATCHABLE, values, (f, v) => (f === 'work_hours' ? workHours(v) : v));
+      const r = await guardUnique(db.query(`UPDATE users SET ${set} WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`, values));
+      if (r.rowCount === 0) throw new NotFoundError('User', id);
+      return (await read(tenantId, id, false))!;
+    },
+    emailTaken: async (tenantId: number, email: string, exceptId?: number) =>
+      (await one(db, `SELECT 1 FROM users WHERE ${fold('email')} = ${fold('$1::text')} AND tenant_id = $2 AND deleted_at IS NULL AND id IS DISTINCT FROM $3`, [
+        email, tenantId, exceptId ?? null,
+      ])) !== undefined,
+    findByEmail: async (tenantId: number, email: string) => {
+      const r = await one<UserRow>(db, `SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE ${fold('u.email')} = ${fold('$1::text')} AND u.tenant_id = $2 AND u.deleted_at IS NULL`, [email, tenantId]);
+      return r && toUser(r);
+    },
+  };
+}
+
+const CUSTOMER_PATCHABLE = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number'] as const;
+
+/** Customers (as the SQLite store's `customerRepo`); a sent `address` replaces all eight parts. */
+export function pgCustomers(db: Queryable) {
+  const read = async (tenantId: number, id: number, live: boolean): Promise<Customer | undefined> => {
+    const r = await one<CustomerRow>(db, `SELECT ${CUSTOMER_SELECT} FROM customers c WHERE c.tenant_id = $1 AND c.id = $2${live ? ' AND c.deleted_at IS NULL' : ''}`, [tenantId, id]);
+    return r && toCustomer(r);
+  };
+  const columns = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number', ...ADDRESS_FIELDS, 'created_at', 'updated_at', 'deleted_at'];
+  return {
+    list: (tenantId: number, query: ListQuery) => runList(db, CUSTOMER_LIST_DEF, tenantId, query, toCustomer),
+    get: (tenantId: number, id: number) => read(tenantId, id, true),
+    insert: async (tenantId: number, input: CustomerInsert): Promise<Customer> => {
+      const created = input.created_at ?? nowIso();
+      const row: Record<string, unknown> = {
+        first_name: input.first_name,
+        middle_name: input.middle_name ?? null,
+        last_name: input.last_name,
+        email: input.email,
+        contact_number: input.contact_number ?? null,
+        ...addressParams(input.address),
+        created_at: created,
+        updated_at: input.updated_at ?? created,
+        deleted_at: input.deleted_at ?? null,
+      };
+      const values = [tenantId, ...columns.map((c) => row[c])];
+      const inserted = await guardUnique(
+        one<{ id: number }>(db, `INSERT INTO customers (tenant_id, ${columns.join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`, values),
+      );
+      return (await read(tenantId, inserted!.id, false))!;
+    },
+    update: async (tenantId: number, id: number, patch: CustomerPatch): Promise<Customer> => {
+      const values: unknown[] = [tenantId, id];
+      const flat: Record<string, unknown> = { ...patch };
+      delete flat.address;
+      if (patch.address !== undefined) Object.assign(flat, addressParams(patch.address));
+      const fields = patch.address !== undefined ? [...CUSTOMER_PATCHABLE, ...ADDRESS_FIELDS] : CUSTOMER_PATCHABLE;
+      const set = patchSet(flat, fields, values, (_f, v) => v ?? null);
+      const r = await guardUnique(db.query(`UPDATE customers SET ${set} WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`, values));
+      if (r.rowCount === 0) throw new NotFoundError('Customer', id);
+      return (await read(tenantId, id, false))!;
+    },
+    emailTaken: async (tenantId: number, email: string, exceptId?: number) =>
+      (await one(db, `SELECT 1 FROM customers WHERE ${fold('email')} = ${fold('$1::text')} AND tenant_id = $2 AND deleted_at IS NULL AND id IS DISTINCT FROM $3`, [
+        email, tenantId, exceptId ?? null,
+      ])) !== undefined,
+    findByEmail: async (tenantId: number, email: string) => {
+      const r = await one<CustomerRow>(db, `SELECT ${CUSTOMER_SELECT} FROM customers c WHERE ${fold('c.email')} = ${fold('$1::text')} AND c.tenant_id = $2 AND c.deleted_at IS NULL`, [email, tenantId]);
+      return r && toCustomer(r);
+    },
+  };
+}

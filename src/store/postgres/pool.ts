@@ -1,0 +1,78 @@
+import pg from 'pg';
+import { UniqueViolation } from '../util.js';
+
+/** What both a pool and a transaction's client can do: run one parameterized statement. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+/** int8 (ids, `COUNT(*)`) as a JavaScript number: ids stay far below 2^53. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** A pool on `url`, with ids and counts as numbers; `max` connections (default 10). */
+export function createPool(url: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types });
+  // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/**
+ * A database URL fit to print: the password replaced by `***` (`postgres://user:***@host/db`).
+ * Anything that is not a URL is not printed at all.
+ */
+export function maskDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.href;
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+/** Runs `work` in one transaction on a client of its own: COMMIT when it resolves, ROLLBACK when it throws. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** The first row of a statement, or undefined. */
+export async function one<R extends pg.QueryResultRow>(db: Queryable, text: string, values: unknown[] = []): Promise<R | undefined> {
+  return (await db.query<R>(text, values)).rows[0];
+}
+
+/** Every row of a statement. */
+export async function all<R extends pg.QueryResultRow>(db: Queryable, text: string, values: unknown[] = []): Promise<R[]> {
+  return (await db.query<R>(text, values)).rows;
+}
+
+/**
+ * Runs a write, turning PostgreSQL's unique violation (23505) into a `UniqueViolation` naming the
+ * column of the clashing key (`email`, `public_id`...): another writer got there between the
+ * check and the write.
+ */
+export async function guardUnique<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    const e = err as { code?: string; detail?: string };
+    if (e.code !== '23505') throw err;
+    const key = /Key \((.*?)\)=/.exec(e.detail ?? '')?.[1] ?? '';
+    const column = /\b(email|public_id|backer_event_id|domain|name)\b/.exec(key)?.[1] ?? 'id';
+    throw new UniqueViolation(column);
+  }
+}

@@ -1,0 +1,72 @@
+import { one, type Queryable } from './pool.js';
+
+/**
+ * The change counters (schema: `confctl_changes`, moved by statement triggers in each writing
+ * transaction): one read of both per request answers `changeToken` and `tenancyToken`, so that a
+ * write on any instance, or an `admin` command, is seen before the next request is answered.
+ */
+export async function readChangeCounters(db: Queryable): Promise<{ all: string; tenancy: string }> {
+  const r = await one<{ all: string; tenancy: string }>(
+    db,
+    "SELECT max(counter) FILTER (WHERE scope = 'all')::text AS all, max(counter) FILTER (WHERE scope = 'tenancy')::text AS tenancy FROM confctl_changes",
+  );
+  return { all: r?.all ?? '', tenancy: r?.tenancy ?? '' };
+}
+
+/**
+ * The value of an instance-wide setting, stored by the first instance that asks (`make()`), so
+ * every instance on the database reads the same one (the signing secret: a URL signed by one
+ * verifies on all).
+ */
+export async function sharedSetting(db: Queryable, name: string, make: () => string): Promise<string> {
+  await db.query('INSERT INTO confctl_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, make()]);
+  return (await one<{ value: string }>(db, 'SELECT value FROM confctl_settings WHERE name = $1', [name]))!.value;
+}
+
+/** Counts of one request in the shared one-second window: its key's, and its tenant's unless the key was over its own limit. */
+export interface WindowCounts {
+  client: number;
+  tenant: number;
+  /** The database's clock, epoch milliseconds: windows are whole seconds of it, the same for every instance. */
+  nowMs: number;
+}
+
+/**
+ * Counts one request of `clientBucket` and (while the client is within `clientLimit`) of
+ * `tenantBucket` in the current window, atomically, in one statement: the windows are the
+ * database's, so the limits hold across all instances together (decisions §5).
+ */
+export async function countInWindow(db: Queryable, clientBucket: string, tenantBucket: string, clientLimit: number): Promise<WindowCounts> {
+  const r = await one<{ client: number; tenant: number; ms: string }>(
+    db,
+    `WITH now AS (SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms),
+     c AS (INSERT INTO confctl_rate_windows (bucket, window_start, count) SELECT $1, ms / 1000, 1 FROM now
+           ON CONFLICT (bucket, window_start) DO UPDATE SET count = confctl_rate_windows.count + 1 RETURNING count, window_start),
+     t AS (INSERT INTO confctl_rate_windows (bucket, window_start, count) SELECT $2, window_start, 1 FROM c WHERE c.count <= $3
+           ON CONFLICT (bucket, window_start) DO UPDATE SET count = confctl_rate_windows.count + 1 RETURNING count)
+     SELECT c.count AS client,
+       coalesce((SELECT count FROM t), (SELECT w.count FROM confctl_rate_windows w WHERE w.bucket = $2 AND w.window_start = c.window_start), 0) AS tenant,
+       (SELECT ms FROM now)::text AS ms
+     FROM c`,
+    [clientBucket, tenantBucket, clientLimit],
+  );
+  return { client: r!.client, tenant: r!.tenant, nowMs: Number(r!.ms) };
+}
+
+/** The current window's counts without counting (for the headers of answers decided before the limit stage). */
+export async function peekWindow(db: Queryable, clientBucket: string, tenantBucket: string): Promise<WindowCounts> {
+  const r = await one<{ client: number; tenant: number; ms: string }>(
+    db,
+    `WITH now AS (SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms)
+     SELECT coalesce((SELECT count FROM confctl_rate_windows WHERE bucket = $1 AND window_start = now.ms / 1000), 0) AS client,
+       coalesce((SELECT count FROM confctl_rate_windows WHERE bucket = $2 AND window_start = now.ms / 1000), 0) AS tenant,
+       now.ms::text AS ms FROM now`,
+    [clientBucket, tenantBucket],
+  );
+  return { client: r!.client, tenant: r!.tenant, nowMs: Number(r!.ms) };
+}
+
+/** Forgets windows that ended more than a minute ago. */
+export async function pruneWindows(db: Queryable): Promise<void> {
+  await db.query('DELETE FROM confctl_rate_windows WHERE window_start < floor(extract(epoch FROM clock_timestamp()))::bigint - 60');
+}
