@@ -1,0 +1,125 @@
+import type { AttributeType, ListFilter, ListQuery } from '../../contract/index.js';
+import { fold } from './schema.js';
+
+/** One whitelisted attribute: the SQL expression it stands for and how it compares. */
+export interface PgColumnDef {
+  sql: string;
+  type: AttributeType;
+  /** The expression needs the definition's `joins` (the count joins only when its filter does). */
+  join?: boolean;
+}
+
+/**
+ * A resource's list definition; only these fragments ever reach SQL, every value is bound.
+ * `from` must alias the main table so that `idColumn`, `tenantColumn` and `deletedColumn`
+ * resolve. The SQLite store's `ListDef`s fit this shape (their SQLite-only parts are ignored).
+ */
+export interface PgListDef {
+  select: string;
+  from: string;
+  joins?: string;
+  tenantColumn: string;
+  deletedColumn: string;
+  idColumn: string;
+  columns: Readonly<Record<string, PgColumnDef>>;
+}
+
+/** A statement and its values, as `pg`'s `client.query()` takes them. */
+export interface PgQuery {
+  text: string;
+  values: unknown[];
+}
+
+/** A compiled list query: the page (its values end with the limit and offset) and the total, as `n`. */
+export interface PgCompiledList {
+  page: PgQuery;
+  count: PgQuery;
+}
+
+const COMPARE: Readonly<Record<string, string>> = {
+  Equal: '=',
+  NotEqual: '<>',
+  GreaterThan: '>',
+  GreaterThanOrEqual: '>=',
+  LessThan: '<',
+  LessThanOrEqual: '<=',
+};
+
+/** Makes `%`, `_` and the escape character `\` literal in a LIKE pattern. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A boolean as 1/0, whether stored so or derived as an SQL boolean (`started_at IS NOT NULL`). */
+const asInteger = (sql: string) => `CAST((${sql}) AS integer)`;
+
+/**
+ * The WHERE term of one filter (decisions §6, §10); `bind` adds a value and returns its
+ * placeholder. Text compares folded (see `fold`), in code point order. `Contains` is a LIKE on the
+ * folded text form (integers cast to text, dates as stored, ISO text) with `%`, `_` and `\`
+ * literal. Integers compare numerically, booleans as 1/0, dates as their ISO text (in "C" order,
+ * as schema.ts declares every text column: text order is time order). NotEqual and the ordering
+ * operators never match NULL (SQL semantics).
+ */
+function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unknown) => string): string {
+  const op = filter.operator;
+  if (col.type === 'boolean' && filter.value !== null) {
+    // `Contains` of 1 or 0 in a 1/0 value is equality.
+    return `${asInteger(col.sql)} ${COMPARE[op === 'Contains' ? 'Equal' : op]} ${bind(Number(filter.value))}`;
+  }
+  if (op === 'IsNull') return `(${col.sql}) IS NULL`;
+  if (op === 'NotNull') return `(${col.sql}) IS NOT NULL`;
+  if (op === 'Contains') {
+    const text = col.type === 'integer' ? `CAST((${col.sql}) AS text)` : col.sql;
+    return `${fold(text)} LIKE ${fold(bind(`%${escapeLike(String(filter.value))}%`))} ESCAPE '\\'`;
+  }
+  const sqlOp = COMPARE[op];
+  if (!sqlOp) throw new Error(`Unknown operator ${op}`);
+  if (col.type === 'text') return `${fold(col.sql)} ${sqlOp} ${fold(bind(String(filter.value)))}`;
+  if (col.type === 'integer') {
+    const n = typeof filter.value === 'number' ? filter.value : Number(filter.value);
+    if (!Number.isSafeInteger(n)) throw new Error(`Not an integer: ${String(filter.value)}`);
+    // bigint: a value beyond an integer column's range compares instead of failing.
+    return `(${col.sql}) ${sqlOp} ${bind(n)}::bigint`;
+  }
+  return `(${col.sql}) ${sqlOp} ${bind(new Date(String(filter.value)).toISOString())}`;
+}
+
+/**
+ * The ORDER BY clause: nulls first ascending and last descending, as SQLite sorts them (PostgreSQL's
+ * default is the opposite); ties by id in the same direction; text by its fold, dates by their ISO
+ * text, both in "C" (code point) order.
+ */
+function compileOrder(def: PgListDef, attribute: string, direction: 'asc' | 'desc'): string {
+  const col = def.columns[attribute];
+  if (!col) throw new Error(`Unknown order attribute ${attribute}`);
+  const dir = direction === 'desc' ? 'DESC' : 'ASC';
+  if (col.sql === def.idColumn) return `${def.idColumn} ${dir}`;
+  const expr = col.type === 'text' ? fold(col.sql) : col.type === 'boolean' ? asInteger(col.sql) : `(${col.sql})`;
+  return `${expr} ${dir} ${direction === 'desc' ? 'NULLS LAST' : 'NULLS FIRST'}, ${def.idColumn} ${dir}`;
+}
+
+/**
+ * Compiles a list query of one tenant to numbered placeholders: the tenant id is `$1`, then the
+ * filter's value, then (in the page only) the limit and offset.
+ */
+export function compileList(def: PgListDef, tenantId: number, query: ListQuery): PgCompiledList {
+  const values: unknown[] = [tenantId];
+  const bind = (value: unknown) => `$${values.push(value)}`;
+  const where = [`${def.tenantColumn} = $1`];
+  if (!query.with_trashed) where.push(`${def.deletedColumn} IS NULL`);
+  let countJoins = '';
+  if (query.filter) {
+    const col = def.columns[query.filter.attribute];
+    if (!col) throw new Error(`Unknown filter attribute ${query.filter.attribute}`);
+    where.push(compileFilter(col, query.filter, bind));
+    if (col.join) countJoins = def.joins ?? '';
+  }
+  const order = compileOrder(def, query.order_by, query.order_direction);
+  const whereSql = where.join(' AND ');
+  const count = { text: `SELECT count(*) AS n FROM ${def.from} ${countJoins} WHERE ${whereSql}`, values: [...values] };
+  const limit = bind(query.page_size);
+  const offset = bind((query.page_number - 1) * query.page_size);
+  const page = { text: `SELECT ${def.select} FROM ${def.from} ${def.joins ?? ''} WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, values };
+  return { page, count };
+}
