@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src/store/db.js';
 import { fold } from '../../../src/store/postgres/schema.js';
 import { connect, migratedDatabase } from './databases.js';
 
@@ -14,6 +15,36 @@ async function failure(p: Promise<unknown>): Promise<string | undefined> {
     return (err as { code?: string }).code;
   }
 }
+
+describe('the schema beside SQLite', () => {
+  it('has the same tables and columns, of the same kind and nullability, so rows copy verbatim', async () => {
+    const sqlite = openDatabase(':memory:');
+    const env = await migratedDatabase();
+    try {
+      const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+      const expected = tables.flatMap((table) =>
+        (sqlite.prepare(`SELECT name, type, "notnull" OR pk AS required FROM pragma_table_info(?)`).all(table) as { name: string; type: string; required: number }[]).map(
+          (c) => `${table}.${c.name} ${c.type === 'INTEGER' ? 'integer' : 'text'}${c.required ? ' not null' : ''}`,
+        ),
+      );
+      const { rows } = await env.client.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string }>(
+        "SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = current_schema() AND table_name NOT LIKE 'confctl\\_%'",
+      );
+      const actual = rows.map(
+        (c) => `${c.table_name}.${c.column_name} ${c.data_type === 'text' ? 'text' : 'integer'}${c.is_nullable === 'NO' ? ' not null' : ''}`,
+      );
+      expect(actual.sort()).toEqual(expected.sort());
+      // Text columns compare by code point, as SQLite's BINARY does, whatever the database's locale.
+      const collations = await env.client.query(
+        "SELECT DISTINCT collation_name FROM information_schema.columns WHERE table_schema = current_schema() AND data_type = 'text'",
+      );
+      expect(collations.rows).toEqual([{ collation_name: 'C' }]);
+    } finally {
+      sqlite.close();
+      await env.close();
+    }
+  });
+});
 
 describe('ASCII case folding, in a Turkish database', () => {
   // tr-TR: the locale's lower('I') is a dotless 'ı', and it folds 'É' to 'é'; confctl must do neither.
