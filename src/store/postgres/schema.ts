@@ -74,7 +74,9 @@ const TENANCY_TABLES: readonly string[] = ['tenants', 'tenant_domains', 'access_
  * in the writing transaction, so the counters move exactly when its writes become visible (a
  * rollback undoes both). One trigger per event because only then can a trigger see its
  * transition table: a statement that changed no row (a periodic prune finding nothing) moves
- * nothing, as SQLite's `total_changes()` does not. A TRUNCATE always counts.
+ * nothing, as SQLite's `total_changes()` does not. A TRUNCATE always counts. The counter row
+ * stays locked from a transaction's first write to its end: writers queue there as SQLite's do
+ * on its write lock, so keep writing transactions short.
  */
 function changeTriggers(table: string): string {
   const args = TENANCY_TABLES.includes(table) ? "'tenancy'" : '';
