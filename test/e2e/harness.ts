@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createTestDatabase, type TestDatabase } from '../pg/database.js';
 
 /** The built CLI: e2e tests run exactly what users run (`npm test` builds first). */
 export const BIN = resolve(__dirname, '../../bin/confctl.js');
@@ -12,8 +13,18 @@ export interface Result {
   stderr: string;
 }
 
-/** A scratch environment: its own config directory (profiles) and data directory. */
+/** The stores `serve` runs on: the e2e files that run against both are a `describe.each(BACKENDS)`. */
+export type Backend = 'sqlite' | 'postgres';
+export const BACKENDS: readonly Backend[] = ['sqlite', 'postgres'];
+
+/**
+ * A scratch environment: its own config directory (profiles) and data directory, and with the
+ * `postgres` backend its own database on the run's PostgreSQL (created by the first `serve`, or
+ * by `useDatabase()`), which every command then gets as `CONFCTL_DATABASE_URL`.
+ */
 export class Sandbox {
+  constructor(readonly backend: Backend = 'sqlite') {}
+  private database?: TestDatabase;
   readonly root = mkdtempSync(join(tmpdir(), 'confctl-e2e-'));
   readonly configDir = join(this.root, 'config');
   readonly dataDir = join(this.root, 'data');
@@ -21,8 +32,9 @@ export class Sandbox {
 
   env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...process.env, CONFCTL_CONFIG_DIR: this.configDir, CONFCTL_DATA: this.dataDir, NO_COLOR: '1', ...extra };
-    for (const k of ['CONFCTL_PROFILE', 'CONFCTL_BASE_URL', 'CONFCTL_DOMAIN', 'CONFCTL_KEY_ID', 'CONFCTL_KEY_SECRET', 'CONFCTL_OUTPUT', 'FORCE_COLOR']) {
-      if (!(k in extra)) delete env[k];
+    if (this.database && !('CONFCTL_DATABASE_URL' in extra)) env.CONFCTL_DATABASE_URL = this.database.url;
+    for (const k of ['CONFCTL_DATABASE_URL', 'CONFCTL_PROFILE', 'CONFCTL_BASE_URL', 'CONFCTL_DOMAIN', 'CONFCTL_KEY_ID', 'CONFCTL_KEY_SECRET', 'CONFCTL_OUTPUT', 'FORCE_COLOR']) {
+      if (!(k in extra) && !(k === 'CONFCTL_DATABASE_URL' && this.database)) delete env[k];
     }
     return env;
   }
@@ -48,8 +60,15 @@ export class Sandbox {
     return JSON.parse(r.stdout) as T;
   }
 
+  /** The `postgres` sandbox's database URL, creating the database on first use; undefined for `sqlite`. */
+  async useDatabase(): Promise<string | undefined> {
+    if (this.backend === 'postgres') this.database ??= await createTestDatabase();
+    return this.database?.url;
+  }
+
   /** Starts `confctl serve` on a free port; answers the base URL once it listens. */
-  serve(args: string[] = []): Promise<{ baseUrl: string; child: ChildProcess; output: () => string }> {
+  async serve(args: string[] = []): Promise<{ baseUrl: string; child: ChildProcess; output: () => string }> {
+    await this.useDatabase();
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log', 'off', ...args], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
     this.children.push(child);
     let out = '';
@@ -80,5 +99,6 @@ export class Sandbox {
         })),
     );
     rmSync(this.root, { recursive: true, force: true });
+    await this.database?.drop();
   }
 }
