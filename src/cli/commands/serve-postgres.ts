@@ -3,10 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { initFirstTenantShared } from '../../local/init-shared.js';
 import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
 import type { CreatedKey } from '../../local/init.js';
-import { openPostgresStore, type PostgresStore } from '../../store/postgres/index.js';
+import { maskDatabaseUrl, openPostgresStore, type PostgresStore } from '../../store/postgres/index.js';
 import type { TenantRecord } from '../../store/types.js';
 import type { CliContext } from '../context.js';
 import { UsageError } from '../context.js';
+import { CliError, EXIT } from '../errors.js';
 
 /** What `serve --database` opened: the shared store, its signing secret and the media directory. */
 export interface SharedInstance {
@@ -28,7 +29,10 @@ export async function openShared(url: string, options: { data?: string; media?: 
   const env = ctx.env as NodeJS.ProcessEnv;
   const mediaDir = resolveMediaDir(options.media, env, resolveDataDir(options.data, env));
   mkdirSync(mediaDir, { recursive: true, mode: 0o700 });
-  const store = await openPostgresStore(url);
+  hideFromProcessList(url);
+  const store = await openPostgresStore(url).catch((err: Error) => {
+    throw new CliError(`cannot open the database ${maskDatabaseUrl(url)}: ${err.message.replaceAll(url, maskDatabaseUrl(url))}`, EXIT.network, 'check that PostgreSQL runs there and that the user may connect (CONFCTL_DATABASE_URL or --database)');
+  });
   try {
     const created = await initFirstTenantShared(store);
     const signingSecret = await store.shared!.signingSecret(() => randomBytes(32).toString('hex'));
@@ -37,4 +41,13 @@ export async function openShared(url: string, options: { data?: string; media?: 
     await store.close();
     throw err;
   }
+}
+
+/**
+ * A `--database` URL with a password would show in the process list (`ps`, /proc/PID/cmdline):
+ * renaming the process overwrites its command line there. CONFCTL_DATABASE_URL avoids the
+ * window before this runs, and the README says to prefer it.
+ */
+function hideFromProcessList(url: string): void {
+  if (process.argv.some((arg) => arg.includes(url)) && new URL(url).password) process.title = 'confctl serve --database ***';
 }

@@ -84,7 +84,7 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
 export function register(program: Command, ctx: CliContext): void {
   program
     .command('serve')
-    .description('Run a local instance of the API on node:http with SQLite')
+    .description('Run a local instance of the API on node:http with SQLite, or PostgreSQL for several instances (--database)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8080')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)')
@@ -114,7 +114,11 @@ else --force. This is checked before the key exists.
 
 serve also delivers webhooks to the destinations of 'confctl admin webhooks', including events
 queued by admin commands in other processes; each attempt is logged as one line on stderr.
-${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off')}`,
+
+With --database (or CONFCTL_DATABASE_URL, which no process list shows), serve runs on PostgreSQL:
+several instances on one database act as one service (shared rate limits, caches that see every
+instance's writes, one signing secret), with recording files in a --media directory they share.
+${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off', 'CONFCTL_DATABASE_URL=postgres://confctl@db/confctl confctl serve --media /srv/confctl-media')}`,
     )
     .action(async (_opts, cmd: Command) => {
       const options = parseServeOptions(cmd.opts());
