@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
+import { openStore } from '../../src/store/index.js';
+import type { DataStore } from '../../src/store/port.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
 
 /** The built CLI: e2e tests run exactly what users run (`npm test` builds first). */
 export const BIN = resolve(__dirname, '../../bin/confctl.js');
@@ -64,6 +67,12 @@ export class Sandbox {
   async useDatabase(): Promise<string | undefined> {
     if (this.backend === 'postgres') this.database ??= await createTestDatabase();
     return this.database?.url;
+  }
+
+  /** The sandbox's store as `serve` uses it, to check what was stored; close it after use. */
+  async openStore(): Promise<DataStore> {
+    const url = await this.useDatabase();
+    return url ? openPostgresStore(url) : openStore(join(this.dataDir, 'confctl.db'));
   }
 
   /** Starts `confctl serve` on a free port; answers the base URL once it listens. */

@@ -1,9 +1,7 @@
 import net from 'node:net';
-import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { connect, untilClosed } from '../server/socket-helpers.js';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 let sandbox: Sandbox;
 afterEach(async () => sandbox.dispose());
@@ -22,8 +20,9 @@ async function refused(port: number): Promise<void> {
   }
 }
 
+describe.each(BACKENDS)('serve on %s', (backend) => {
 it('SIGTERM drains: no new connections, the request in flight completes and is stored, exit 0', async () => {
-  sandbox = new Sandbox();
+  sandbox = new Sandbox(backend);
   const { baseUrl, child, output } = await sandbox.serve(['--no-profile']);
   const keyId = /key id: (\S+)/.exec(output())![1];
   const secret = /secret: (\S+)/.exec(output())![1];
@@ -52,17 +51,17 @@ it('SIGTERM drains: no new connections, the request in flight completes and is s
   expect(await exited).toBe(0);
   expect(output()).toContain('Stopped.');
 
-  const store = openStore(join(sandbox.dataDir, 'confctl.db'));
+  const store = await sandbox.openStore();
   try {
-    const tenant = store.tenants.list()[0];
-    expect(store.customers.findByEmail(tenant.id, 'dana.drain@example.com')?.last_name).toBe('Drain');
+    const tenant = (await store.tenants.list())[0];
+    expect((await store.customers.findByEmail(tenant.id, 'dana.drain@example.com'))?.last_name).toBe('Drain');
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
 it('a second SIGTERM during a drain ends serve at once', async () => {
-  sandbox = new Sandbox();
+  sandbox = new Sandbox(backend);
   const { baseUrl, child } = await sandbox.serve(['--no-profile']);
   const port = Number(new URL(baseUrl).port);
   const exited = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, signal) => done(signal)));
@@ -76,4 +75,5 @@ it('a second SIGTERM during a drain ends serve at once', async () => {
   child.kill('SIGTERM');
   expect(await exited).toBe('SIGTERM');
   socket.destroy();
+});
 });
