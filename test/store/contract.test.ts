@@ -11,6 +11,7 @@ import type { StoreFactory } from './contract/fixtures.js';
 import { listContract } from './contract/lists.js';
 import { repoContract } from './contract/repos.js';
 import { seedContract, type SqliteStoreFactory } from './contract/seeds.js';
+import { unitContract } from './contract/units.js';
 
 /**
  * The store contract suite: the same tests against every `DataStore` implementation, SQLite
@@ -21,6 +22,7 @@ function storeContract(factory: StoreFactory) {
   listContract(factory);
   repoContract(factory);
   conferenceContract(factory);
+  unitContract(factory);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-store-'));
