@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { NotFoundError } from '../../../src/store/index.js';
 import type { DataStore } from '../../../src/store/port.js';
-import { fixture, type Fixture, type StoreFactory } from './fixtures.js';
+import { f, fixture, q, type Fixture, type StoreFactory } from './fixtures.js';
 
 /**
  * A user's Zoom account with a conference room, a calendar with one event of two attendees, and
@@ -47,6 +48,7 @@ export function conferenceContract(factory: StoreFactory) {
     it('lists an owner\'s accounts by id with totals, tenant-scoped', async () => {
       const { owner, zoom, ca, room } = world;
       const ca2 = await store.connectedAccounts.insert(fx.a, { owner_type: 'User', owner_id: owner.id, provider_id: zoom.id, provider_uid: 'z2' });
+      expect(ca2).toMatchObject({ provider_uid: 'z2', provider_email: null, deleted_at: null });
       expect(await store.connectedAccounts.listByOwner(fx.a, 'User', owner.id, { page_size: 1, page_number: 2 })).toEqual({ rows: [await store.connectedAccounts.get(fx.a, ca2.id)], total: 2 });
       expect(await store.connectedAccounts.listByOwner(fx.b, 'User', owner.id, { page_size: 10, page_number: 1 })).toEqual({ rows: [], total: 0 });
       expect((await store.connectedAccounts.listByOwner(fx.a, 'Customer', owner.id, { page_size: 10, page_number: 1 })).total).toBe(0);
@@ -115,6 +117,54 @@ export function conferenceContract(factory: StoreFactory) {
       expect(done).toMatchObject({ status: 2, started_at: '2026-01-05T09:00:00.000Z', stopped_at: '2026-01-05T09:10:00.000Z', file_name: null });
       expect((await store.recordings.listByConference(conf.id, { page_size: 10, page_number: 1 })).rows.map((r) => r.id)).toEqual([r1.id, r2.id]);
       await expect(async () => store.recordings.insert(conf.id, { status: 9 })).rejects.toThrow();
+      await expect(async () => store.recordings.update(999_999, { status: 2 })).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('a soft-deleted conference takes its recordings and attendees with it; its recordings read as revoked', async () => {
+      const { conf } = world;
+      const rec = await store.recordings.insert(conf.id, { status: 3, file_name: 'r.wav', path: 'recordings/r.wav' });
+      const att = await store.attendees.insert(conf.id, { email: 'x@x.example', name: 'X', attendee_type: null, attendee_id: null });
+      expect(await store.recordings.revoked(fx.a, rec.id)).toBe(false);
+      const gone = await store.conferences.softDelete(fx.a, conf.id);
+      expect(gone).toMatchObject({ id: conf.id, public_id: 'Sync-1' });
+      expect(gone.deleted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(await store.conferences.get(fx.a, conf.id)).toBeUndefined();
+      expect(await store.recordings.get(fx.a, rec.id)).toBeUndefined();
+      expect(await store.recordings.revoked(fx.a, rec.id)).toBe(true);
+      expect(await store.recordings.revoked(fx.b, rec.id)).toBe(false);
+      expect((await store.events.get(fx.a, world.cal.id, world.event.id))!.online_conference).toBeNull();
+      await expect(async () => store.conferences.softDelete(fx.a, conf.id)).rejects.toBeInstanceOf(NotFoundError);
+      // Attendee rows: soft-deleted one at a time; a missing one is not found.
+      expect((await store.attendees.softDelete(conf.id, att.id)).deleted_at).not.toBeNull();
+      await expect(async () => store.attendees.softDelete(conf.id, att.id)).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('conference lists: booleans as 1/0, is_occurred derived from started_at, text folded, deleted ones trashed', async () => {
+      const { room } = world;
+      const add = (public_id: string, title: string, is_public: boolean, over: { started_at?: string; ended_at?: string } = {}) =>
+        store.conferences.insert(fx.a, { online_conference_account_id: room.id, public_id, title, is_public, ...over });
+      const alpha = await add('alpha', 'alpha', false, { started_at: '2026-01-02T09:00:00Z' });
+      const beta = await add('Beta', 'Beta', true, { started_at: '2026-01-01T09:00:00Z', ended_at: '2026-01-01T10:00:00Z' });
+      const gamma = await add('gamma', 'gamma', false);
+      await store.conferences.softDelete(fx.a, gamma.id);
+      const ids = async (query = q()) => (await store.conferences.list(fx.a, query)).rows.map((c) => c.public_id);
+      expect(await ids()).toEqual(['Sync-1', 'alpha', 'Beta']);
+      expect(await ids(q({ with_trashed: true }))).toEqual(['Sync-1', 'alpha', 'Beta', 'gamma']);
+      expect(await ids(q({ filter: f('is_public', 'boolean', 'Equal', 1) }))).toEqual(['Sync-1', 'Beta']);
+      expect(await ids(q({ filter: f('is_public', 'boolean', 'NotEqual', 1), with_trashed: true }))).toEqual(['alpha', 'gamma']);
+      expect(await ids(q({ filter: f('is_occurred', 'boolean', 'Equal', 1) }))).toEqual(['alpha', 'Beta']);
+      expect(await ids(q({ filter: f('is_occurred', 'boolean', 'Contains', 0) }))).toEqual(['Sync-1']);
+      expect(await ids(q({ filter: f('public_id', 'text', 'Contains', 'YNC') }))).toEqual(['Sync-1']);
+      expect(await ids(q({ filter: f('started_at', 'date', 'GreaterThan', '2026-01-01T09:00:00.000Z') }))).toEqual(['alpha']);
+      expect(await ids(q({ filter: f('ended_at', 'date', 'NotNull') }))).toEqual(['Beta']);
+      expect(await ids(q({ order_by: 'title' }))).toEqual(['alpha', 'Beta', 'Sync-1']);
+      expect(await ids(q({ order_by: 'is_occurred', order_direction: 'desc' }))).toEqual(['Beta', 'alpha', 'Sync-1']);
+      expect(await ids(q({ order_by: 'started_at' }))).toEqual(['Sync-1', 'Beta', 'alpha']);
+      expect(await ids(q({ order_by: 'started_at', order_direction: 'desc' }))).toEqual(['alpha', 'Beta', 'Sync-1']);
+      const page = await store.conferences.list(fx.a, q({ page_size: 2, page_number: 2 }));
+      expect(page).toEqual({ rows: [beta], total: 3 });
+      expect((await store.conferences.list(fx.a, q({ filter: f('is_occurred', 'boolean', 'Equal', 1) }))).rows).toEqual([alpha, beta]);
+      expect(await store.conferences.list(fx.b, q())).toEqual({ rows: [], total: 0 });
     });
   });
 }

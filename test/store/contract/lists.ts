@@ -140,6 +140,21 @@ export function listContract(factory: StoreFactory) {
       expect(await customers(q({ filter: f('contact_number', 'text', 'Contains', '+49') }))).toEqual(['Noah']);
     });
 
+    it('text folds ASCII case only and orders by code point, whatever the locale', async () => {
+      await store.customers.insert(fx.a, { first_name: 'Zed', last_name: 'Zed', email: 'zed@c.example' });
+      await store.customers.insert(fx.a, { first_name: 'Ötzi', last_name: 'Ötzi', email: 'oetzi@c.example' });
+      await store.customers.insert(fx.a, { first_name: 'émile', last_name: 'Émile', email: 'emile@c.example' });
+      expect(await customers(q({ filter: f('last_name', 'text', 'Equal', 'MüLLER') }))).toEqual(['Emma']);
+      expect(await customers(q({ filter: f('last_name', 'text', 'Equal', 'MÜLLER') }))).toEqual([]);
+      expect(await customers(q({ filter: f('last_name', 'text', 'Contains', 'ÜLL') }))).toEqual([]);
+      expect(await customers(q({ filter: f('first_name', 'text', 'Equal', 'ÉMILE') }))).toEqual([]);
+      expect(await customers(q({ filter: f('first_name', 'text', 'Equal', 'éMILE') }))).toEqual(['émile']);
+      // Code point order after folding ASCII: z < É (U+00C9) < Ö (U+00D6) < é (U+00E9); a locale would sort them among the e and o.
+      expect(await customers(q({ order_by: 'last_name' }))).toEqual(['Mia', 'Emma', 'Noah', 'Zed', 'émile', 'Ötzi']);
+      expect(await customers(q({ order_by: 'first_name' }))).toEqual(['Emma', 'Mia', 'Noah', 'Zed', 'Ötzi', 'émile']);
+      expect(await customers(q({ filter: f('last_name', 'text', 'GreaterThan', 'zzz') }))).toEqual(['Ötzi', 'émile']);
+    });
+
     it('scopes lists to the tenant', async () => {
       expect((await store.users.list(fx.b, q())).rows.map((r) => r.last_name)).toEqual(['Other']);
       expect((await store.customers.list(fx.b, q())).total).toBe(1);

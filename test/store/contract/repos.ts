@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DataStore } from '../../../src/store/port.js';
-import { asPostgres, asSqlite, fixture, type Fixture, type StoreFactory } from './fixtures.js';
+import { asPostgres, asSqlite, f, fixture, q, type Fixture, type StoreFactory } from './fixtures.js';
 
 /** Tenants, keys, roles, departments, users and customers: reads, writes, scoping, uniqueness. */
 export function repoContract(factory: StoreFactory) {
@@ -107,6 +107,9 @@ export function repoContract(factory: StoreFactory) {
       expect(await store.users.findByEmail(fx.a, 'hopper@a.example')).toBeUndefined();
       await expect(async () => store.users.insert(fx.a, { first_name: 'D', last_name: 'D', email: 'Lovelace@A.example' })).rejects.toThrow();
       expect((await store.users.insert(fx.a, { first_name: 'G', last_name: 'H', email: 'HOPPER@a.example' })).email).toBe('HOPPER@a.example');
+      // Another live user's e-mail on update: a UniqueViolation of the e-mail, nothing changed.
+      await expect(async () => store.users.update(fx.a, fx.users.turing.id, { email: 'Lovelace@a.example', first_name: 'X' })).rejects.toMatchObject({ name: 'UniqueViolation', field: 'email' });
+      expect(await store.users.get(fx.a, fx.users.turing.id)).toMatchObject({ email: 'ALAN@a.example', first_name: 'alan' });
     });
 
     // SQLite only: DataStore has no invitations repo (PostgreSQL writes invitations only in
@@ -141,8 +144,47 @@ export function repoContract(factory: StoreFactory) {
       expect(await store.customers.emailTaken(fx.a, 'emma@c.example', fx.customers.berlin.id)).toBe(false);
       expect(await store.customers.emailTaken(fx.a, 'gone@c.example')).toBe(false);
       expect((await store.customers.findByEmail(fx.a, 'MIA@C.EXAMPLE'))?.id).toBe(fx.customers.paris.id);
-      await expect(async () => store.customers.insert(fx.a, { first_name: 'E', last_name: 'E', email: 'Emma@C.example' })).rejects.toThrow();
-      expect((await store.customers.insert(fx.a, { first_name: 'G', last_name: 'A', email: 'gone@c.example' })).id).toBeGreaterThan(0);
+      const clash = { name: 'UniqueViolation', field: 'email' };
+      await expect(async () => store.customers.insert(fx.a, { first_name: 'E', last_name: 'E', email: 'Emma@C.example' })).rejects.toMatchObject(clash);
+      const back = await store.customers.insert(fx.a, { first_name: 'G', last_name: 'A', email: 'gone@c.example' });
+      expect(back.id).toBeGreaterThan(fx.customers.gone.id);
+      await expect(async () => store.customers.update(fx.a, back.id, { email: 'mia@C.example', first_name: 'X' })).rejects.toMatchObject(clash);
+      expect(await store.customers.get(fx.a, back.id)).toEqual(back);
+      expect((await store.customers.list(fx.a, q({ with_trashed: true }))).total).toBe(5);
+    });
+
+    it('users as JSON text: byte for byte JSON.stringify of what get and list answer', async () => {
+      // Every kind of column: nulls, a department, a role, work hours, text JSON must escape (no NUL: the contract refuses it).
+      const tricky = 'Zoë "Q" \\ back\\slash\t\n\r\b\f\u0001\u001f\u007f\u2028\u2029 €😀 <tag>&\'';
+      const hours = { sunday: [], monday: [{ start: { hour: 9, minute: 0, second: 0 }, end: { hour: 17, minute: 30, second: 59 } }], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [] };
+      await store.roles.create(fx.a, 'rôle "x"');
+      const dept = await store.departments.create(fx.a, `Dépt ${tricky}`);
+      const odd = await store.users.insert(fx.a, {
+        first_name: tricky, last_name: '😀', email: 'odd@a.example', department_id: dept.id, timezone: 'Europe/Zürich', work_hours: hours,
+        role: 'rôle "x"', status: 0, avatar_url: 'https://example.com/a?b=1&c="2"',
+      });
+      for (const id of [odd.id, fx.users.lovelace.id, fx.users.turing.id, fx.users.late.id]) {
+        expect(await store.users.getJson(fx.a, id)).toBe(JSON.stringify(await store.users.get(fx.a, id)));
+      }
+      expect(JSON.parse((await store.users.getJson(fx.a, odd.id))!)).toMatchObject({ first_name: tricky, work_hours: hours, department_name: `Dépt ${tricky}` });
+      expect(await store.users.getJson(fx.a, fx.users.deleted.id)).toBeUndefined();
+      expect(await store.users.getJson(fx.b, odd.id)).toBeUndefined();
+      const queries = [
+        q(),
+        q({ with_trashed: true, order_by: 'first_name', order_direction: 'desc' }),
+        q({ page_size: 2, page_number: 2 }),
+        q({ filter: f('department', 'text', 'Contains', 'DÉPT') }),
+        q({ filter: f('department', 'text', 'Contains', 'dépt') }),
+      ];
+      for (const query of queries) {
+        const list = await store.users.list(fx.a, query);
+        expect(await store.users.listJson(fx.a, query)).toEqual({ rows: list.rows.map((r) => JSON.stringify(r)), total: list.total });
+      }
+    });
+
+    it('answers ping at this build\'s schema version', async () => {
+      await expect((async () => store.ping())()).resolves.toBeUndefined();
+      expect(store.location).toBeTruthy();
     });
 
     // SQLite only: DataStore has no `transaction` (PostgreSQL's atomic writes are the units of
