@@ -33,12 +33,18 @@ const memory: SqliteStoreFactory = { name: 'sqlite :memory:', open: () => openSt
 const file: SqliteStoreFactory = { name: 'sqlite file (WAL)', open: () => openStore(path.join(dir, `store-${++n}.db`)) };
 
 /** A SQLite factory: the store is closed after its test (the files go with `dir`). */
-const sqlite = (f: SqliteStoreFactory, reopen?: StoreFactory['reopen']): StoreFactory => ({
+const sqlite = (f: SqliteStoreFactory, file = false): StoreFactory => ({
   name: f.name,
   backend: 'sqlite',
   create: async () => f.open(),
   dispose: async (store) => store.close(),
-  reopen,
+  ...(file && {
+    reopen: async (store: DataStore) => {
+      await store.close();
+      return openStore(store.location);
+    },
+    attach: async (store: DataStore) => openStore(store.location),
+  }),
 });
 
 /** Each PostgreSQL store's own database, dropped when the store is disposed. */
@@ -65,11 +71,21 @@ const postgres: StoreFactory = {
       await databases.get(store)?.drop();
     }
   },
+  async reopen(store) {
+    await store.close();
+    return this.attach!(store);
+  },
+  async attach(store) {
+    const db = databases.get(store)!;
+    const other = await openPostgresStore(db.url);
+    databases.set(other, db);
+    return other;
+  },
 };
 
 const factories: StoreFactory[] = [
   sqlite(memory),
-  sqlite(file, async (store) => openStore(store.location)),
+  sqlite(file, true),
   postgres,
 ];
 
