@@ -32,13 +32,13 @@ let n = 0;
 const memory: SqliteStoreFactory = { name: 'sqlite :memory:', open: () => openStore(':memory:') };
 const file: SqliteStoreFactory = { name: 'sqlite file (WAL)', open: () => openStore(path.join(dir, `store-${++n}.db`)) };
 
-/** A SQLite factory: the store is closed after its test (the files go with `dir`). */
-const sqlite = (f: SqliteStoreFactory, file = false): StoreFactory => ({
+/** A SQLite factory: the store is closed after its test (the files go with `dir`); one on disk reopens and attaches. */
+const sqlite = (f: SqliteStoreFactory, onDisk = false): StoreFactory => ({
   name: f.name,
   backend: 'sqlite',
   create: async () => f.open(),
   dispose: async (store) => store.close(),
-  ...(file && {
+  ...(onDisk && {
     reopen: async (store: DataStore) => {
       await store.close();
       return openStore(store.location);
@@ -49,6 +49,14 @@ const sqlite = (f: SqliteStoreFactory, file = false): StoreFactory => ({
 
 /** Each PostgreSQL store's own database, dropped when the store is disposed. */
 const databases = new WeakMap<DataStore, TestDatabase>();
+
+/** Another store on `store`'s database; disposing either drops it. */
+async function attachPostgres(store: DataStore): Promise<DataStore> {
+  const db = databases.get(store)!;
+  const other = await openPostgresStore(db.url);
+  databases.set(other, db);
+  return other;
+}
 
 const postgres: StoreFactory = {
   name: 'postgres',
@@ -73,14 +81,9 @@ const postgres: StoreFactory = {
   },
   async reopen(store) {
     await store.close();
-    return this.attach!(store);
+    return attachPostgres(store);
   },
-  async attach(store) {
-    const db = databases.get(store)!;
-    const other = await openPostgresStore(db.url);
-    databases.set(other, db);
-    return other;
-  },
+  attach: (store) => attachPostgres(store),
 };
 
 const factories: StoreFactory[] = [
