@@ -32,17 +32,31 @@ let n = 0;
 const memory: SqliteStoreFactory = { name: 'sqlite :memory:', open: () => openStore(':memory:') };
 const file: SqliteStoreFactory = { name: 'sqlite file (WAL)', open: () => openStore(path.join(dir, `store-${++n}.db`)) };
 
-/** A SQLite factory: the store is closed after its test (the files go with `dir`). */
-const sqlite = (f: SqliteStoreFactory, reopen?: StoreFactory['reopen']): StoreFactory => ({
+/** A SQLite factory: the store is closed after its test (the files go with `dir`); one on disk reopens and attaches. */
+const sqlite = (f: SqliteStoreFactory, onDisk = false): StoreFactory => ({
   name: f.name,
   backend: 'sqlite',
   create: async () => f.open(),
   dispose: async (store) => store.close(),
-  reopen,
+  ...(onDisk && {
+    reopen: async (store: DataStore) => {
+      await store.close();
+      return openStore(store.location);
+    },
+    attach: async (store: DataStore) => openStore(store.location),
+  }),
 });
 
 /** Each PostgreSQL store's own database, dropped when the store is disposed. */
 const databases = new WeakMap<DataStore, TestDatabase>();
+
+/** Another store on `store`'s database; disposing either drops it. */
+async function attachPostgres(store: DataStore): Promise<DataStore> {
+  const db = databases.get(store)!;
+  const other = await openPostgresStore(db.url);
+  databases.set(other, db);
+  return other;
+}
 
 const postgres: StoreFactory = {
   name: 'postgres',
@@ -65,11 +79,16 @@ const postgres: StoreFactory = {
       await databases.get(store)?.drop();
     }
   },
+  async reopen(store) {
+    await store.close();
+    return attachPostgres(store);
+  },
+  attach: (store) => attachPostgres(store),
 };
 
 const factories: StoreFactory[] = [
   sqlite(memory),
-  sqlite(file, async (store) => openStore(store.location)),
+  sqlite(file, true),
   postgres,
 ];
 

@@ -5,7 +5,10 @@ import type { DataStore } from '../../../src/store/port.js';
 
 /**
  * Creates a store for one test. `dispose` closes it and removes what `create` made (a
- * PostgreSQL database); `reopen` (file stores only) closes the store and opens the same database.
+ * PostgreSQL database). Where the database outlives its store (a file, a PostgreSQL database,
+ * not `:memory:`): `reopen` closes the store and opens the same database (dispose the new store
+ * instead), `attach` opens another store on it beside the first (another process or instance;
+ * the caller closes it).
  */
 export interface StoreFactory {
   name: string;
@@ -13,6 +16,7 @@ export interface StoreFactory {
   create(): Promise<DataStore>;
   dispose(store: DataStore): Promise<void>;
   reopen?(store: DataStore): Promise<DataStore>;
+  attach?(store: DataStore): Promise<DataStore>;
 }
 
 /** The SQLite store behind `store`, for the few tests of what only it has (each says why). */

@@ -220,6 +220,22 @@ export function unitContract(factory: StoreFactory) {
         expect((await attendees(conf.id)).length).toBe(6);
       });
 
+      // Two stores on one database: two serve processes on one SQLite file, two instances on one PostgreSQL.
+      it.runIf(factory.attach !== undefined)('the limit also holds for additions through two stores on one database', async () => {
+        const conf = await create('Two', [], 6);
+        const other = await factory.attach!(store);
+        try {
+          const stores = [store, other];
+          const results = await Promise.allSettled(Array.from({ length: 20 }, async (_, i) => stores[i % 2].units.addAttendees(fx.a, conf.id, [guest(`p${i}@x.example`)], 6)));
+          expect(results.filter((r) => r.status === 'fulfilled').length).toBe(5);
+          for (const r of results) if (r.status === 'rejected') expect(r.reason).toEqual(refused.rule('maxAttendees'));
+          expect(await store.attendees.count(conf.id)).toBe(6);
+          expect(await other.attendees.count(conf.id)).toBe(6);
+        } finally {
+          await other.close();
+        }
+      });
+
       it('concurrent additions of one e-mail add it once', async () => {
         const conf = await create('Same');
         const results = await Promise.all(Array.from({ length: 10 }, async (_, i) => store.units.addAttendees(fx.a, conf.id, [guest(i % 2 ? 'same@x.example' : 'SAME@x.example')], 10)));
@@ -337,6 +353,24 @@ export function unitContract(factory: StoreFactory) {
           await store.users.insert(fx.a, { first_name: 'N', last_name: 'New', email: 'new@a.example' });
           await store.units.addAttendees(fx.a, world.conf.id, [guest('x@x.example')], 10);
           expect(await store.tenancyToken()).toBe(tokens.at(-1));
+        }
+      });
+
+      it.runIf(factory.attach !== undefined)('both move with another store\'s writes on the same database', async () => {
+        const other = await factory.attach!(store);
+        try {
+          const change = await store.changeToken();
+          await other.users.insert(fx.a, { first_name: 'N', last_name: 'New', email: 'new@a.example' });
+          const changed = await store.changeToken();
+          expect(changed).not.toBe(change);
+          expect((await store.users.findByEmail(fx.a, 'NEW@a.example'))?.last_name).toBe('New');
+          const tenancy = await store.tenancyToken();
+          const { record } = await other.keys.create({ tenant_id: fx.a, name: 'k', permissions: ['*'] });
+          expect(await store.tenancyToken()).not.toBe(tenancy);
+          expect(await store.changeToken()).not.toBe(changed);
+          expect(await store.keys.get(record.id)).toEqual(record);
+        } finally {
+          await other.close();
         }
       });
     });
