@@ -28,7 +28,8 @@ export function planAttendees(inputs: readonly AttendeeInput[], facts: AttendeeF
   const picked = new Map<string, OnlineConferenceAttendee | AttendeeInsert>();
   const fresh: AttendeeInsert[] = [];
   for (const input of inputs) {
-    const key = input.email.toLowerCase();
+    // ASCII folding, as both stores compare e-mails (decisions §10): `É` and `é` are two e-mails.
+    const key = input.email.replace(/[A-Z]/g, (c) => c.toLowerCase());
     if (picked.has(key)) continue;
     const existing = facts.attending(input.email);
     const row = existing ?? { email: input.email, name: input.name, ...facts.person(input.email) };

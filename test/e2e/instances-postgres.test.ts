@@ -55,6 +55,13 @@ describe('e2e: two serve instances on one PostgreSQL database', () => {
     await box.dispose();
   });
 
+  it('both answer /readyz from the database', async () => {
+    for (const at of [a, b]) {
+      const r = await fetch(`${at.origin}/readyz`);
+      expect([r.status, await r.text()]).toEqual([200, 'ready\n']);
+    }
+  });
+
   it('a write on one instance is read on the other at once, and a key revoked in the database is refused by both on the next request', async () => {
     const created = await call(a, 'POST', '/customers', { first_name: 'Ann', last_name: 'Lee', email: 'ann@two.test' });
     expect(created.status).toBe(200);

@@ -4,7 +4,7 @@
  * PostgreSQL refuses to run as root (CI runs as root), so as root the binaries run as `nobody`;
  * when `nobody` cannot reach them where npm put them (a checkout under a private directory), they
  * are copied into the cluster's temporary directory first (about 60 MB). Otherwise they run as
- * the current user. Durability settings are off: a test cluster lives for one run.
+ * the current user. Durability settings are off unless asked for: a test cluster lives for one run.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -73,7 +73,11 @@ async function ready(url: string, child: ChildProcess, log: () => string): Promi
   }
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * Starts the server. `durable` keeps fsync on (commits still not waited for, like SQLite's
+ * `synchronous=NORMAL`): for the benchmark, where skipping fsync altogether would flatter it.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   let { initdb, postgres } = await binaries();
   const user = unprivilegedUser();
   const dir = mkdtempSync(join(tmpdir(), 'confctl-pg-'));
@@ -96,7 +100,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     throw stderr ? new Error(`initdb failed: ${String(stderr)}`) : err;
   }
   const port = await freePort();
-  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'];
+  const durability = options.durable ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off'];
+  const flags = ['-c', 'listen_addresses=127.0.0.1', ...durability, '-c', 'synchronous_commit=off', '-c', 'max_connections=200'];
   const child = spawn(postgres, ['-D', data, '-p', String(port), '-k', dir, ...flags], { ...user, stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
   child.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
