@@ -72,6 +72,7 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin import': [...OUTPUT, ...PLAN],
   'admin backup': [...OUTPUT, ...PLAN],
   'admin restore': [...OUTPUT, ...PLAN],
+  'admin copy': [...OUTPUT, ...PLAN],
   'admin events create': [...OUTPUT, ...PLAN],
   'admin events update': [...OUTPUT, ...PLAN],
   'admin events reschedule': [...OUTPUT, ...PLAN],

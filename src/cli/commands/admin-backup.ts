@@ -7,6 +7,9 @@ type Action = (ctx: CliContext, cmd: Command) => Promise<void>;
 const lazy = (pick: (m: typeof import('./admin-backup-run.js')) => Action, ctx: CliContext) => async (...args: unknown[]) =>
   pick(await import('./admin-backup-run.js'))(ctx, args[args.length - 1] as Command);
 
+/** Taken only to refuse it: a PostgreSQL instance is backed up with pg_dump. */
+const DATABASE = ['--database <url>', 'refused (exit 2), as is CONFCTL_DATABASE_URL without --data: back PostgreSQL up with pg_dump, restore with pg_restore'] as const;
+
 export function registerBackup(admin: Command, ctx: CliContext): void {
   admin
     .command('backup')
@@ -14,6 +17,7 @@ export function registerBackup(admin: Command, ctx: CliContext): void {
     .option('--data <dir>', 'data directory to back up (default: CONFCTL_DATA, else ~/.local/share/confctl)')
     .option('--media <dir>', "recording files to back up (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
     .requiredOption('--to <path>', 'the backup directory to create')
+    .option(...DATABASE)
     .option('--force', 'replace --to if it exists')
     .addHelpText('after', examples('confctl admin backup --data ./data --to ./backup-2026-01-31', 'confctl --dry-run admin backup --to ./backup   # print the plan, write nothing'))
     .action(lazy((m) => m.backup, ctx));
@@ -23,6 +27,7 @@ export function registerBackup(admin: Command, ctx: CliContext): void {
     .requiredOption('--from <path>', 'a directory made by admin backup')
     .option('--data <dir>', 'data directory to restore into, new or empty (default: CONFCTL_DATA, else ~/.local/share/confctl)')
     .option('--media <dir>', "where the recording files go, new or empty (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
+    .option(...DATABASE)
     .addHelpText('after', examples('confctl admin restore --from ./backup-2026-01-31 --data ./restored'))
     .action(lazy((m) => m.restore, ctx));
 }

@@ -8,12 +8,12 @@ import { hasDemoData } from '../../admin/seed/demo.js';
 import type { AccessKeyRecord, TenantRecord } from '../../store/types.js';
 import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../context.js';
 import type { Row } from '../output/index.js';
-import { isDryRun, plan, print, printList, tenantOf, wholeNumber, withLocal } from './admin-local.js';
+import { databaseUrl, isDryRun, plan, print, printList, tenantOf, wholeNumber, withLocal } from './admin-local.js';
 import { consentToLocalProfile, localProfileChoice, saveLocalProfile } from './local-profile.js';
 import { baseUrlFor } from './serve-run.js';
 
-const tenantRow = (t: TenantRecord): Row => ({ id: t.id, primary_domain: t.primary_domain, aliases: t.aliases, created_at: t.created_at });
-const keyRow = (k: AccessKeyRecord, tenants: Map<number, string>): Row => ({
+export const tenantRow = (t: TenantRecord): Row => ({ id: t.id, primary_domain: t.primary_domain, aliases: t.aliases, created_at: t.created_at });
+export const keyRow = (k: AccessKeyRecord, tenants: Map<number, string>): Row => ({
   id: k.id,
   tenant: tenants.get(k.tenant_id) ?? null,
   name: k.name,
@@ -24,12 +24,12 @@ const keyRow = (k: AccessKeyRecord, tenants: Map<number, string>): Row => ({
 });
 
 /** A new secret is shown as plain lines on a terminal, unless `--fields` picks what to print. */
-function isPlainText(ctx: CliContext, cmd: Command): boolean {
+export function isPlainText(ctx: CliContext, cmd: Command): boolean {
   const globals = globalOptions(cmd);
   return outputFormat(ctx, globals) === 'table' && !globals.fields;
 }
 
-const aliasText = (aliases: readonly string[]) => (aliases.length ? ` (aliases ${aliases.join(', ')})` : '');
+export const aliasText = (aliases: readonly string[]) => (aliases.length ? ` (aliases ${aliases.join(', ')})` : '');
 
 /** The first tenant and key; the profile they go to is settled (asked, if need be) before the key exists. */
 export async function init(ctx: CliContext, cmd: Command): Promise<void> {
@@ -60,7 +60,12 @@ export async function init(ctx: CliContext, cmd: Command): Promise<void> {
   });
 }
 
+/** The PostgreSQL side of tenants and keys (`--database`), loaded only when one is given. */
+const onDatabase = () => import('./admin-database.js');
+
 export async function tenantsAdd(ctx: CliContext, cmd: Command, domain: string): Promise<void> {
+  const url = databaseUrl(ctx, cmd);
+  if (url) return (await onDatabase()).tenantsAdd(ctx, cmd, url, domain);
   await withLocal(ctx, cmd, async (local, opts) => {
     const domains = [domain, ...((opts.alias as string[] | undefined) ?? [])].map((d) => d.toLowerCase());
     const taken = domains.filter((d) => local.store.tenants.byDomain(d));
@@ -71,10 +76,12 @@ export async function tenantsAdd(ctx: CliContext, cmd: Command, domain: string):
 }
 
 export async function tenantsList(ctx: CliContext, cmd: Command): Promise<void> {
+  const url = databaseUrl(ctx, cmd);
+  if (url) return (await onDatabase()).tenantsList(ctx, cmd, url);
   await withLocal(ctx, cmd, (local) => printList(ctx, cmd, local.store.tenants.list().map(tenantRow), ['id', 'primary_domain', 'aliases', 'created_at']));
 }
 
-function parseExpiry(value: unknown, now: Date): string | null {
+export function parseExpiry(value: unknown, now: Date): string | null {
   if (value === undefined) return null;
   const time = Date.parse(String(value));
   if (Number.isNaN(time)) throw new UsageError(`--expires must be an ISO 8601 date or date-time, not '${String(value)}'`);
@@ -97,6 +104,8 @@ export function parseGrants(value: unknown): string[] {
 }
 
 export async function keysCreate(ctx: CliContext, cmd: Command): Promise<void> {
+  const url = databaseUrl(ctx, cmd);
+  if (url) return (await onDatabase()).keysCreate(ctx, cmd, url);
   await withLocal(ctx, cmd, async (local, opts) => {
     const permissions = parseGrants(opts.permissions);
     const expiresAt = parseExpiry(opts.expires, ctx.now());
@@ -115,6 +124,8 @@ export async function keysCreate(ctx: CliContext, cmd: Command): Promise<void> {
 }
 
 export async function keysList(ctx: CliContext, cmd: Command): Promise<void> {
+  const url = databaseUrl(ctx, cmd);
+  if (url) return (await onDatabase()).keysList(ctx, cmd, url);
   await withLocal(ctx, cmd, async (local, opts) => {
     const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
     const tenantId = opts.tenant ? tenantOf(local, opts).id : undefined;
@@ -124,6 +135,8 @@ export async function keysList(ctx: CliContext, cmd: Command): Promise<void> {
 }
 
 export async function keysRevoke(ctx: CliContext, cmd: Command, id: string): Promise<void> {
+  const url = databaseUrl(ctx, cmd);
+  if (url) return (await onDatabase()).keysRevoke(ctx, cmd, url, id);
   await withLocal(ctx, cmd, async (local) => {
     const key = local.store.keys.get(id);
     if (!key) throw new CliError(`no access key '${id}'`, EXIT.notFound, "see 'confctl admin keys list'");

@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { examples } from '../help.js';
 import { FORCE_FLAG } from '../overwrite.js';
 import { registerBackup } from './admin-backup.js';
+import { registerCopy } from './admin-copy.js';
 import { registerEvents } from './admin-events-register.js';
 import { registerMeetingLinks } from './admin-meeting-links-register.js';
 import { registerWebhooks } from './admin-webhooks-register.js';
@@ -21,6 +22,8 @@ const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.lo
 /** For the commands that write recording files. */
 const MEDIA = ['--media <dir>', "recording files' directory (default: CONFCTL_MEDIA_DIR, else the data directory's media/)"] as const;
 const TENANT = ['--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)'] as const;
+/** For the commands that set up an instance on PostgreSQL (see admin-database.ts). */
+const DATABASE = ['--database <url>', 'work on this PostgreSQL database instead of a data directory (default: CONFCTL_DATABASE_URL, unless --data is given)'] as const;
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** `confctl admin …`: local administration of a data directory; no server needed. */
@@ -52,14 +55,16 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('add <domain>')
     .description('Add a tenant with the default roles')
     .option(...DATA)
+    .option(...DATABASE)
     .option('--alias <domain>', 'an alias domain (repeatable)', collect)
-    .addHelpText('after', examples('confctl admin tenants add acme.test --alias www.acme.test'))
+    .addHelpText('after', examples('confctl admin tenants add acme.test --alias www.acme.test', 'CONFCTL_DATABASE_URL=postgres://confctl@db.internal/confctl confctl admin tenants add acme.test'))
     .action(run(ctx, (m) => m.tenantsAdd));
   tenants
     .command('list')
     .description('List tenants with their domains')
     .option(...DATA)
-    .addHelpText('after', examples('confctl admin tenants list -o json'))
+    .option(...DATABASE)
+    .addHelpText('after', examples('confctl admin tenants list -o json', 'confctl admin tenants list --database postgres://confctl@localhost/confctl'))
     .action(run(ctx, (m) => m.tenantsList));
 
   const keys = admin.command('keys').description('Manage access keys').addHelpText('after', examples('confctl admin keys list'));
@@ -67,25 +72,37 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('create')
     .description('Create an access key; its secret is printed only now')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .requiredOption('--name <name>', 'what the key is for')
     .requiredOption('--permissions <list>', "comma-separated grants, e.g. '*' or 'users.read.*,customers.*'")
     .option('--expires <date>', 'ISO 8601 date or date-time after which the key stops working')
     .addHelpText('after', `\nPermissions: ${ALL_PERMISSIONS.join(', ')}\n(users.lock.* lets users create activate a user; wildcards: '*', 'users.*', '*.read.*')\n`)
-    .addHelpText('after', examples('confctl admin keys create --tenant localhost --name reporting --permissions "users.read.*" --expires 2027-01-01 -o json'))
+    .addHelpText(
+      'after',
+      examples(
+        'confctl admin keys create --tenant localhost --name reporting --permissions "users.read.*" --expires 2027-01-01 -o json',
+        'CONFCTL_DATABASE_URL=postgres://confctl@db.internal/confctl confctl admin keys create --name ci --permissions "*"',
+      ),
+    )
     .action(run(ctx, (m) => m.keysCreate));
   keys
     .command('list')
     .description('List access keys (never their secrets)')
     .option(...DATA)
+    .option(...DATABASE)
     .option('--tenant <domain>', 'only the keys of this tenant')
-    .addHelpText('after', examples('confctl admin keys list --tenant localhost'))
+    .addHelpText('after', examples('confctl admin keys list --tenant localhost', 'confctl admin keys list --database postgres://confctl@localhost/confctl'))
     .action(run(ctx, (m) => m.keysList));
   keys
     .command('revoke <id>')
-    .description('Revoke an access key')
+    .description('Revoke an access key (a running serve refuses it from its next request on)')
     .option(...DATA)
-    .addHelpText('after', examples('confctl admin keys revoke ak_0123456789abcdefghijklmn'))
+    .option(...DATABASE)
+    .addHelpText(
+      'after',
+      examples('confctl admin keys revoke ak_0123456789abcdefghijklmn', 'CONFCTL_DATABASE_URL=postgres://confctl@db.internal/confctl confctl admin keys revoke ak_0123456789abcdefghijklmn'),
+    )
     .action(run(ctx, (m) => m.keysRevoke));
 
   const roles = admin.command('roles').description("A tenant's roles (the names a user's role may take)").addHelpText('after', examples('confctl admin roles list'));
@@ -171,6 +188,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .action(run(ctx, (m) => m.importFile));
 
   registerBackup(admin, ctx);
+  registerCopy(admin, ctx);
   registerEvents(admin, ctx);
   registerMeetingLinks(admin, ctx);
   registerWebhooks(admin, ctx);

@@ -1,0 +1,321 @@
+/**
+ * `confctl admin copy`: a local SQLite instance moved into PostgreSQL.
+ *
+ * Every table of SQLite's schema is copied in foreign-key order, its rows verbatim (the same ids,
+ * timestamps and soft-deleted rows: the PostgreSQL schema stores values as SQLite does), by
+ * multi-row INSERTs, all in ONE PostgreSQL transaction with the identity sequences reset past the
+ * copied ids and the instance's URL-signing secret stored as the database's `signing_secret`: so
+ * recording URLs and join tokens signed by the SQLite instance verify on every instance serving
+ * from PostgreSQL. A database that already holds confctl data (a tenant) is refused unless
+ * `replace`, which empties confctl's tables first (never a merge). The SQLite side is read in one
+ * read transaction, a consistent snapshot even while `serve` writes to it.
+ *
+ * The recording files are copied from the instance's media directory to the target one before
+ * the database transaction commits: rows never name a file that is not in place.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type pg from 'pg';
+import { dataDirLayout, instanceSecret } from '../local/data-dir.js';
+import { copyPrivateFile, ensurePrivateDir } from '../media/files.js';
+import { openStore, SCHEMA_VERSION } from '../store/index.js';
+import { createPool, maskDatabaseUrl } from '../store/postgres/pool.js';
+import { migrate } from '../store/postgres/migrate.js';
+import { resetSequences } from '../store/postgres/schema.js';
+import { AdminError } from './errors.js';
+
+/** Rows per INSERT statement (fewer for a table so wide that they would pass PostgreSQL's 65,535 parameters). */
+export const ROWS_PER_STATEMENT = 500;
+const MAX_PARAMETERS = 65_535;
+
+/** The name of the signing secret among the database's `confctl_settings` (as `serve --database` reads it). */
+export const SIGNING_SECRET_SETTING = 'signing_secret';
+
+/** The tables besides the data tables that `replace` empties: shared settings and rate-limit windows. */
+const SHARED_TABLES = ['confctl_settings', 'confctl_rate_windows'] as const;
+
+/** The key `serve --database` takes while it creates the first tenant (see `initFirstTenantShared`). */
+const INIT_LOCK = "hashtextextended('confctl:init', 0)";
+
+export interface CopyOptions {
+  /** The SQLite instance's data directory. */
+  from: string;
+  /** The PostgreSQL database URL. */
+  to: string;
+  /** Its recording files (the instance's `--media`, else its data directory's `media/`). */
+  mediaFrom: string;
+  /** Where the recording files go (the directory `serve --database` will be given). */
+  mediaTo: string;
+  /** Empty confctl's tables in the database first, instead of refusing one that holds data. */
+  replace: boolean;
+  /** Rows per INSERT; for tests. */
+  rowsPerStatement?: number;
+}
+
+export interface TableCount {
+  table: string;
+  rows: number;
+}
+
+/** What a copy did (or, planned, would do). */
+export interface CopySummary {
+  from: string;
+  /** The database URL with its password masked. */
+  to: string;
+  /** Whether confctl's tables in the database were emptied first (`--replace`). */
+  replaced: boolean;
+  /** Rows per table, in the order copied (foreign-key order). */
+  tables: TableCount[];
+  rows: number;
+  /** The instance's signing secret is stored in the database's `confctl_settings`. */
+  signing_secret: boolean;
+  media: { from: string; to: string; files: number; bytes: number; /** The same directory: nothing to copy. */ same: boolean };
+}
+
+/** Relative paths of the files under `dir` (none when it is absent), skipping in-progress temp files (as `admin backup`). */
+function filesUnder(dir: string, prefix = ''): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(prefix, e.name);
+    if (e.isDirectory()) return filesUnder(path.join(dir, e.name), rel);
+    return e.isFile() && !(e.name.startsWith('.') && e.name.endsWith('.tmp')) ? [rel] : [];
+  });
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** A table of the SQLite schema: its columns in order. */
+interface SourceTable {
+  name: string;
+  columns: string[];
+}
+
+/**
+ * The tables of SQLite's schema (not SQLite's own), parents before children: a table comes after
+ * every table its foreign keys name; ties in the order the schema created them.
+ */
+export function tablesInForeignKeyOrder(db: Database.Database): SourceTable[] {
+  const names = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
+    .pluck()
+    .all() as string[];
+  const parents = new Map(
+    names.map((n) => [n, new Set((db.prepare('SELECT "table" FROM pragma_foreign_key_list(?)').pluck().all(n) as string[]).filter((p) => p !== n))]),
+  );
+  const ordered: string[] = [];
+  const placed = new Set<string>();
+  while (ordered.length < names.length) {
+    const next = names.find((n) => !placed.has(n) && [...parents.get(n)!].every((p) => placed.has(p) || !parents.has(p)));
+    if (!next) throw new AdminError('invalid', `The foreign keys of ${names.filter((n) => !placed.has(n)).join(', ')} form a cycle.`);
+    ordered.push(next);
+    placed.add(next);
+  }
+  return ordered.map((name) => ({ name, columns: (db.prepare('SELECT name FROM pragma_table_info(?) ORDER BY cid').pluck().all(name) as string[]) }));
+}
+
+/** The SQLite database of `dir`, checked and brought up to this confctl's schema (as any admin command opening it would). */
+function sourceDatabase(dir: string): string {
+  const file = dataDirLayout(dir).database;
+  if (!existsSync(file)) throw new AdminError('not_found', `${dir} holds no confctl instance (no confctl.db).`);
+  const probe = new Database(file, { readonly: true, fileMustExist: true });
+  let version: number;
+  try {
+    version = probe.pragma('user_version', { simple: true }) as number;
+  } finally {
+    probe.close();
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new AdminError('conflict', `${file} has schema version ${version}, newer than this confctl's ${SCHEMA_VERSION}; copy it with a newer confctl.`);
+  }
+  if (version < SCHEMA_VERSION) openStore(file).close();
+  return file;
+}
+
+/** Opens the source for reading; `work` runs inside one read transaction (a consistent snapshot). */
+async function readingSource<T>(file: string, work: (db: Database.Database, tables: SourceTable[]) => Promise<T>): Promise<T> {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.exec('BEGIN');
+    try {
+      // The snapshot starts at the first read: this one.
+      const tables = tablesInForeignKeyOrder(db);
+      return await work(db, tables);
+    } finally {
+      db.exec('COMMIT');
+    }
+  } finally {
+    db.close();
+  }
+}
+
+const countRows = (db: Database.Database, table: string) => db.prepare(`SELECT count(*) FROM ${quote(table)}`).pluck().get() as number;
+
+/** The columns of each table of the database's current schema. */
+async function targetColumns(client: pg.ClientBase): Promise<Map<string, Set<string>>> {
+  const { rows } = await client.query<{ table_name: string; column_name: string }>(
+    'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()',
+  );
+  const tables = new Map<string, Set<string>>();
+  for (const r of rows) {
+    if (!tables.has(r.table_name)) tables.set(r.table_name, new Set());
+    tables.get(r.table_name)!.add(r.column_name);
+  }
+  return tables;
+}
+
+/** Every source table and column exists in the database (SQLite's and PostgreSQL's schemas must match). */
+function checkSchemas(source: SourceTable[], target: Map<string, Set<string>>): void {
+  for (const t of source) {
+    const columns = target.get(t.name);
+    if (!columns) throw new AdminError('invalid', `The PostgreSQL schema has no table ${t.name}; this confctl's two schemas differ.`);
+    const missing = t.columns.filter((c) => !columns.has(c));
+    if (missing.length) throw new AdminError('invalid', `The PostgreSQL table ${t.name} has no column ${missing.join(', ')}; this confctl's two schemas differ.`);
+  }
+}
+
+/** Tenants in the database; 0 when it has no confctl schema yet. */
+async function tenantCount(client: pg.ClientBase): Promise<number> {
+  const { rows } = await client.query<{ present: boolean }>("SELECT to_regclass('tenants') IS NOT NULL AS present");
+  if (!rows[0].present) return 0;
+  return (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM tenants')).rows[0].n;
+}
+
+function refusal(to: string, tenants: number): AdminError {
+  return new AdminError('conflict', `${maskDatabaseUrl(to)} already holds confctl data (${tenants} tenant${tenants === 1 ? '' : 's'}); pass --replace to empty it first.`);
+}
+
+async function withClient<T>(url: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const pool = createPool(url, 1);
+  try {
+    const client = await pool.connect();
+    try {
+      return await work(client);
+    } finally {
+      client.release();
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+/** The recording files to copy (all of them when the directories are one: nothing to copy then). */
+function mediaFiles(options: CopyOptions): { summary: CopySummary['media']; files: string[] } {
+  const from = path.resolve(options.mediaFrom);
+  const to = path.resolve(options.mediaTo);
+  const files = filesUnder(from);
+  const bytes = files.reduce((sum, f) => sum + statSync(path.join(from, f)).size, 0);
+  return { summary: { from, to, files: files.length, bytes, same: from === to }, files };
+}
+
+/**
+ * What a copy would do, checking all it can without writing anything (the database is neither
+ * migrated nor changed): the source exists and is not newer than this confctl, and the database
+ * holds no confctl data unless `replace`.
+ */
+export async function planCopy(options: CopyOptions): Promise<CopySummary> {
+  const from = path.resolve(options.from);
+  const file = dataDirLayout(from).database;
+  if (!existsSync(file)) throw new AdminError('not_found', `${from} holds no confctl instance (no confctl.db).`);
+  const tables = await readingSource(file, async (db, list) => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) throw new AdminError('conflict', `${file} has schema version ${version}, newer than this confctl's ${SCHEMA_VERSION}.`);
+    return list.map((t) => ({ table: t.name, rows: countRows(db, t.name) }));
+  });
+  const tenants = await withClient(options.to, tenantCount);
+  if (tenants > 0 && !options.replace) throw refusal(options.to, tenants);
+  return {
+    from,
+    to: maskDatabaseUrl(options.to),
+    replaced: options.replace,
+    tables,
+    rows: tables.reduce((sum, t) => sum + t.rows, 0),
+    signing_secret: true,
+    media: mediaFiles(options).summary,
+  };
+}
+
+/** Inserts `rows` (arrays in `columns` order) into `table`, `perStatement` rows to a statement. */
+async function insertRows(client: pg.ClientBase, table: string, columns: string[], rows: unknown[][]): Promise<void> {
+  if (!rows.length) return;
+  const head = `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) VALUES `;
+  const width = columns.length;
+  const tuples = rows.map((_, r) => `(${columns.map((__, c) => `$${r * width + c + 1}`).join(', ')})`);
+  await client.query(head + tuples.join(', '), rows.flat());
+}
+
+/** Copies a table's rows, read from SQLite a statement's worth at a time; answers how many. */
+async function copyTable(db: Database.Database, client: pg.ClientBase, table: SourceTable, rowsPerStatement: number): Promise<number> {
+  const perStatement = Math.max(1, Math.min(rowsPerStatement, Math.floor(MAX_PARAMETERS / table.columns.length)));
+  const select = db.prepare(`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)} ORDER BY rowid`).raw();
+  let batch: unknown[][] = [];
+  let count = 0;
+  for (const row of select.iterate() as IterableIterator<unknown[]>) {
+    batch.push(row);
+    if (batch.length === perStatement) {
+      await insertRows(client, table.name, table.columns, batch);
+      count += batch.length;
+      batch = [];
+    }
+  }
+  await insertRows(client, table.name, table.columns, batch);
+  return count + batch.length;
+}
+
+/**
+ * Copies the instance at `options.from` into the database at `options.to` (see the module's
+ * comment). Throws `AdminError` 'conflict' for a database holding confctl data without `replace`;
+ * nothing is written to the database then, and no file copied.
+ */
+export async function copyToPostgres(options: CopyOptions): Promise<CopySummary> {
+  const from = path.resolve(options.from);
+  const file = sourceDatabase(from);
+  const secret = instanceSecret(dataDirLayout(from));
+  const rowsPerStatement = options.rowsPerStatement ?? ROWS_PER_STATEMENT;
+  return withClient(options.to, async (client) => {
+    await migrate(client);
+    const before = await tenantCount(client);
+    if (before > 0 && !options.replace) throw refusal(options.to, before);
+    return readingSource(file, async (db, tables) => {
+      checkSchemas(tables, await targetColumns(client));
+      // Listed after the snapshot began: a recording's file is in place before its row commits, so
+      // every file a copied row names is among them (as in admin backup).
+      const media = mediaFiles(options);
+      if (!media.summary.same) {
+        ensurePrivateDir(media.summary.to);
+        for (const f of media.files) copyPrivateFile(path.join(media.summary.from, f), path.join(media.summary.to, f));
+      }
+      await client.query('BEGIN');
+      try {
+        // Taken by serve --database to create the first tenant of an empty database: none is created meanwhile.
+        await client.query(`SELECT pg_advisory_xact_lock(${INIT_LOCK})`);
+        const tenants = await tenantCount(client);
+        if (tenants > 0 && !options.replace) throw refusal(options.to, tenants);
+        if (options.replace) {
+          await client.query(`TRUNCATE ${[...tables.map((t) => t.name), ...SHARED_TABLES].map(quote).join(', ')} RESTART IDENTITY CASCADE`);
+        }
+        const counts: TableCount[] = [];
+        for (const table of tables) counts.push({ table: table.name, rows: await copyTable(db, client, table, rowsPerStatement) });
+        await resetSequences(client);
+        await client.query(
+          'INSERT INTO confctl_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+          [SIGNING_SECRET_SETTING, secret],
+        );
+        await client.query('COMMIT');
+        return {
+          from,
+          to: maskDatabaseUrl(options.to),
+          replaced: options.replace,
+          tables: counts,
+          rows: counts.reduce((sum, t) => sum + t.rows, 0),
+          signing_secret: true,
+          media: media.summary,
+        };
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    });
+  });
+}

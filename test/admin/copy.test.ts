@@ -1,0 +1,246 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import Database from 'better-sqlite3';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyToPostgres, type CopyOptions, planCopy, tablesInForeignKeyOrder } from '../../src/admin/copy.js';
+import { AdminError } from '../../src/admin/errors.js';
+import { seedBulk, seedDemo } from '../../src/admin/seed/index.js';
+import { initFirstTenant } from '../../src/local/init.js';
+import { openLocal } from '../../src/local/open.js';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
+import { createTestDatabase, type TestDatabase } from '../pg/database.js';
+
+/**
+ * `admin copy`'s logic (src/admin/copy.ts): a SQLite instance with the demo data set, soft-deleted
+ * rows, an invitation, a webhook destination with a delivery and its attempt, copied into a fresh
+ * PostgreSQL database, then compared table by table.
+ */
+const root = mkdtempSync(join(tmpdir(), 'confctl-copy-'));
+const dataDir = join(root, 'data');
+const databases: TestDatabase[] = [];
+let source: { tables: string[]; secret: string; mediaDir: string };
+
+beforeAll(() => {
+  const local = openLocal(dataDir, {});
+  try {
+    const { tenant } = initFirstTenant(local.store)!;
+    seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
+    const store = local.store;
+    const user = store.users.get(tenant.id, 1)!;
+    store.invitations.insert(tenant.id, { user_id: user.id, email: user.email });
+    store.webhookDestinations.create({ tenant_id: tenant.id, url: 'https://hooks.example.com/a', events: null, secret: 'whsec_test' });
+    store.webhookOutbox.enqueue(tenant.id, 'events.created', { id: 1, calendar_id: 1 });
+    const claimed = store.webhookOutbox.claim('2999-01-01T00:00:00.000Z', '2999-01-01T00:01:00.000Z')!;
+    store.webhookOutbox.settle(claimed.id, { at: '2999-01-01T00:00:00.500Z', status_code: 500, error: null }, { retryAt: '2999-01-01T00:05:00.000Z' });
+    const other = store.tenants.create('other.test', ['www.other.test']);
+    store.roles.create(other.id, 'Admin');
+    store.keys.revoke(store.keys.create({ tenant_id: other.id, name: 'old', permissions: ['*'] }).record.id);
+    source = { tables: [], secret: local.signingSecret, mediaDir: local.layout.mediaDir };
+  } finally {
+    local.store.close();
+  }
+  const db = new Database(join(dataDir, 'confctl.db'), { readonly: true });
+  source.tables = tablesInForeignKeyOrder(db).map((t) => t.name);
+  db.close();
+});
+afterAll(async () => {
+  await Promise.all(databases.map((d) => d.drop()));
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A fresh database's URL, with a password (the test server trusts local connections, so any is accepted). */
+async function freshDatabase(): Promise<string> {
+  const db = await createTestDatabase();
+  databases.push(db);
+  const url = new URL(db.url);
+  url.password = 'hunter2';
+  return url.href;
+}
+
+const options = (to: string, extra: Partial<CopyOptions> = {}): CopyOptions => ({
+  from: dataDir,
+  to,
+  mediaFrom: source.mediaDir,
+  mediaTo: join(root, `media-${databases.length}`),
+  replace: false,
+  ...extra,
+});
+
+/** Every row of a SQLite table, as PostgreSQL answers them (ids as numbers, via the store's pool), sorted. */
+function sqliteRows(table: string): Record<string, unknown>[] {
+  const db = new Database(join(dataDir, 'confctl.db'), { readonly: true });
+  try {
+    return sortRows(db.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[]);
+  } finally {
+    db.close();
+  }
+}
+async function postgresRows(pool: pg.Pool, table: string): Promise<Record<string, unknown>[]> {
+  return sortRows((await pool.query(`SELECT * FROM "${table}"`)).rows);
+}
+const sortRows = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify(r)).sort().map((r) => JSON.parse(r) as Record<string, unknown>);
+
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+
+describe('copyToPostgres', () => {
+  let url: string;
+  let store: PostgresStore;
+  let summary: Awaited<ReturnType<typeof copyToPostgres>>;
+  beforeAll(async () => {
+    url = await freshDatabase();
+    summary = await copyToPostgres(options(url));
+    store = await openPostgresStore(url);
+  });
+  afterAll(() => store?.close());
+
+  it('reads every table of SQLite\'s schema, parents before children', () => {
+    expect(source.tables).toEqual(expect.arrayContaining(['tenants', 'tenant_domains', 'access_keys', 'roles', 'departments', 'users', 'customers', 'providers',
+      'connected_accounts', 'conference_accounts', 'calendars', 'events', 'event_attendees', 'conferences', 'conference_attendees', 'recordings',
+      'invitations', 'webhook_destinations', 'webhook_deliveries', 'webhook_attempts', 'meeting_links']));
+    expect(source.tables).toHaveLength(21);
+    const before = (a: string, b: string) => expect(source.tables.indexOf(a)).toBeLessThan(source.tables.indexOf(b));
+    before('tenants', 'tenant_domains');
+    before('roles', 'users');
+    before('departments', 'users');
+    before('calendars', 'events');
+    before('customers', 'events');
+    before('events', 'conferences');
+    before('conference_accounts', 'conferences');
+    before('webhook_destinations', 'webhook_deliveries');
+    before('webhook_deliveries', 'webhook_attempts');
+  });
+
+  it('copies every table row for row: same ids, timestamps and soft-deleted rows', async () => {
+    expect(summary.tables.map((t) => t.table)).toEqual(source.tables);
+    for (const table of source.tables) {
+      const expected = sqliteRows(table);
+      expect(expected.length, `${table} has rows to copy`).toBeGreaterThan(0);
+      expect(summary.tables.find((t) => t.table === table)?.rows, table).toBe(expected.length);
+      expect(await postgresRows(store.pool, table), table).toEqual(expected);
+    }
+    expect(summary.rows).toBe(summary.tables.reduce((n, t) => n + t.rows, 0));
+    const deleted = await store.pool.query('SELECT count(*) AS n FROM users WHERE deleted_at IS NOT NULL');
+    expect(deleted.rows[0].n).toBe(3);
+    expect((await store.pool.query('SELECT count(*) AS n FROM customers WHERE deleted_at IS NOT NULL')).rows[0].n).toBe(3);
+    expect((await store.pool.query('SELECT count(*) AS n FROM access_keys WHERE revoked_at IS NOT NULL')).rows[0].n).toBe(1);
+  });
+
+  it('the store reads the copied rows as the SQLite store does', async () => {
+    const local = openLocal(dataDir, {});
+    try {
+      expect(await store.tenants.list()).toEqual(local.store.tenants.list());
+      expect(await store.keys.list()).toEqual(local.store.keys.list());
+      const tenant = local.store.tenants.list()[0];
+      expect(await store.users.get(tenant.id, 1)).toEqual(local.store.users.get(tenant.id, 1));
+      expect(await store.roles.list(tenant.id)).toEqual(local.store.roles.list(tenant.id));
+    } finally {
+      local.store.close();
+    }
+  });
+
+  it('the next insert gets an id past the copied ones', async () => {
+    const max = async (table: string) => (await store.pool.query(`SELECT max(id) AS m FROM ${table}`)).rows[0].m as number;
+    const [tenant] = await store.tenants.list();
+    const departments = await max('departments');
+    expect((await store.departments.create(tenant.id, 'Copied after')).id).toBe(departments + 1);
+    const tenants = await max('tenants');
+    expect((await store.tenants.create('after.test')).id).toBe(tenants + 1);
+    const users = await max('users');
+    const user = await store.units.createUser(tenant.id, { first_name: 'New', last_name: 'Person', email: 'new.person@example.com', role: 'Member' } as never, false);
+    expect(user.id).toBe(users + 1);
+  });
+
+  it("stores the instance's signing secret as the database's", async () => {
+    expect(summary.signing_secret).toBe(true);
+    expect(await store.shared!.signingSecret(() => 'a-secret-made-later')).toBe(source.secret);
+  });
+
+  it('copies the recording files into the target media directory', () => {
+    const files = filesUnder(source.mediaDir);
+    expect(files.length).toBeGreaterThan(0);
+    expect(filesUnder(summary.media.to)).toEqual(files);
+    for (const f of files) expect(readFileSync(join(summary.media.to, f)).equals(readFileSync(join(source.mediaDir, f)))).toBe(true);
+    expect(summary.media).toMatchObject({ from: source.mediaDir, files: files.length, same: false });
+    expect(summary.media.bytes).toBeGreaterThan(1000);
+  });
+
+  it('never names the password of the URL', () => {
+    expect(JSON.stringify(summary)).not.toContain('hunter2');
+    expect(summary.to).toMatch(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/confctl_test_/);
+  });
+});
+
+describe('a database that holds confctl data', () => {
+  it('is refused without replace (nothing written, no file copied); replace empties it and copies again', async () => {
+    const url = await freshDatabase();
+    const store = await openPostgresStore(url);
+    try {
+      // What serve --database makes of an empty database: its own first tenant.
+      const tenant = await store.tenants.create('mine.test');
+      await store.departments.create(tenant.id, 'Kept');
+      const mediaTo = join(root, 'refused-media');
+      const refused = await copyToPostgres(options(url, { mediaTo })).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(AdminError);
+      expect((refused as AdminError).kind).toBe('conflict');
+      expect((refused as AdminError).message).toMatch(/already holds confctl data \(1 tenant\); pass --replace to empty it first/);
+      await expect(planCopy(options(url, { mediaTo }))).rejects.toThrow(/already holds confctl data/);
+      expect((await store.tenants.list()).map((t) => t.primary_domain)).toEqual(['mine.test']);
+      expect((await store.pool.query('SELECT name FROM departments')).rows).toEqual([{ name: 'Kept' }]);
+      expect(() => readdirSync(mediaTo)).toThrow();
+
+      const planned = await planCopy(options(url, { mediaTo, replace: true }));
+      expect(planned.replaced).toBe(true);
+      await store.pool.query("INSERT INTO confctl_settings (name, value) VALUES ('signing_secret', 'the-old-one')");
+      const replaced = await copyToPostgres(options(url, { mediaTo, replace: true }));
+      expect(replaced.replaced).toBe(true);
+      expect(replaced.tables).toEqual(planned.tables);
+      expect((await store.tenants.list()).map((t) => t.primary_domain)).toEqual(['localhost', 'other.test']);
+      expect((await store.pool.query("SELECT count(*) AS n FROM departments WHERE name = 'Kept'")).rows[0].n).toBe(0);
+      for (const table of source.tables) expect(await postgresRows(store.pool, table), table).toEqual(sqliteRows(table));
+      expect(await store.shared!.signingSecret(() => 'x')).toBe(source.secret);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a source without a database is not found; the target is left alone', async () => {
+    const url = await freshDatabase();
+    const missing = await copyToPostgres({ ...options(url), from: join(root, 'nowhere') }).catch((e: unknown) => e);
+    expect((missing as AdminError).kind).toBe('not_found');
+    expect((missing as Error).message).toContain('holds no confctl instance');
+  });
+});
+
+describe('batches', () => {
+  it('copies rows across statement boundaries (7 rows a statement), with the media directory shared', async () => {
+    const url = await freshDatabase();
+    const shared = await copyToPostgres(options(url, { rowsPerStatement: 7, mediaTo: source.mediaDir }));
+    expect(shared.media.same).toBe(true);
+    const store = await openPostgresStore(url);
+    try {
+      for (const table of ['users', 'customers', 'events', 'conference_attendees']) expect(await postgresRows(store.pool, table), table).toEqual(sqliteRows(table));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('copies 100,000 users in seconds', async () => {
+    const big = join(root, 'big');
+    const local = openLocal(big, {});
+    try {
+      const { tenant } = initFirstTenant(local.store)!;
+      seedBulk(local.store, tenant.id, { users: 100_000, customers: 0 });
+    } finally {
+      local.store.close();
+    }
+    const url = await freshDatabase();
+    const started = Date.now();
+    const copied = await copyToPostgres({ from: big, to: url, mediaFrom: join(big, 'media'), mediaTo: join(root, 'big-media'), replace: false });
+    const seconds = (Date.now() - started) / 1000;
+    expect(copied.tables.find((t) => t.table === 'users')?.rows).toBe(100_000);
+    expect(seconds).toBeLessThan(30);
+  }, 120_000);
+});
