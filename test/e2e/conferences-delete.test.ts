@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, Sandbox } from './harness.js';
+import { BIN, BACKENDS, Sandbox } from './harness.js';
 import { hasTmux, TmuxTerminal } from './tmux.js';
 
 /**
@@ -8,8 +8,8 @@ import { hasTmux, TmuxTerminal } from './tmux.js';
  * the refusal in a pipe, `--dry-run`, `--yes`, the service's 409s, and the question on a real
  * terminal under tmux.
  */
-describe('e2e: deleting conferences and removing attendees', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: deleting conferences and removing attendees (serve on %s)', (backend) => {
+  const box = new Sandbox(backend);
   let ids: Record<string, number>;
   const TMUX = hasTmux();
   const terminals: TmuxTerminal[] = [];

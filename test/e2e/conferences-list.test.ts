@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 /**
  * `confctl conferences list` through the built bin against `serve --demo`, whose four
  * conferences are: weekly-sync and planning (not started), customer-demo (running), retro (ended).
  */
-describe('e2e: conferences list', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: conferences list (serve on %s)', (backend) => {
+  const box = new Sandbox(backend);
   beforeAll(async () => {
     await box.serve(['--demo', '--rate-limit', 'off']);
   });

@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 /** A raw request (fetch forbids setting Host and Origin) answering status, headers and body. */
 function send(url: string, init: { method?: string; headers?: Record<string, string> } = {}) {
@@ -15,8 +15,8 @@ function send(url: string, init: { method?: string; headers?: Record<string, str
   });
 }
 
-describe('e2e: serve --cors, /docs and HEAD', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: serve --cors, /docs and HEAD (serve on %s)', (backend) => {
+  const box = new Sandbox(backend);
   let origin: string;
   let api: string;
 

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
-describe('e2e: a first local instance', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: a first local instance (serve on %s)', (backend) => {
+  const box = new Sandbox(backend);
   afterAll(() => box.dispose());
 
   it('serve --demo says it loaded the demo data, and on the next start that it was already there', async () => {

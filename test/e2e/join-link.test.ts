@@ -7,10 +7,11 @@ import { Sandbox } from './harness.js';
  * demo-weekly-sync (not started), demo-customer-demo (running), demo-retro (ended).
  */
 describe.each([
-  ['lenient', []],
-  ['--strict', ['--strict']],
-])('e2e: join links (%s)', (_mode, flags) => {
-  const box = new Sandbox();
+  { mode: 'lenient', flags: [], backend: 'sqlite' },
+  { mode: '--strict', flags: ['--strict'], backend: 'sqlite' },
+  { mode: 'lenient', flags: [], backend: 'postgres' },
+] as const)('e2e: join links ($mode, serve on $backend)', ({ flags, backend }) => {
+  const box = new Sandbox(backend);
   /** Conference id and first attendee id, by public id. */
   const ids = new Map<string, { conf: number; attendee: number; title: string; name: string }>();
 

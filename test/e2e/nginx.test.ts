@@ -5,7 +5,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 /**
  * deploy/nginx.conf, run as written (only its three ports replaced by free ones) in front of two
@@ -45,8 +45,8 @@ async function listening(port: number, nginx: ChildProcess, log: () => string): 
   }
 }
 
-describe.skipIf(!hasNginx)('deploy/nginx.conf in front of two instances', () => {
-  const box = new Sandbox();
+describe.skipIf(!hasNginx).each(BACKENDS)('deploy/nginx.conf in front of two instances on %s', (backend) => {
+  const box = new Sandbox(backend);
   const prefix = mkdtempSync(join(tmpdir(), 'confctl-nginx-'));
   let nginx: ChildProcess;
   let origin: string;

@@ -32,10 +32,12 @@ export interface DemoSummary {
 
 export const demoEmail = (first: string, last: string) => `${emailPart(first)}.${emailPart(last)}@${DEMO_DOMAIN}`;
 
+/** The e-mail of the demo's first user: a tenant that has it has the demo data. */
+export const DEMO_MARKER_EMAIL = demoEmail(...DEMO_USERS[0]);
+
 /** True when the tenant already has the demo data (its first user), so `seedDemo` would skip. */
 export function hasDemoData(store: Store, tenantId: number): boolean {
-  const [f0, l0] = DEMO_USERS[0];
-  return Boolean(store.users.findByEmail(tenantId, demoEmail(f0, l0)));
+  return Boolean(store.users.findByEmail(tenantId, DEMO_MARKER_EMAIL));
 }
 
 /**
@@ -47,10 +49,12 @@ export function hasDemoData(store: Store, tenantId: number): boolean {
  * the same rows (ids depend only on what the database held before). Idempotent: when the demo's
  * first user exists in the tenant, it returns `skipped: true` and changes nothing.
  */
+/** What `seedDemo` answers for a tenant that already had the demo data: nothing added. */
+export const skippedDemo = (): DemoSummary => ({ skipped: true, departments: 0, users: 0, customers: 0, connectedAccounts: 0, conferenceAccounts: 0,
+  calendars: 0, events: 0, conferences: 0, attendees: 0, recordings: 0, meetingLinks: 0, files: [], ids: {} });
+
 export function seedDemo(store: Store, tenantId: number, options: { mediaDir: string }): DemoSummary {
-  const empty: DemoSummary = { skipped: true, departments: 0, users: 0, customers: 0, connectedAccounts: 0, conferenceAccounts: 0,
-    calendars: 0, events: 0, conferences: 0, attendees: 0, recordings: 0, meetingLinks: 0, files: [], ids: {} };
-  if (hasDemoData(store, tenantId)) return empty;
+  if (hasDemoData(store, tenantId)) return skippedDemo();
   const files: { rel: string; seconds: number }[] = [];
   // Rows the demo does not date itself are stamped at the anchor, so two runs give equal rows.
   const summary = withClock(() => at(0), () => store.transaction(() => {
