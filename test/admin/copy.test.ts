@@ -235,7 +235,10 @@ describe('failures and concurrent writers', () => {
     // PostgreSQL's text cannot hold a NUL character; SQLite's can. Users are copied after tenants, keys, roles...
     const broken = brokenInstance("UPDATE users SET first_name = 'Nul' || char(0) || 'Byte' WHERE id = 25");
     const url = await freshDatabase();
-    await expect(copyToPostgres({ ...options(url), from: broken, mediaFrom: join(broken, 'media') })).rejects.toThrow(/0x00/);
+    const mediaTo = join(root, 'failed-media');
+    await expect(copyToPostgres({ ...options(url, { mediaTo }), from: broken, mediaFrom: join(broken, 'media') })).rejects.toThrow(/0x00/);
+    // The files were copied before the transaction failed; they stay.
+    expect(filesUnder(mediaTo)).toEqual(filesUnder(join(broken, 'media')));
     const store = await openPostgresStore(url);
     try {
       expect(await store.tenants.list()).toEqual([]);

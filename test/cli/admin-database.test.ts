@@ -221,5 +221,18 @@ describe('admin copy', () => {
     expect(await f.run(['admin', 'copy', '--from', f.dataDir, '--to', await database()])).toBe(4);
     expect(f.stderr()).toContain('holds no confctl instance (no confctl.db)');
     expect(existsSync(f.dataDir)).toBe(false);
+
+    await f.json(['admin', 'init', '--no-profile']);
+    expect(await f.run(['admin', 'copy', '--from', f.dataDir, '--to', 'postgres://confctl:hunter2@127.0.0.1:1/confctl'])).toBe(8);
+    expect(f.stderr()).toContain('error: cannot reach the database postgres://confctl:***@127.0.0.1:1/confctl');
+    expect(f.stderr()).not.toContain('hunter2');
+  });
+
+  it('the other admin commands take no --database (exit 2)', async () => {
+    const f = admin();
+    for (const args of [['admin', 'init'], ['admin', 'seed', '--demo'], ['admin', 'roles', 'list'], ['admin', 'import', 'users', 'x.ndjson']]) {
+      expect(await f.run([...args, '--database', 'postgres://confctl@db.invalid/confctl']), args.join(' ')).toBe(2);
+    }
+    expect(f.stderr()).toContain("error: unknown option '--database'");
   });
 });
