@@ -236,7 +236,7 @@ export async function planCopy(options: CopyOptions): Promise<CopySummary> {
   };
 }
 
-/** Inserts `rows` (arrays in `columns` order) into `table`, `perStatement` rows to a statement. */
+/** Inserts `rows` (arrays in `columns` order) into `table` in one statement. */
 async function insertRows(client: pg.ClientBase, table: string, columns: string[], rows: unknown[][]): Promise<void> {
   if (!rows.length) return;
   const head = `INSERT INTO ${quote(table)} (${columns.map(quote).join(', ')}) VALUES `;
@@ -265,8 +265,10 @@ async function copyTable(db: Database.Database, client: pg.ClientBase, table: So
 
 /**
  * Copies the instance at `options.from` into the database at `options.to` (see the module's
- * comment). Throws `AdminError` 'conflict' for a database holding confctl data without `replace`;
- * nothing is written to the database then, and no file copied.
+ * comment). Throws `AdminError` 'conflict' for a database holding confctl data without `replace`:
+ * nothing is written to the database then, and no file is copied (unless a tenant appeared between
+ * the first check and the transaction's). Like every command opening a data directory, it brings
+ * an older schema of the source up to date and creates its `instance.json` if it has none.
  */
 export async function copyToPostgres(options: CopyOptions): Promise<CopySummary> {
   const from = path.resolve(options.from);

@@ -214,6 +214,86 @@ describe('a database that holds confctl data', () => {
   });
 });
 
+describe('failures and concurrent writers', () => {
+  /** A small instance of its own whose row `sql` makes unacceptable to PostgreSQL. */
+  function brokenInstance(sql: string): string {
+    const dir = join(root, `broken-${Math.random().toString(36).slice(2)}`);
+    const local = openLocal(dir, {});
+    try {
+      const { tenant } = initFirstTenant(local.store)!;
+      seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
+    } finally {
+      local.store.close();
+    }
+    const db = new Database(join(dir, 'confctl.db'));
+    db.exec(sql);
+    db.close();
+    return dir;
+  }
+
+  it('a copy that fails part-way leaves the database as it was, with --replace too', async () => {
+    // PostgreSQL's text cannot hold a NUL character; SQLite's can. Users are copied after tenants, keys, roles...
+    const broken = brokenInstance("UPDATE users SET first_name = 'Nul' || char(0) || 'Byte' WHERE id = 25");
+    const url = await freshDatabase();
+    const mediaTo = join(root, 'failed-media');
+    await expect(copyToPostgres({ ...options(url, { mediaTo }), from: broken, mediaFrom: join(broken, 'media') })).rejects.toThrow(/0x00/);
+    // The files were copied before the transaction failed; they stay.
+    expect(filesUnder(mediaTo)).toEqual(filesUnder(join(broken, 'media')));
+    const store = await openPostgresStore(url);
+    try {
+      expect(await store.tenants.list()).toEqual([]);
+      expect((await store.pool.query('SELECT count(*) AS n FROM roles')).rows[0].n).toBe(0);
+      expect((await store.pool.query('SELECT count(*) AS n FROM confctl_settings')).rows[0].n).toBe(0);
+
+      await copyToPostgres(options(url));
+      const kept = await postgresRows(store.pool, 'users');
+      await expect(copyToPostgres({ ...options(url, { replace: true }), from: broken, mediaFrom: join(broken, 'media') })).rejects.toThrow(/0x00/);
+      expect(await postgresRows(store.pool, 'users')).toEqual(kept);
+      expect(await postgresRows(store.pool, 'tenants')).toEqual(sqliteRows('tenants'));
+      expect(await store.shared!.signingSecret(() => 'x')).toBe(source.secret);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads one snapshot of the instance while another connection writes to it', async () => {
+    const dir = brokenInstance('SELECT 1');
+    const url = await freshDatabase();
+    // Each write adds a department and a customer in one transaction; departments are copied before customers.
+    const writer = new Database(join(dir, 'confctl.db'));
+    writer.pragma('busy_timeout = 5000');
+    const pair = writer.transaction((n: number) => {
+      const now = new Date().toISOString();
+      writer.prepare('INSERT INTO departments (tenant_id, name, created_at, updated_at) VALUES (1, ?, ?, ?)').run(`Concurrent ${n}`, now, now);
+      writer.prepare('INSERT INTO customers (tenant_id, first_name, last_name, email, created_at, updated_at) VALUES (1, ?, ?, ?, ?, ?)').run('C', String(n), `c${n}@concurrent.example.com`, now, now);
+    });
+    let writes = 0;
+    let writing = true;
+    const loop = (async () => {
+      while (writing) {
+        pair(writes++);
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    try {
+      await copyToPostgres({ ...options(url), from: dir, mediaFrom: join(dir, 'media'), rowsPerStatement: 1 });
+    } finally {
+      writing = false;
+      await loop;
+      writer.close();
+    }
+    const store = await openPostgresStore(url);
+    try {
+      const departments = (await store.pool.query("SELECT count(*) AS n FROM departments WHERE name LIKE 'Concurrent %'")).rows[0].n as number;
+      const customers = (await store.pool.query("SELECT count(*) AS n FROM customers WHERE email LIKE '%@concurrent.example.com'")).rows[0].n as number;
+      expect(writes).toBeGreaterThan(customers + 10);
+      expect(customers).toBe(departments);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('batches', () => {
   it('copies rows across statement boundaries (7 rows a statement), with the media directory shared', async () => {
     const url = await freshDatabase();

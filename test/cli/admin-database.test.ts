@@ -192,6 +192,27 @@ describe('admin copy', () => {
     expect(f.stdout() + f.stderr() + env.stdout() + env.stderr()).not.toContain('hunter2');
   });
 
+  it("--media-to defaults to where serve --database looks: CONFCTL_MEDIA_DIR, else CONFCTL_DATA's media/", async () => {
+    const url = await database();
+    const f = admin();
+    await f.json(['admin', 'init', '--no-profile']);
+    await f.json(['admin', 'seed', '--demo']);
+    const own = join(f.dataDir, 'media');
+    // CONFCTL_DATA is the instance copied: its media directory is already the target.
+    expect((await f.json(['admin', 'copy', '--from', f.dataDir, '--to', url])).media).toEqual({ from: own, to: own, files: 2, bytes: expect.any(Number), same: true });
+
+    const elsewhere = join(f.dataDir, '..', 'elsewhere');
+    const other = admin({ CONFCTL_DATA: elsewhere });
+    const moved = await other.json(['admin', 'copy', '--from', f.dataDir, '--to', url, '--replace']);
+    expect(moved.media).toMatchObject({ from: own, to: join(elsewhere, 'media'), files: 2, same: false });
+    expect(existsSync(join(elsewhere, 'media', 'recordings'))).toBe(true);
+
+    const shared = join(f.dataDir, '..', 'volume');
+    const volume = admin({ CONFCTL_MEDIA_DIR: shared });
+    const onVolume = await volume.json(['admin', 'copy', '--from', f.dataDir, '--media', own, '--to', url, '--replace']);
+    expect(onVolume.media).toMatchObject({ from: own, to: shared, files: 2, same: false });
+  });
+
   it('needs a PostgreSQL URL (exit 2) and a data directory with a database (exit 4)', async () => {
     const f = admin();
     expect(await f.run(['admin', 'copy', '--from', f.dataDir])).toBe(2);
@@ -200,5 +221,18 @@ describe('admin copy', () => {
     expect(await f.run(['admin', 'copy', '--from', f.dataDir, '--to', await database()])).toBe(4);
     expect(f.stderr()).toContain('holds no confctl instance (no confctl.db)');
     expect(existsSync(f.dataDir)).toBe(false);
+
+    await f.json(['admin', 'init', '--no-profile']);
+    expect(await f.run(['admin', 'copy', '--from', f.dataDir, '--to', 'postgres://confctl:hunter2@127.0.0.1:1/confctl'])).toBe(8);
+    expect(f.stderr()).toContain('error: cannot reach the database postgres://confctl:***@127.0.0.1:1/confctl');
+    expect(f.stderr()).not.toContain('hunter2');
+  });
+
+  it('the other admin commands take no --database (exit 2)', async () => {
+    const f = admin();
+    for (const args of [['admin', 'init'], ['admin', 'seed', '--demo'], ['admin', 'roles', 'list'], ['admin', 'import', 'users', 'x.ndjson']]) {
+      expect(await f.run([...args, '--database', 'postgres://confctl@db.invalid/confctl']), args.join(' ')).toBe(2);
+    }
+    expect(f.stderr()).toContain("error: unknown option '--database'");
   });
 });
