@@ -133,7 +133,9 @@ try {
   try {
     const database = await createDatabase(postgres.url, 'confctl_bench');
     const { copyToPostgres } = await import('../dist/admin/copy.js');
-    await copyToPostgres({ from: data, to: database, mediaFrom: join(data, 'media'), mediaTo: join(work, 'pg-media'), replace: false });
+    const copyStarted = performance.now();
+    const copied = await copyToPostgres({ from: data, to: database, mediaFrom: join(data, 'media'), mediaTo: join(work, 'pg-media'), replace: false });
+    row(`\`admin copy\` of the ${USERS.toLocaleString('en')}-user instance into PostgreSQL`, `${copied.rows.toLocaleString('en')} rows in ${fixed((performance.now() - copyStarted) / 1000, 1)} s`, '', undefined);
     const pgScenarios = [['`GET /users/{id}`', { path: userPath, headers: auth }], ...scenarios.map(([name, request]) => [name, request])];
     for (const [i, [name, request]] of pgScenarios.entries()) {
       const label = `PostgreSQL: ${name}`;

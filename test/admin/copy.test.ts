@@ -307,20 +307,25 @@ describe('batches', () => {
     }
   });
 
-  it('copies 100,000 users in seconds', async () => {
+  it('copies a large table in many statements (its speed is measured by npm run bench, not here)', async () => {
     const big = join(root, 'big');
     const local = openLocal(big, {});
     try {
       const { tenant } = initFirstTenant(local.store)!;
-      seedBulk(local.store, tenant.id, { users: 100_000, customers: 0 });
+      seedBulk(local.store, tenant.id, { users: 20_000, customers: 0 });
     } finally {
       local.store.close();
     }
     const url = await freshDatabase();
-    const started = Date.now();
     const copied = await copyToPostgres({ from: big, to: url, mediaFrom: join(big, 'media'), mediaTo: join(root, 'big-media'), replace: false });
-    const seconds = (Date.now() - started) / 1000;
-    expect(copied.tables.find((t) => t.table === 'users')?.rows).toBe(100_000);
-    expect(seconds).toBeLessThan(30);
+    expect(copied.tables.find((t) => t.table === 'users')?.rows).toBe(20_000);
+    const store = await openPostgresStore(url);
+    try {
+      const tenant = (await store.tenants.list())[0];
+      const page = await store.users.list(tenant.id, { page_size: 1, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'desc', filter: null });
+      expect(page.total).toBe(20_000);
+    } finally {
+      await store.close();
+    }
   }, 120_000);
 });
