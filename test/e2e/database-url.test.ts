@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Sandbox } from './harness.js';
 
-/** The database URL's password never shows: not in serve's output, its errors, or the process list. */
-describe('e2e: serve --database keeps the password to itself', () => {
+/**
+ * serve --database: the URL's password never shows (output, errors, process list), and the first
+ * start asks before replacing a profile, as on SQLite.
+ */
+describe('e2e: serve --database, its URL and its first start', () => {
   const box = new Sandbox('postgres');
   afterAll(() => box.dispose());
 
@@ -17,6 +20,28 @@ describe('e2e: serve --database keeps the password to itself', () => {
       const cmdline = readFileSync(`/proc/${s.child.pid}/cmdline`, 'utf8');
       expect(cmdline).not.toContain('pw-never-shown');
       expect(cmdline).toContain('confctl serve --database ***');
+    }
+  });
+
+  it('the first serve on an empty database replaces a profile pointing elsewhere only with --force, before creating anything', async () => {
+    const fresh = new Sandbox('postgres');
+    try {
+      const saved = await fresh.run(['profile', 'add', 'local', '--domain', 'elsewhere.example', '--key-id', 'ak_elsewhere', '--secret-stdin'], { input: 'x\n' });
+      expect(saved.code, saved.stderr).toBe(0);
+      await fresh.useDatabase();
+      const refused = await fresh.run(['serve', '--port', '0']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("error: profile 'local' (https://elsewhere.example/api/public/v2.0, key ak_elsewhere) already exists; not replacing it");
+      const store = await fresh.openStore();
+      try {
+        expect(await store.tenants.list()).toEqual([]);
+      } finally {
+        await store.close();
+      }
+      const forced = await fresh.serve(['--force']);
+      expect(forced.output()).toContain(`Profile 'local' points at ${forced.baseUrl}`);
+    } finally {
+      await fresh.dispose();
     }
   });
 

@@ -13,6 +13,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliContext } from '../context.js';
+import { consentToLocalProfile } from './local-profile.js';
+import type { ServeOptions } from './serve.js';
 import { CliError, EXIT } from '../errors.js';
 
 /** What `serve --database` opened: the shared store, its signing secret and the media directory. */
@@ -33,7 +35,7 @@ export interface SharedInstance {
  * in `--media` (or `CONFCTL_MEDIA_DIR`, else the data directory's `media/`), a directory every
  * instance must share.
  */
-export async function openShared(url: string, options: { data?: string; media?: string; demo: boolean }, ctx: CliContext): Promise<SharedInstance> {
+export async function openShared(url: string, options: Pick<ServeOptions, 'data' | 'media' | 'demo' | 'profile'>, ctx: CliContext): Promise<SharedInstance> {
   const env = ctx.env as NodeJS.ProcessEnv;
   const mediaDir = resolveMediaDir(options.media, env, resolveDataDir(options.data, env));
   mkdirSync(mediaDir, { recursive: true, mode: 0o700 });
@@ -42,6 +44,8 @@ export async function openShared(url: string, options: { data?: string; media?: 
     throw new CliError(`cannot open the database ${maskDatabaseUrl(url)}: ${err.message.replaceAll(url, maskDatabaseUrl(url))}`, EXIT.network, 'check that PostgreSQL runs there and that the user may connect (CONFCTL_DATABASE_URL or --database)');
   });
   try {
+    // As on SQLite: a profile the new key would replace is replaced only with consent, asked before the key exists.
+    if (options.profile && !(await store.tenants.list()).length) await consentToLocalProfile(ctx, store, options.profile);
     const loaded = options.demo ? await loadDemo(store, url, mediaDir, env) : undefined;
     const created = loaded?.created ?? (await initFirstTenantShared(store));
     const signingSecret = await store.shared!.signingSecret(() => randomBytes(32).toString('hex'));
