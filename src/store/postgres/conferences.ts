@@ -6,6 +6,7 @@ import { CONFERENCE_COLUMNS, CONFERENCE_LIST_DEF, type ConferenceRow, toConferen
 import { RECORDING_COLUMNS } from '../repos/recordings.js';
 import type { AttendeeInsert, CalendarRecord, ConferenceInsert, ConnectedAccountInsert, ConferenceAccountInsert, EventInsert, ListResult, ProviderRecord, RecordingInsert } from '../types.js';
 import { bool, NotFoundError, nowIso, pageOffset } from '../util.js';
+import type { ListTotals } from './list-totals.js';
 import { patchSet, runList } from './people.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
 import { fold } from './schema.js';
@@ -62,13 +63,13 @@ export const pgConferenceAccounts = (db: Queryable) =>
 const CONFERENCE_PATCHABLE = ['title', 'is_public', 'started_at', 'ended_at'] as const;
 
 /** Conferences (as the SQLite store's `conferenceRepo`): rows are never removed, so ids are never reused. */
-export function pgConferences(db: Queryable) {
+export function pgConferences(db: Queryable, totals?: ListTotals) {
   const read = async (tenantId: number, id: number, live = true): Promise<OnlineConference | undefined> => {
     const r = await one<ConferenceRow>(db, `SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = $1 AND id = $2${live ? ' AND deleted_at IS NULL' : ''}`, [tenantId, id]);
     return r && toConference(r);
   };
   return {
-    list: (tenantId: number, query: ListQuery) => runList(db, CONFERENCE_LIST_DEF, tenantId, query, toConference),
+    list: (tenantId: number, query: ListQuery) => runList(db, CONFERENCE_LIST_DEF, tenantId, query, toConference, totals),
     insert: async (tenantId: number, i: ConferenceInsert): Promise<OnlineConference> => {
       const now = nowIso();
       const r = await guardUnique(

@@ -3,6 +3,7 @@ import type { DataStore } from '../port.js';
 import { SchemaMismatch } from '../util.js';
 import { pgAttendees, pgCalendars, pgConferenceAccounts, pgConferences, pgConnectedAccounts, pgEvents, pgProviders, pgRecordings } from './conferences.js';
 import { migrate, PG_SCHEMA_VERSION } from './migrate.js';
+import { ListTotals } from './list-totals.js';
 import { pgCustomers, pgUsers } from './people.js';
 import { createPool, inTransaction, maskDatabaseUrl, one, type Queryable } from './pool.js';
 import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting } from './shared.js';
@@ -51,6 +52,7 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     }
     return counters;
   };
+  const totals = new ListTotals(async () => (await changes()).all);
   const prune = setInterval(() => void pruneWindows(pool).catch(() => {}), 10_000);
   prune.unref();
   return {
@@ -76,14 +78,14 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     keys: pgKeys(pool),
     roles: pgRoles(pool),
     departments: pgDepartments(pool),
-    users: pgUsers(pool),
-    customers: pgCustomers(pool),
+    users: pgUsers(pool, totals),
+    customers: pgCustomers(pool, totals),
     providers: pgProviders(pool),
     connectedAccounts: pgConnectedAccounts(pool),
     conferenceAccounts: pgConferenceAccounts(pool),
     calendars: pgCalendars(pool),
     events: pgEvents(pool, atomically),
-    conferences: pgConferences(pool),
+    conferences: pgConferences(pool, totals),
     attendees: pgAttendees(pool),
     recordings: pgRecordings(pool),
     units: pgUnits(atomically),

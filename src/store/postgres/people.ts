@@ -4,15 +4,26 @@ import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, to
 import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../repos/users.js';
 import { NotFoundError, nowIso } from '../util.js';
 import { compileList } from './list-query.js';
+import type { ListTotals } from './list-totals.js';
 import { guardUnique, one, type Queryable } from './pool.js';
 import { fold } from './schema.js';
 import { ADDRESS_FIELDS } from '../../contract/index.js';
 
-/** One list page and its exact total. */
-export async function runList<R>(db: Queryable, def: Parameters<typeof compileList>[0], tenantId: number, query: ListQuery, map: (row: any) => R): Promise<ListResult<R>> {
+/** One list page and its exact total (from `totals` while nothing was written, when given). */
+export async function runList<R>(
+  db: Queryable,
+  def: Parameters<typeof compileList>[0],
+  tenantId: number,
+  query: ListQuery,
+  map: (row: any) => R,
+  totals?: ListTotals,
+): Promise<ListResult<R>> {
   const { page, count } = compileList(def, tenantId, query);
-  const [rows, total] = await Promise.all([db.query(page.text, page.values), db.query(count.text, count.values)]);
-  return { rows: rows.rows.map(map), total: Number(total.rows[0].n) };
+  const [rows, total] = await Promise.all([
+    db.query(page.text, page.values),
+    totals ? totals.count(db, count) : db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n)),
+  ]);
+  return { rows: rows.rows.map(map), total };
 }
 
 /**
@@ -36,14 +47,14 @@ const USER_PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'ti
 const workHours = (w: unknown) => (w ? JSON.stringify(w) : null);
 
 /** Users (as the SQLite store's `userRepo`); JSON text is `JSON.stringify` of the user. */
-export function pgUsers(db: Queryable) {
+export function pgUsers(db: Queryable, totals?: ListTotals) {
   const read = async (tenantId: number, id: number, live: boolean): Promise<User | undefined> => {
     const r = await one<UserRow>(db, `SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = $1 AND u.id = $2${live ? ' AND u.deleted_at IS NULL' : ''}`, [tenantId, id]);
     return r && toUser(r);
   };
   return {
-    list: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, toUser),
-    listJson: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, (r: UserRow) => JSON.stringify(toUser(r))),
+    list: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, toUser, totals),
+    listJson: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, (r: UserRow) => JSON.stringify(toUser(r)), totals),
     get: (tenantId: number, id: number) => read(tenantId, id, true),
     getJson: async (tenantId: number, id: number) => {
       const user = await read(tenantId, id, true);
@@ -83,14 +94,14 @@ export function pgUsers(db: Queryable) {
 const CUSTOMER_PATCHABLE = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number'] as const;
 
 /** Customers (as the SQLite store's `customerRepo`); a sent `address` replaces all eight parts. */
-export function pgCustomers(db: Queryable) {
+export function pgCustomers(db: Queryable, totals?: ListTotals) {
   const read = async (tenantId: number, id: number, live: boolean): Promise<Customer | undefined> => {
     const r = await one<CustomerRow>(db, `SELECT ${CUSTOMER_SELECT} FROM customers c WHERE c.tenant_id = $1 AND c.id = $2${live ? ' AND c.deleted_at IS NULL' : ''}`, [tenantId, id]);
     return r && toCustomer(r);
   };
   const columns = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number', ...ADDRESS_FIELDS, 'created_at', 'updated_at', 'deleted_at'];
   return {
-    list: (tenantId: number, query: ListQuery) => runList(db, CUSTOMER_LIST_DEF, tenantId, query, toCustomer),
+    list: (tenantId: number, query: ListQuery) => runList(db, CUSTOMER_LIST_DEF, tenantId, query, toCustomer, totals),
     get: (tenantId: number, id: number) => read(tenantId, id, true),
     insert: async (tenantId: number, input: CustomerInsert): Promise<Customer> => {
       const created = input.created_at ?? nowIso();
