@@ -305,6 +305,9 @@ export async function copyToPostgres(options: CopyOptions): Promise<CopySummary>
           [SIGNING_SECRET_SETTING, secret],
         );
         await client.query('COMMIT');
+        // Planner statistics for the tables just filled (autovacuum would take its time): without
+        // them a list page of a 20,000-user tenant took 10 ms instead of 0.06 ms.
+        await client.query(`ANALYZE ${tables.map((t) => quote(t.name)).join(', ')}`);
         return {
           from,
           to: maskDatabaseUrl(options.to),
