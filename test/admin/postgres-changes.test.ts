@@ -69,13 +69,16 @@ describe('calendar event changes on PostgreSQL', () => {
   it('writes nothing when the outbox write fails: the change and its deliveries share one transaction', async () => {
     const { tenantId, calendar } = await setup();
     const { event } = await createEvent(store, tenantId, { calendar_id: calendar.id, title: 'Sync', start: START, end: END });
+    const link = await createMeetingLink(store, tenantId, { calendar_id: calendar.id, name: 'Intro', duration_minutes: 15 });
     await store.pool.query(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$;
       CREATE TRIGGER refuse BEFORE INSERT ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION refuse()`);
     await expect(createEvent(store, tenantId, { calendar_id: calendar.id, title: 'Lost', start: START, end: END })).rejects.toThrow('disk full');
     await expect(updateEvent(store, tenantId, event.id, { title: 'Lost' })).rejects.toThrow('disk full');
     await expect(deleteEvent(store, tenantId, event.id)).rejects.toThrow('disk full');
+    await expect(scheduleMeeting(store, tenantId, link.id, { name: 'Lost Booker', email: 'lost@example.com', contact_number: null }, START)).rejects.toThrow('disk full');
     expect((await store.events.get(tenantId, calendar.id, event.id))?.title).toBe('Sync');
     expect(await store.events.exists(tenantId, event.id + 1)).toBe(false);
+    expect(await store.customers.findByEmail(tenantId, 'lost@example.com')).toBeUndefined();
     expect((await deliveries()).length).toBe(1);
   });
 
