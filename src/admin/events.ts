@@ -37,13 +37,23 @@ export function eventTime(flag: string, text: string): string {
   return new Date(ms).toISOString();
 }
 
-function checkSpan(start: string, end: string): void {
+export function checkSpan(start: string, end: string): void {
   if (Date.parse(end) <= Date.parse(start)) throw new AdminError('invalid', `the end (${end}) must be after the start (${start})`);
 }
 
-export function createEvent(store: Store, tenantId: number, input: NewEvent): EventChange {
+/** What a new event must be before anything is written: a title, an end after its start. */
+export function checkNewEvent(input: NewEvent): void {
   if (!input.title.trim()) throw new AdminError('invalid', 'the title must not be empty');
   checkSpan(input.start, input.end);
+}
+
+/** What a patch must be before anything is written: a title, if it gives one, that is not empty. */
+export function checkPatch(patch: EventPatch): void {
+  if (patch.title !== undefined && !patch.title.trim()) throw new AdminError('invalid', 'the title must not be empty');
+}
+
+export function createEvent(store: Store, tenantId: number, input: NewEvent): EventChange {
+  checkNewEvent(input);
   return store.transaction(() => {
     if (!store.calendars.get(tenantId, input.calendar_id)) throw new AdminError('not_found', `no calendar ${input.calendar_id} in this tenant`);
     const event = store.events.insert(tenantId, input);
@@ -52,10 +62,10 @@ export function createEvent(store: Store, tenantId: number, input: NewEvent): Ev
   });
 }
 
-const missing = (id: number) => new AdminError('not_found', `no event ${id} in this tenant`);
+export const missing = (id: number) => new AdminError('not_found', `no event ${id} in this tenant`);
 
 /** The types a patch yields against the event as it is. */
-function typesOf(before: CalendarEvent, patch: EventPatch): EventType[] {
+export function typesOf(before: CalendarEvent, patch: EventPatch): EventType[] {
   const changed = (Object.keys(patch) as (keyof EventPatch)[]).filter((k) => patch[k] !== undefined && patch[k] !== before[k]);
   const types: EventType[] = [];
   if (changed.some((k) => k !== 'start' && k !== 'end')) types.push('events.updated');
@@ -64,7 +74,7 @@ function typesOf(before: CalendarEvent, patch: EventPatch): EventType[] {
 }
 
 export function updateEvent(store: Store, tenantId: number, id: number, patch: EventPatch): EventChange {
-  if (patch.title !== undefined && !patch.title.trim()) throw new AdminError('invalid', 'the title must not be empty');
+  checkPatch(patch);
   return store.transaction(() => {
     const calendarId = store.events.calendarOf(tenantId, id);
     const before = calendarId === undefined ? undefined : store.events.get(tenantId, calendarId, id);
@@ -77,14 +87,19 @@ export function updateEvent(store: Store, tenantId: number, id: number, patch: E
   });
 }
 
+/** An event backing an online conference is deleted with its conference, never alone. */
+export function refuseIfBacking(event: CalendarEvent): void {
+  if (event.online_conference) {
+    throw new AdminError('conflict', `event ${event.id} backs online conference ${event.online_conference.id}; delete the conference instead`);
+  }
+}
+
 export function deleteEvent(store: Store, tenantId: number, id: number): EventChange {
   return store.transaction(() => {
     const calendarId = store.events.calendarOf(tenantId, id);
     const event = calendarId === undefined ? undefined : store.events.get(tenantId, calendarId, id);
     if (!event) throw missing(id);
-    if (event.online_conference) {
-      throw new AdminError('conflict', `event ${id} backs online conference ${event.online_conference.id}; delete the conference instead`);
-    }
+    refuseIfBacking(event);
     store.events.remove(tenantId, id);
     emitEvent(store, tenantId, 'events.deleted', event);
     return { event, emitted: ['events.deleted'] };

@@ -3,15 +3,28 @@
  * link's calendar for the booker, matched to a customer by e-mail (or a new customer), and writes
  * `events.created` and `meeting_links.scheduled` to the outbox in the same transaction.
  */
-import type { MeetingLinkRecord, Store } from '../store/types.js';
+import type { EventInsert, MeetingLinkRecord, Store } from '../store/types.js';
 import { AdminError } from './errors.js';
 import { emitEvent } from './events.js';
 
-export function createMeetingLink(store: Store, tenantId: number, input: { calendar_id: number; name: string; duration_minutes: number }): MeetingLinkRecord {
+export interface NewMeetingLink {
+  calendar_id: number;
+  name: string;
+  duration_minutes: number;
+}
+
+/** What a new link must be before anything is written: a name, a whole number of minutes. */
+export function checkNewLink(input: NewMeetingLink): void {
   if (!input.name.trim()) throw new AdminError('invalid', 'the name must not be empty');
   if (!Number.isInteger(input.duration_minutes) || input.duration_minutes < 1) throw new AdminError('invalid', 'the duration must be a whole number of minutes, at least 1');
+}
+
+export const noCalendar = (id: number) => new AdminError('not_found', `no calendar ${id} in this tenant`);
+
+export function createMeetingLink(store: Store, tenantId: number, input: NewMeetingLink): MeetingLinkRecord {
+  checkNewLink(input);
   return store.transaction(() => {
-    if (!store.calendars.get(tenantId, input.calendar_id)) throw new AdminError('not_found', `no calendar ${input.calendar_id} in this tenant`);
+    if (!store.calendars.get(tenantId, input.calendar_id)) throw noCalendar(input.calendar_id);
     return store.meetingLinks.insert(tenantId, input);
   });
 }
@@ -31,38 +44,52 @@ export interface Scheduled {
 }
 
 /** Splits "Ada King Lovelace" into first "Ada" and last "King Lovelace" (a single word is both). */
-function nameParts(name: string): { first_name: string; last_name: string } {
+export function nameParts(name: string): { first_name: string; last_name: string } {
   const [first, ...rest] = name.trim().split(/\s+/);
   return { first_name: first, last_name: rest.length ? rest.join(' ') : first };
 }
 
-export function scheduleMeeting(store: Store, tenantId: number, linkId: number, booker: Booker, start: string): Scheduled {
+/** What a booker must be before anything is written: a name and an e-mail address. */
+export function checkBooker(booker: Booker): void {
   if (!booker.name.trim()) throw new AdminError('invalid', "the booker's name must not be empty");
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(booker.email)) throw new AdminError('invalid', `'${booker.email}' is not an e-mail address`);
+}
+
+export const noLink = (id: number) => new AdminError('not_found', `no meeting link ${id} in this tenant`);
+
+/** The booked event: the link's length from `start`, in the link's calendar, the booker its attendee. */
+export function bookedEvent(link: MeetingLinkRecord, booker: Booker, customerId: number, start: string): EventInsert {
+  return {
+    calendar_id: link.calendar_id,
+    title: `${link.name}: ${booker.name}`,
+    start,
+    end: new Date(Date.parse(start) + link.duration_minutes * 60_000).toISOString(),
+    customer_id: customerId,
+    meeting_link_id: link.id,
+    attendees: [{ email: booker.email, name: booker.name, status: 1, is_organizer: false, customer_id: customerId, calendar_id: null }],
+  };
+}
+
+/** The data of `meeting_links.scheduled` (decisions §13). */
+export const scheduledData = (link: MeetingLinkRecord, eventId: number, booker: Booker) => ({
+  id: link.id,
+  event_id: eventId,
+  calendar_id: link.calendar_id,
+  name: booker.name,
+  email: booker.email,
+  contact_number: booker.contact_number,
+});
+
+export function scheduleMeeting(store: Store, tenantId: number, linkId: number, booker: Booker, start: string): Scheduled {
+  checkBooker(booker);
   return store.transaction(() => {
     const link = store.meetingLinks.get(tenantId, linkId);
-    if (!link) throw new AdminError('not_found', `no meeting link ${linkId} in this tenant`);
+    if (!link) throw noLink(linkId);
     const known = store.customers.findByEmail(tenantId, booker.email);
     const customer = known ?? store.customers.insert(tenantId, { ...nameParts(booker.name), email: booker.email, contact_number: booker.contact_number });
-    const end = new Date(Date.parse(start) + link.duration_minutes * 60_000).toISOString();
-    const event = store.events.insert(tenantId, {
-      calendar_id: link.calendar_id,
-      title: `${link.name}: ${booker.name}`,
-      start,
-      end,
-      customer_id: customer.id,
-      meeting_link_id: link.id,
-      attendees: [{ email: booker.email, name: booker.name, status: 1, is_organizer: false, customer_id: customer.id, calendar_id: null }],
-    });
+    const event = store.events.insert(tenantId, bookedEvent(link, booker, customer.id, start));
     emitEvent(store, tenantId, 'events.created', event);
-    store.webhookOutbox.enqueue(tenantId, 'meeting_links.scheduled', {
-      id: link.id,
-      event_id: event.id,
-      calendar_id: link.calendar_id,
-      name: booker.name,
-      email: booker.email,
-      contact_number: booker.contact_number,
-    });
+    store.webhookOutbox.enqueue(tenantId, 'meeting_links.scheduled', scheduledData(link, event.id, booker));
     return { link, event_id: event.id, customer_id: customer.id, customer_created: !known };
   });
 }

@@ -23,18 +23,22 @@ export interface TriggerResult {
   emitted: EventType[];
 }
 
-export function trigger(store: Store, tenantId: number, type: string, now: Date): TriggerResult {
+/** The names and times of one trigger's data: a tag that makes them new, the event a day after `now`. */
+export function triggerPlan(type: string, now: Date): { tag: string; email: string; at: (minutes: number) => string } {
   if (!(TRIGGER_TYPES as readonly string[]).includes(type)) {
     throw new AdminError('invalid', `cannot trigger '${type}'; the types are ${TRIGGER_TYPES.join(', ')}`);
   }
   const tag = randomBytes(4).toString('hex');
-  const email = `webhooks-trigger-${tag}@example.invalid`;
+  const start = new Date(now.getTime() + 24 * 3600 * 1000);
+  return { tag, email: `webhooks-trigger-${tag}@example.invalid`, at: (minutes) => new Date(start.getTime() + minutes * 60_000).toISOString() };
+}
+
+export function trigger(store: Store, tenantId: number, type: string, now: Date): TriggerResult {
+  const { tag, email, at } = triggerPlan(type, now);
   const calendar = store.transaction(() => {
     const customer = store.customers.insert(tenantId, { first_name: 'Webhook', last_name: `Trigger ${tag}`, email });
     return store.calendars.insert(tenantId, { owner_type: 'Customer', owner_id: customer.id, name: `Webhook trigger ${tag}` });
   });
-  const start = new Date(now.getTime() + 24 * 3600 * 1000);
-  const at = (minutes: number) => new Date(start.getTime() + minutes * 60_000).toISOString();
   if (type === 'meeting_links.scheduled') {
     const link = createMeetingLink(store, tenantId, { calendar_id: calendar.id, name: `Webhook trigger ${tag}`, duration_minutes: 30 });
     const booked = scheduleMeeting(store, tenantId, link.id, { name: `Webhook Trigger ${tag}`, email, contact_number: null }, at(0));

@@ -11,11 +11,14 @@ import type {
   CustomerRepo,
   DepartmentRepo,
   EventRepo,
+  MeetingLinkRepo,
   RecordingRepo,
   RoleRepo,
   TenantRepo,
   UserInsert,
   UserRepo,
+  WebhookDestinationRepo,
+  WebhookOutboxRepo,
 } from './types.js';
 
 /**
@@ -121,10 +124,22 @@ export interface SharedState {
   peekRequests(keyId: string, tenantId: number): Promise<{ client: number; tenant: number; nowMs: number }>;
 }
 
+/** The webhook outbox as both stores answer it (decisions §13): SQLite at once, PostgreSQL with promises. */
+export type WebhookOutboxPort = Port<WebhookOutboxRepo, 'enqueue' | 'claim' | 'settle' | 'nextDue' | 'list' | 'get' | 'redeliver' | 'prune'>;
+
+/**
+ * What the webhook sender needs of a store: its outbox, and the change token it polls to notice
+ * deliveries other processes or instances queued. Both stores have it.
+ */
+export interface WebhookSenderStore {
+  changeToken(): Awaitable<string>;
+  webhookOutbox: Pick<WebhookOutboxPort, 'claim' | 'settle' | 'nextDue' | 'prune'>;
+}
+
 /**
  * The service store plus the writes that setting up an instance, the provider's commands and the
  * contract suite need. Both adapters implement it; the SQLite store has more (seeding, imports,
- * webhooks, backups) that PostgreSQL gains as those commands learn `--database`.
+ * backups) that PostgreSQL gains as those commands learn `--database`.
  */
 export interface DataStore extends ServiceStore {
   readonly backend: 'sqlite' | 'postgres';
@@ -142,4 +157,8 @@ export interface DataStore extends ServiceStore {
   conferences: Port<ConferenceRepo, 'list' | 'insert' | 'get' | 'update' | 'softDelete' | 'publicIdTaken' | 'backerEventTaken'>;
   attendees: Port<AttendeeRepo, 'listByConference' | 'count' | 'get' | 'findByEmail' | 'insert' | 'softDelete'>;
   recordings: Port<RecordingRepo, 'listByConference' | 'get' | 'insert' | 'update' | 'revoked' | 'byStatus'>;
+  webhookDestinations: Port<WebhookDestinationRepo, 'create' | 'get' | 'list' | 'remove' | 'rotateSecret'>;
+  /** The outbox; `enqueue` outside a change's transaction is for tests (changes write theirs atomically). */
+  webhookOutbox: WebhookOutboxPort;
+  meetingLinks: Port<MeetingLinkRepo, 'insert' | 'get' | 'list'>;
 }

@@ -2,13 +2,16 @@
  * The sending side of webhooks, run by `serve`: it claims due deliveries from the outbox (a lease,
  * so a second sender on the same database takes others), POSTs each with the §13 headers signed
  * afresh for the attempt, and records the attempt and what follows (delivered, retry at, failed).
+ * It runs on either store: SQLite's outbox answers at once, PostgreSQL's with promises (where the
+ * senders of every instance on one database share the outbox).
  *
  * It notices deliveries written by other processes (`admin` commands) by polling the store's
  * cheap `changeToken()`, and retries when they fall due. Nothing is kept only in memory: a sender
  * killed at any point leaves the outbox as it was, and the next one delivers what is left (one
  * claimed mid-attempt waits for its lease to run out).
  */
-import type { ClaimedDelivery, Store } from '../store/types.js';
+import type { WebhookSenderStore } from '../store/port.js';
+import type { ClaimedDelivery } from '../store/types.js';
 import { ATTEMPT_TIMEOUT_MS, outcomeOf, PRUNE_EVERY_MS, RETENTION_MS, RETRY_DELAYS_MS } from './schedule.js';
 import { signedHeaders } from './signature.js';
 
@@ -17,7 +20,7 @@ export type PostResult = { status: number } | { error: string };
 export type Post = (url: string, headers: Record<string, string>, body: string, timeoutMs: number) => Promise<PostResult>;
 
 export interface SenderOptions {
-  store: Store;
+  store: WebhookSenderStore;
   now?: () => Date;
   retryDelaysMs?: readonly number[];
   timeoutMs?: number;
@@ -79,8 +82,14 @@ export function createSender(options: SenderOptions): Sender {
     const result = await post(d.url, signedHeaders(d.secret, d.event_id, d.body, at), d.body, timeoutMs);
     const ok = 'status' in result && result.status >= 200 && result.status < 300;
     const outcome = outcomeOf(ok, d.attempt_count, now(), delays);
-    store.webhookOutbox.settle(d.id, { at: at.toISOString(), status_code: 'status' in result ? result.status : null, error: 'error' in result ? result.error : null }, outcome);
     const answer = 'status' in result ? String(result.status) : result.error;
+    try {
+      await store.webhookOutbox.settle(d.id, { at: at.toISOString(), status_code: 'status' in result ? result.status : null, error: 'error' in result ? result.error : null }, outcome);
+    } catch (err) {
+      // Unrecorded (the database busy or unreachable): the lease runs out and the delivery is tried again.
+      options.log?.(`webhook delivery ${d.id} (${d.event_id}) to ${d.url}: ${answer}; not recorded (${(err as Error).message}), tried again once its lease runs out`);
+      return;
+    }
     const next = 'retryAt' in outcome ? `retry at ${outcome.retryAt}` : outcome.status;
     options.log?.(`webhook delivery ${d.id} (${d.event_id}) to ${d.url}: ${answer}; ${next}`);
   }
@@ -88,17 +97,22 @@ export function createSender(options: SenderOptions): Sender {
   async function drain(): Promise<number> {
     let made = 0;
     const inFlight = new Set<Promise<void>>();
-    for (;;) {
-      while (inFlight.size < concurrency) {
-        const t = now();
-        const claimed = store.webhookOutbox.claim(t.toISOString(), new Date(t.getTime() + timeoutMs + LEASE_MARGIN_MS).toISOString());
-        if (!claimed) break;
-        made += 1;
-        const p: Promise<void> = attempt(claimed).finally(() => inFlight.delete(p));
-        inFlight.add(p);
+    try {
+      for (;;) {
+        while (inFlight.size < concurrency) {
+          const t = now();
+          const claimed = await store.webhookOutbox.claim(t.toISOString(), new Date(t.getTime() + timeoutMs + LEASE_MARGIN_MS).toISOString());
+          if (!claimed) break;
+          made += 1;
+          const p: Promise<void> = attempt(claimed).finally(() => inFlight.delete(p));
+          inFlight.add(p);
+        }
+        if (inFlight.size === 0) return made;
+        await Promise.race(inFlight);
       }
-      if (inFlight.size === 0) return made;
-      await Promise.race(inFlight);
+    } finally {
+      // A claim that failed still lets the attempts under way finish (and be recorded) first.
+      await Promise.allSettled(inFlight);
     }
   }
 
@@ -114,11 +128,11 @@ export function createSender(options: SenderOptions): Sender {
    * Deletes finished deliveries older than the retention, at most once per PRUNE_EVERY_MS. A
    * failure (another process holding the write lock too long) is logged and tried next time.
    */
-  function pruneOld(): void {
+  async function pruneOld(): Promise<void> {
     const t = now().getTime();
     if (t - prunedAt < PRUNE_EVERY_MS) return;
     try {
-      store.webhookOutbox.prune(new Date(t - RETENTION_MS).toISOString());
+      await store.webhookOutbox.prune(new Date(t - RETENTION_MS).toISOString());
       prunedAt = t;
     } catch (err) {
       options.log?.(`webhook sender: pruning failed: ${(err as Error).message}`);
@@ -126,19 +140,21 @@ export function createSender(options: SenderOptions): Sender {
   }
 
   /** Drains when the store changed (another process may have queued) or a retry fell due. */
-  function poll(): void {
-    pruneOld();
-    const token = store.changeToken();
+  async function look(): Promise<void> {
+    await pruneOld();
+    const token = await store.changeToken();
     if (token !== seen || (nextDue !== undefined && nextDue <= now().toISOString())) {
       // Taken before draining: a write made meanwhile (ours included) moves it, and the next
       // poll looks again rather than miss another process's delivery.
       seen = token;
-      running = drain()
-        .then(() => {
-          nextDue = store.webhookOutbox.nextDue();
-        })
-        .catch((err: Error) => options.log?.(`webhook sender: ${err.message}`));
+      await drain();
+      nextDue = (await store.webhookOutbox.nextDue()) ?? undefined;
     }
+  }
+
+  /** One look, then the next in `pollMs`; a failure (the database unreachable) is logged and the loop goes on. */
+  function poll(): void {
+    running = look().catch((err: Error) => options.log?.(`webhook sender: ${err.message}`));
     running.finally(() => {
       if (!stopped) timer = setTimeout(poll, options.pollMs ?? 500);
     });

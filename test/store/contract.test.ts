@@ -12,6 +12,7 @@ import { listContract } from './contract/lists.js';
 import { repoContract } from './contract/repos.js';
 import { seedContract, type SqliteStoreFactory } from './contract/seeds.js';
 import { unitContract } from './contract/units.js';
+import { webhookContract } from './contract/webhooks.js';
 
 /**
  * The store contract suite: the same tests against every `DataStore` implementation, SQLite
@@ -23,6 +24,7 @@ function storeContract(factory: StoreFactory) {
   repoContract(factory);
   conferenceContract(factory);
   unitContract(factory);
+  webhookContract(factory);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-store-'));

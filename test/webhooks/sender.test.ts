@@ -107,6 +107,25 @@ describe('the sender', () => {
     expect(store.webhookOutbox.claim(later, later)?.id).toBe(first?.id);
   });
 
+  it('logs an attempt it could not record and tries it again once its lease runs out', async () => {
+    const { now, clock } = setup();
+    const lines: string[] = [];
+    const { sent, post } = recorder([]);
+    const settle = store.webhookOutbox.settle;
+    store.webhookOutbox.settle = () => {
+      throw new Error('database is locked');
+    };
+    const sender = createSender({ store, now, post, log: (l) => lines.push(l) });
+    expect(await sender.drain()).toBe(1);
+    store.webhookOutbox.settle = settle;
+    expect(lines[0]).toMatch(/^webhook delivery 1 \(.*\) to http:\/\/127\.0\.0\.1:9\/hook: 200; not recorded \(database is locked\), tried again once its lease runs out$/);
+    expect(await sender.drain()).toBe(0);
+    clock.t += 40_000;
+    expect(await sender.drain()).toBe(1);
+    expect(sent).toHaveLength(2);
+    expect(store.webhookOutbox.list({ limit: 1 })[0]).toMatchObject({ status: 'delivered', attempt_count: 1 });
+  });
+
   it('sends nothing to a removed destination: its pending deliveries are canceled', async () => {
     const { now, dest } = setup();
     store.webhookDestinations.remove(dest.id);

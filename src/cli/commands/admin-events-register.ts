@@ -12,17 +12,20 @@ const lazy =
   };
 
 const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)'] as const;
+/** The same rule as `admin tenants|keys` (admin-local.ts `databaseUrl`). */
+const DATABASE = ['--database <url>', 'work on this PostgreSQL database instead of a data directory (default: CONFCTL_DATABASE_URL, unless --data is given)'] as const;
 const TENANT = ['--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)'] as const;
 
 export function registerEvents(admin: Command, ctx: CliContext): void {
   const events = admin
     .command('events')
-    .description('Change calendar events locally; each change sends its webhook events (events.created, …)')
+    .description('Change calendar events (of a data directory or --database); each change sends its webhook events (events.created, …)')
     .addHelpText('after', examples('confctl admin events create --calendar 1 --title Sync --start 2026-12-01T09:00:00Z --end 2026-12-01T09:30:00Z'));
   events
     .command('create')
     .description('Create an event in a calendar (sends events.created)')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .requiredOption('--calendar <id>', 'the calendar to put it in')
     .requiredOption('--title <text>', 'its title')
@@ -36,6 +39,7 @@ export function registerEvents(admin: Command, ctx: CliContext): void {
     .command('update <id>')
     .description('Change an event (events.updated; a new --start or --end also events.rescheduled)')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .option('--title <text>', 'new title')
     .option('--start <time>', 'new start')
@@ -48,6 +52,7 @@ export function registerEvents(admin: Command, ctx: CliContext): void {
     .command('reschedule <id>')
     .description('Move an event to a new start and/or end (events.rescheduled)')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .option('--start <time>', 'new start')
     .option('--end <time>', 'new end')
@@ -57,6 +62,7 @@ export function registerEvents(admin: Command, ctx: CliContext): void {
     .command('delete <id>')
     .description('Delete an event (events.deleted); an event backing a conference is refused')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin events delete 7'))
     .action(lazy(ctx, (m) => m.eventsDelete));

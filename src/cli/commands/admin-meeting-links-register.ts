@@ -12,6 +12,8 @@ const lazy =
   };
 
 const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)'] as const;
+/** The same rule as `admin tenants|keys` (admin-local.ts `databaseUrl`). */
+const DATABASE = ['--database <url>', 'work on this PostgreSQL database instead of a data directory (default: CONFCTL_DATABASE_URL, unless --data is given)'] as const;
 const TENANT = ['--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)'] as const;
 
 export function registerMeetingLinks(admin: Command, ctx: CliContext): void {
@@ -23,6 +25,7 @@ export function registerMeetingLinks(admin: Command, ctx: CliContext): void {
     .command('create')
     .description('Create a meeting link for a calendar')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .requiredOption('--calendar <id>', 'the calendar it books into')
     .requiredOption('--name <text>', 'its name')
@@ -33,6 +36,7 @@ export function registerMeetingLinks(admin: Command, ctx: CliContext): void {
     .command('list')
     .description("List a tenant's meeting links")
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin meeting-links list'))
     .action(lazy(ctx, (m) => m.meetingLinksList));
@@ -40,6 +44,7 @@ export function registerMeetingLinks(admin: Command, ctx: CliContext): void {
     .command('schedule <id>')
     .description('Book a meeting through a link (events.created and meeting_links.scheduled)')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .requiredOption('--name <text>', "the booker's name")
     .requiredOption('--email <address>', "the booker's e-mail (matched to a customer, or a new one is made)")

@@ -1,16 +1,17 @@
 /**
  * `confctl admin webhooks add|list|remove|rotate-secret|deliveries|redeliver|trigger`: a tenant's webhook
  * destinations and what was sent to them (decisions §13). A destination's secret is printed once, when it is made or rotated; `list`
- * never shows it.
+ * never shows it. Each works on the data directory or, with `--database`, on PostgreSQL (admin-store.ts), printing the same.
  */
 import type { Command } from 'commander';
-import { trigger } from '../../admin/trigger.js';
 import type { DeliveryRecord, WebhookDestinationRecord } from '../../store/types.js';
 import { checkDestinationUrl, parseEventTypes } from '../../webhooks/destinations.js';
 import { newSecret } from '../../webhooks/secret.js';
 import { type CliContext, CliError, EXIT, globalOptions, outputFormat } from '../context.js';
 import type { Row } from '../output/index.js';
-import { isDryRun, plan, print, printList, tenantOf, wholeNumber, withLocal } from './admin-local.js';
+import type { DataStore } from '../../store/port.js';
+import { isDryRun, plan, print, printList, wholeNumber } from './admin-local.js';
+import { withStore } from './admin-store.js';
 import { secretFrom } from './webhooks-secret.js';
 
 const destinationRow = (d: WebhookDestinationRecord, tenants: Map<number, string>): Row => ({
@@ -38,15 +39,18 @@ function isPlainText(ctx: CliContext, cmd: Command): boolean {
 const chosenSecret = (opts: Record<string, unknown>) =>
   secretFrom({ secret: opts.secret as string | undefined, secretFile: opts.secretFile as string | undefined }, {}).secret ?? newSecret();
 
+/** Tenant ids and their primary domains, for the `tenant` column. */
+const tenantNames = async (store: DataStore) => new Map((await store.tenants.list()).map((t) => [t.id, t.primary_domain]));
+
 export async function webhooksAdd(ctx: CliContext, cmd: Command, url: string): Promise<void> {
-  await withLocal(ctx, cmd, async (local, opts) => {
+  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
     const target = checkDestinationUrl(url);
     const events = parseEventTypes(opts.events as string | undefined);
     const secret = chosenSecret(opts);
-    const tenant = tenantOf(local, opts);
+    const tenant = await tenantOf(opts);
     const types = events ? events.join(', ') : 'every event type';
     if (isDryRun(cmd)) return plan(ctx, [`would add webhook destination ${target} for tenant ${tenant.primary_domain}, receiving ${types}`]);
-    const record = local.store.webhookDestinations.create({ tenant_id: tenant.id, url: target, events, secret });
+    const record = await store.webhookDestinations.create({ tenant_id: tenant.id, url: target, events, secret });
     if (isPlainText(ctx, cmd)) {
       ctx.streams.stdout.write(`Added webhook destination ${record.id} for ${tenant.primary_domain}\nURL: ${record.url}\nEvents: ${types}\nSecret: ${secret}   (shown only now)\n`);
     } else await print(ctx, cmd, { ...destinationRow(record, new Map([[tenant.id, tenant.primary_domain]])), secret });
@@ -54,33 +58,32 @@ export async function webhooksAdd(ctx: CliContext, cmd: Command, url: string): P
 }
 
 export async function webhooksList(ctx: CliContext, cmd: Command): Promise<void> {
-  await withLocal(ctx, cmd, async (local, opts) => {
-    const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
-    const tenantId = opts.tenant ? tenantOf(local, opts).id : undefined;
-    const rows = local.store.webhookDestinations.list(tenantId).map((d) => destinationRow(d, tenants));
+  await withStore(ctx, cmd, false, async ({ store, tenantOf }, opts) => {
+    const tenants = await tenantNames(store);
+    const tenantId = opts.tenant ? (await tenantOf(opts)).id : undefined;
+    const rows = (await store.webhookDestinations.list(tenantId)).map((d) => destinationRow(d, tenants));
     await printList(ctx, cmd, rows, ['id', 'tenant', 'url', 'events', 'created_at', 'secret_rotated_at']);
   });
 }
 
 export async function webhooksRemove(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withLocal(ctx, cmd, async (local) => {
-    const destination = local.store.webhookDestinations.get(id);
+  await withStore(ctx, cmd, true, async ({ store }) => {
+    const destination = await store.webhookDestinations.get(id);
     if (!destination) throw notFound(id);
     if (isDryRun(cmd)) return plan(ctx, [`would remove webhook destination ${id} (${destination.url})`]);
-    if (!local.store.webhookDestinations.remove(id)) throw notFound(id);
-    const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
-    await print(ctx, cmd, { ...destinationRow(destination, tenants), removed: true });
+    if (!(await store.webhookDestinations.remove(id))) throw notFound(id);
+    await print(ctx, cmd, { ...destinationRow(destination, await tenantNames(store)), removed: true });
   });
 }
 
 /** A new secret replaces the old one at once: deliveries from now on are signed with it. */
 export async function webhooksRotateSecret(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withLocal(ctx, cmd, async (local, opts) => {
-    const destination = local.store.webhookDestinations.get(id);
+  await withStore(ctx, cmd, true, async ({ store }, opts) => {
+    const destination = await store.webhookDestinations.get(id);
     if (!destination) throw notFound(id);
     const secret = chosenSecret(opts);
     if (isDryRun(cmd)) return plan(ctx, [`would replace the secret of webhook destination ${id} (${destination.url})`]);
-    if (!local.store.webhookDestinations.rotateSecret(id, secret)) throw notFound(id);
+    if (!(await store.webhookDestinations.rotateSecret(id, secret))) throw notFound(id);
     if (isPlainText(ctx, cmd)) {
       ctx.streams.stdout.write(`Rotated the secret of webhook destination ${id}\nSecret: ${secret}   (shown only now)\n`);
     } else await print(ctx, cmd, { id, url: destination.url, secret });
@@ -106,38 +109,37 @@ const deliveryRow = (d: DeliveryRecord, tenants: Map<number, string>): Row => {
 
 /** Newest first, with every attempt (time, status code or error); `--failed` keeps failed ones. */
 export async function webhooksDeliveries(ctx: CliContext, cmd: Command): Promise<void> {
-  await withLocal(ctx, cmd, async (local, opts) => {
-    const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
-    const tenantId = opts.tenant ? tenantOf(local, opts).id : undefined;
+  await withStore(ctx, cmd, false, async ({ store, tenantOf }, opts) => {
+    const tenants = await tenantNames(store);
+    const tenantId = opts.tenant ? (await tenantOf(opts)).id : undefined;
     const limit = opts.limit === undefined ? 100 : wholeNumber('--limit', opts.limit);
-    const rows = local.store.webhookOutbox.list({ tenantId, failed: Boolean(opts.failed), limit }).map((d) => deliveryRow(d, tenants));
+    const rows = (await store.webhookOutbox.list({ tenantId, failed: Boolean(opts.failed), limit })).map((d) => deliveryRow(d, tenants));
     await printList(ctx, cmd, rows, ['id', 'created_at', 'tenant', 'type', 'url', 'status', 'last_result', 'next_attempt_at']);
   });
 }
 
 /** Sends a delivery again, due now, with the same X-Webhook-Id and a new round of five attempts. */
 export async function webhooksRedeliver(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withLocal(ctx, cmd, async (local) => {
+  await withStore(ctx, cmd, true, async ({ store }) => {
     const deliveryId = wholeNumber('delivery id', id);
-    const delivery = local.store.webhookOutbox.get(deliveryId);
+    const delivery = await store.webhookOutbox.get(deliveryId);
     if (!delivery) throw new CliError(`no webhook delivery ${deliveryId}`, EXIT.notFound, "see 'confctl admin webhooks deliveries'");
-    if (!local.store.webhookDestinations.get(delivery.destination_id)) {
+    if (!(await store.webhookDestinations.get(delivery.destination_id))) {
       throw new CliError(`webhook delivery ${deliveryId} went to a destination that was removed`, EXIT.conflict, "add the destination again with 'confctl admin webhooks add'");
     }
     if (isDryRun(cmd)) return plan(ctx, [`would send ${delivery.type} ${delivery.event_id} to ${delivery.url} again (delivery ${deliveryId}, now ${delivery.status})`]);
-    local.store.webhookOutbox.redeliver(deliveryId);
-    const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
-    await print(ctx, cmd, deliveryRow(local.store.webhookOutbox.get(deliveryId)!, tenants));
+    await store.webhookOutbox.redeliver(deliveryId);
+    await print(ctx, cmd, deliveryRow((await store.webhookOutbox.get(deliveryId))!, await tenantNames(store)));
   });
 }
 
 /** A real change of TYPE on data made for it; `serve` delivers the events it queued. */
 export async function webhooksTrigger(ctx: CliContext, cmd: Command, type: string): Promise<void> {
-  await withLocal(ctx, cmd, async (local, opts) => {
-    const tenant = tenantOf(local, opts);
+  await withStore(ctx, cmd, true, async ({ store, changes, tenantOf }, opts) => {
+    const tenant = await tenantOf(opts);
     if (isDryRun(cmd)) return plan(ctx, [`would create a customer, a calendar and an event in tenant ${tenant.primary_domain} and make a change sending ${type}`]);
-    const result = trigger(local.store, tenant.id, type, ctx.now());
-    const destinations = local.store.webhookDestinations.list(tenant.id).length;
+    const result = await changes.trigger(tenant.id, type, ctx.now());
+    const destinations = (await store.webhookDestinations.list(tenant.id)).length;
     const { emitted, ...made } = result;
     await print(ctx, cmd, { tenant: tenant.primary_domain, ...made, webhook_events: emitted, destinations });
   });

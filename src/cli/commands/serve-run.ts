@@ -67,11 +67,19 @@ async function openLocalService(options: ServeOptions, ctx: CliContext): Promise
   };
 }
 
-/** Opens the PostgreSQL store of `--database` (see `openShared`); webhook delivery stays with SQLite for now. */
+/**
+ * Opens the PostgreSQL store of `--database` (see `openShared`). Every instance runs a webhook
+ * sender on the shared outbox; each delivery is leased to one of them.
+ */
 async function openSharedService(url: string, options: ServeOptions, ctx: CliContext): Promise<Opened> {
+  const retryDelays = retryDelaysFrom(ctx.env);
   const { openShared } = await import('./serve-postgres.js');
   const shared = await openShared(url, options, ctx);
-  return { ...shared, where: shared.store.location, start: () => ({ stop: async () => {} }) };
+  return {
+    ...shared,
+    where: shared.store.location,
+    start: () => startWebhookSender(shared.store, retryDelays, (line) => ctx.streams.stderr.write(`${line}\n`)),
+  };
 }
 
 /**

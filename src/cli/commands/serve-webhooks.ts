@@ -1,5 +1,5 @@
-/** The webhook sender `serve` runs beside the HTTP server (decisions §13). */
-import type { Store } from '../../store/types.js';
+/** The webhook sender `serve` runs beside the HTTP server (decisions §13), on either store. */
+import type { WebhookSenderStore } from '../../store/port.js';
 import { parseDelays } from '../../webhooks/schedule.js';
 import { createSender, type Sender } from '../../webhooks/sender.js';
 import { UsageError } from '../context.js';
@@ -17,8 +17,12 @@ export function retryDelaysFrom(env: Record<string, string | undefined>): number
   return delays;
 }
 
-/** Starts delivering the outbox; each attempt is logged as one line on `log`. */
-export function startWebhookSender(store: Store, retryDelaysMs: number[] | undefined, log: (line: string) => void): Sender {
+/**
+ * Starts delivering the outbox (of the SQLite data directory, or of the PostgreSQL database that
+ * every instance shares: each delivery is leased to one of them); each attempt is logged as one
+ * line on `log`.
+ */
+export function startWebhookSender(store: WebhookSenderStore, retryDelaysMs: number[] | undefined, log: (line: string) => void): Sender {
   const sender = createSender({ store, retryDelaysMs, log });
   sender.start();
   return sender;

@@ -4,7 +4,7 @@ import { ATTENDEE_COLUMNS } from '../repos/attendees.js';
 import { EVENT_COLUMNS, type EventAttendeeRow, type EventRow } from '../repos/calendars.js';
 import { CONFERENCE_COLUMNS, CONFERENCE_LIST_DEF, type ConferenceRow, toConference } from '../repos/conferences.js';
 import { RECORDING_COLUMNS } from '../repos/recordings.js';
-import type { AttendeeInsert, CalendarRecord, ConferenceInsert, ConnectedAccountInsert, ConferenceAccountInsert, EventInsert, ListResult, ProviderRecord, RecordingInsert } from '../types.js';
+import type { AttendeeInsert, CalendarRecord, ConferenceInsert, ConnectedAccountInsert, ConferenceAccountInsert, EventInsert, EventPatch, ListResult, ProviderRecord, RecordingInsert } from '../types.js';
 import { bool, NotFoundError, nowIso, pageOffset } from '../util.js';
 import type { ListTotals } from './list-totals.js';
 import { patchSet, runList } from './people.js';
@@ -214,5 +214,29 @@ export function pgEvents(db: Queryable, atomically: <T>(work: (tx: Queryable) =>
       }),
     get: (tenantId: number, calendarId: number, eventId: number) => read(db, tenantId, calendarId, eventId),
     exists: async (tenantId: number, eventId: number) => (await one(db, 'SELECT 1 FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [tenantId, eventId])) !== undefined,
+    /**
+     * The calendar of a live event of the tenant, or undefined; with `lock` (inside a
+     * transaction) its row stays locked until commit, so changes of one event take turns.
+     */
+    calendarOf: async (tenantId: number, eventId: number, lock = false): Promise<number | undefined> =>
+      (await one<{ calendar_id: number }>(db, `SELECT calendar_id FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL${lock ? ' FOR UPDATE' : ''}`, [tenantId, eventId]))
+        ?.calendar_id,
+    /** Changes the given fields of a live event (as SQLite's `update`); the event as it now is, or undefined. */
+    update: (tenantId: number, eventId: number, patch: EventPatch): Promise<CalendarEvent | undefined> =>
+      atomically(async (tx) => {
+        const e = await one<{ calendar_id: number }>(tx, 'SELECT calendar_id FROM events WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE', [tenantId, eventId]);
+        const before = e && (await read(tx, tenantId, e.calendar_id, eventId));
+        if (!e || !before) return undefined;
+        const next = { ...before, ...patch };
+        await tx.query('UPDATE events SET title = $3, start = $4, "end" = $5, body = $6, location = $7, updated_at = $8 WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL', [
+          tenantId, eventId, next.title, iso(next.start), iso(next.end), next.body ?? null, next.location ?? null, nowIso(),
+        ]);
+        return read(tx, tenantId, e.calendar_id, eventId);
+      }),
+    /** Deletes a live event softly; false when there is none. */
+    remove: async (tenantId: number, eventId: number): Promise<boolean> => {
+      const now = nowIso();
+      return ((await db.query('UPDATE events SET deleted_at = $1, updated_at = $1 WHERE tenant_id = $2 AND id = $3 AND deleted_at IS NULL', [now, tenantId, eventId])).rowCount ?? 0) > 0;
+    },
   };
 }

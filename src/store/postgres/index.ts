@@ -9,6 +9,7 @@ import { createPool, inTransaction, maskDatabaseUrl, one, type Queryable } from 
 import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting } from './shared.js';
 import { pgDepartments, pgKeys, pgRoles, pgTenants } from './tenancy.js';
 import { pgUnits } from './units.js';
+import { pgMeetingLinks, pgWebhookDestinations, pgWebhookOutbox } from './webhooks.js';
 
 export { maskDatabaseUrl } from './pool.js';
 
@@ -88,6 +89,9 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     conferences: pgConferences(pool, totals),
     attendees: pgAttendees(pool),
     recordings: pgRecordings(pool),
+    webhookDestinations: pgWebhookDestinations(pool, atomically),
+    webhookOutbox: pgWebhookOutbox(pool),
+    meetingLinks: pgMeetingLinks(pool),
     units: pgUnits(atomically),
   };
 }
