@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
-import { compileList, type TenantAccess } from '../../src/store/list-query.js';
-import { USER_LIST_DEF } from '../../src/store/repos/users.js';
+import { compileList, type TenantAccess } from '../../src/store/sqlite/list-query.js';
+import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileFilter, compileList, compileOrder, escapeLike, TENANT } from '../../src/store/list-query.js';
-import { CUSTOMER_LIST_DEF } from '../../src/store/repos/customers.js';
-import { USER_LIST_DEF } from '../../src/store/repos/users.js';
+import { compileFilter, compileList, compileOrder, escapeLike, TENANT } from '../../src/store/sqlite/list-query.js';
+import { CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
+import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
 
 describe('list-query compiler', () => {

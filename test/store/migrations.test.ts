@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/db.js';
-import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../src/store/migrations.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import { openStore } from '../../src/store/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-migrate-'));

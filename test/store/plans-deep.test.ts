@@ -6,10 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
 import { openStore } from '../../src/store/index.js';
 import { seedBulk } from '../../src/admin/seed/index.js';
-import { compileList, ListRunner, type ListDef } from '../../src/store/list-query.js';
-import { CONFERENCE_LIST_DEF } from '../../src/store/repos/conferences.js';
-import { CUSTOMER_LIST_DEF } from '../../src/store/repos/customers.js';
-import { USER_LIST_DEF } from '../../src/store/repos/users.js';
+import { compileList, ListRunner, type ListDef } from '../../src/store/sqlite/list-query.js';
+import { CONFERENCE_LIST_DEF } from '../../src/store/sqlite/repos/conferences.js';
+import { CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
+import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
 
 /**

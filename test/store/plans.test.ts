@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/db.js';
-import { ListRunner } from '../../src/store/list-query.js';
-import { USER_LIST_DEF } from '../../src/store/repos/users.js';
+import { openDatabase } from '../../src/store/sqlite/db.js';
+import { ListRunner } from '../../src/store/sqlite/list-query.js';
+import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Customer, ListQuery, User } from '../../contract/index.js';
 import type { CustomerInsert, CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.js';
-import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../repos/customers.js';
-import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../repos/users.js';
+import { addressParams, CUSTOMER_COLUMNS, CUSTOMER_LIST_DEF, customerRow, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../sqlite/repos/customers.js';
+import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../sqlite/repos/users.js';
 import { NotFoundError, nowIso } from '../util.js';
 import { compileList } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
@@ -99,26 +99,14 @@ export function pgCustomers(db: Queryable, totals?: ListTotals) {
     const r = await one<CustomerRow>(db, `SELECT ${CUSTOMER_SELECT} FROM customers c WHERE c.tenant_id = $1 AND c.id = $2${live ? ' AND c.deleted_at IS NULL' : ''}`, [tenantId, id]);
     return r && toCustomer(r);
   };
-  const columns = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number', ...ADDRESS_FIELDS, 'created_at', 'updated_at', 'deleted_at'];
   return {
     list: (tenantId: number, query: ListQuery) => runList(db, CUSTOMER_LIST_DEF, tenantId, query, toCustomer, totals),
     get: (tenantId: number, id: number) => read(tenantId, id, true),
     insert: async (tenantId: number, input: CustomerInsert): Promise<Customer> => {
-      const created = input.created_at ?? nowIso();
-      const row: Record<string, unknown> = {
-        first_name: input.first_name,
-        middle_name: input.middle_name ?? null,
-        last_name: input.last_name,
-        email: input.email,
-        contact_number: input.contact_number ?? null,
-        ...addressParams(input.address),
-        created_at: created,
-        updated_at: input.updated_at ?? created,
-        deleted_at: input.deleted_at ?? null,
-      };
-      const values = [tenantId, ...columns.map((c) => row[c])];
+      const row = customerRow(input);
+      const values = [tenantId, ...CUSTOMER_COLUMNS.map((c) => row[c])];
       const inserted = await guardUnique(
-        one<{ id: number }>(db, `INSERT INTO customers (tenant_id, ${columns.join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`, values),
+        one<{ id: number }>(db, `INSERT INTO customers (tenant_id, ${CUSTOMER_COLUMNS.join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`, values),
       );
       return (await read(tenantId, inserted!.id, false))!;
     },

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 /**
- * The PostgreSQL schema: SQLite's final schema (src/store/migrations.ts, versions 1 to 7) with the
+ * The PostgreSQL schema: SQLite's final schema (src/store/sqlite/migrations.ts, versions 1 to 7) with the
  * same tables, columns and value representations, so that rows copy verbatim between the two:
  * timestamps are ISO text (`YYYY-MM-DDTHH:MM:SS.sssZ`), booleans integers 0/1, JSON text. Ids are
  * identity columns that accept explicit values (see `resetSequences`). Plus the tables only a

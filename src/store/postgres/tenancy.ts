@@ -1,5 +1,5 @@
 import type { AccessKeyRecord, DepartmentRecord, TenantRecord } from '../types.js';
-import { type KeyRow, toKeyRecord } from '../repos/keys.js';
+import { type KeyRow, toKeyRecord } from '../sqlite/repos/keys.js';
 import { nowIso, randomBase62, sha256Hex } from '../util.js';
 import { all, one, type Queryable } from './pool.js';
 

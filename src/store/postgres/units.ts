@@ -6,7 +6,7 @@ import { NotFoundError, nowIso, UniqueViolation } from '../util.js';
 import { pgAttendees, pgConferenceAccounts, pgConferences } from './conferences.js';
 import { pgCustomers, pgUsers } from './people.js';
 import { one, type Queryable } from './pool.js';
-import { CONFERENCE_COLUMNS, type ConferenceRow, toConference } from '../repos/conferences.js';
+import { CONFERENCE_COLUMNS, type ConferenceRow, toConference } from '../sqlite/repos/conferences.js';
 
 type Atomically = <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>;
 

@@ -5,7 +5,7 @@
  * attributes, and a second tenant whose rows must never show.
  */
 import type pg from 'pg';
-import type { Db } from '../../../src/store/db.js';
+import type { Db } from '../../../src/store/sqlite/db.js';
 
 const T = (d: string) => `2025-${d}.000Z`;
 type Row = Record<string, string | number | null>;

@@ -1,12 +1,12 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATORS, type ListFilter, type ListQuery } from '../../../src/contract/index.js';
-import { openDatabase, type Db } from '../../../src/store/db.js';
-import { compileList as compileSqlite, TENANT } from '../../../src/store/list-query.js';
+import { openDatabase, type Db } from '../../../src/store/sqlite/db.js';
+import { compileList as compileSqlite, TENANT } from '../../../src/store/sqlite/list-query.js';
 import { compileList, type PgListDef } from '../../../src/store/postgres/list-query.js';
-import { CONFERENCE_LIST_DEF } from '../../../src/store/repos/conferences.js';
-import { CUSTOMER_LIST_DEF } from '../../../src/store/repos/customers.js';
-import { USER_LIST_DEF } from '../../../src/store/repos/users.js';
+import { CONFERENCE_LIST_DEF } from '../../../src/store/sqlite/repos/conferences.js';
+import { CUSTOMER_LIST_DEF } from '../../../src/store/sqlite/repos/customers.js';
+import { USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
 import { f, q } from '../contract/fixtures.js';
 import { migratedDatabase } from './databases.js';
 import { fillPostgres, fillSqlite } from './list-fixture.js';

@@ -1,7 +1,7 @@
 import { openStore } from '../../../src/store/index.js';
 import { seedBulk } from '../../../src/admin/seed/index.js';
-import { ListRunner } from '../../../src/store/list-query.js';
-import { USER_LIST_DEF } from '../../../src/store/repos/users.js';
+import { ListRunner } from '../../../src/store/sqlite/list-query.js';
+import { USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 const file = '/tmp/plan.db'; rmSync(file, { force: true }); rmSync(file + '-wal', { force: true }); rmSync(file + '-shm', { force: true });

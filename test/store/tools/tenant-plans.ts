@@ -3,9 +3,9 @@
 // uncached. Usage: npx tsx test/store/tools/tenant-plans.ts [variant...]
 import { openStore } from '../../../src/store/index.js';
 import { seedBulk } from '../../../src/admin/seed/index.js';
-import { compileList, TENANT, type ListDef } from '../../../src/store/list-query.js';
-import { USER_LIST_DEF } from '../../../src/store/repos/users.js';
-import { CUSTOMER_LIST_DEF } from '../../../src/store/repos/customers.js';
+import { compileList, TENANT, type ListDef } from '../../../src/store/sqlite/list-query.js';
+import { USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
+import { CUSTOMER_LIST_DEF } from '../../../src/store/sqlite/repos/customers.js';
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 

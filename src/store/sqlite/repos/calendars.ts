@@ -1,7 +1,7 @@
-import type { CalendarEvent, EventAttendee, OnlineConference } from '../../contract/index.js';
+import type { CalendarEvent, EventAttendee, OnlineConference } from '../../../contract/index.js';
 import { type Db, immediate } from '../db.js';
-import type { CalendarRecord, CalendarRepo, EventInsert, EventPatch, EventRepo } from '../types.js';
-import { bool, nowIso } from '../util.js';
+import type { CalendarRecord, CalendarRepo, EventInsert, EventPatch, EventRepo } from '../../types.js';
+import { bool, nowIso } from '../../util.js';
 import { CONFERENCE_COLUMNS, toConference } from './conferences.js';
 
 /** Calendars of a user or customer. */

@@ -1,7 +1,7 @@
-import type { ConnectedAccount, OnlineConferenceAccount } from '../../contract/index.js';
+import type { ConnectedAccount, OnlineConferenceAccount } from '../../../contract/index.js';
 import type { Db } from '../db.js';
-import type { ConferenceAccountRepo, ConnectedAccountRepo, ProviderRecord, ProviderRepo } from '../types.js';
-import { nowIso, pageOffset } from '../util.js';
+import type { ConferenceAccountRepo, ConnectedAccountRepo, ProviderRecord, ProviderRepo } from '../../types.js';
+import { nowIso, pageOffset } from '../../util.js';
 
 /** Global providers (`zoom`, `google`, ...); `ensure` is idempotent. */
 export function providerRepo(db: Db): ProviderRepo {

@@ -1,8 +1,8 @@
-import type { AttendeeInput, OnlineConferenceAttendee } from '../contract/index.js';
-import { type PersonMatch, planAttendees, plannedAttendees } from './attendee-plan.js';
-import { RuleViolation, type UnitsOfWork } from './port.js';
-import type { AttendeeInsert, Store } from './types.js';
-import { NotFoundError, UniqueViolation } from './util.js';
+import type { AttendeeInput, OnlineConferenceAttendee } from '../../contract/index.js';
+import { type PersonMatch, planAttendees, plannedAttendees } from '../attendee-plan.js';
+import { RuleViolation, type UnitsOfWork } from '../port.js';
+import type { AttendeeInsert, Store } from '../types.js';
+import { NotFoundError, UniqueViolation } from '../util.js';
 
 /** The person behind an e-mail (decisions §7): the tenant's live user first, then customer. */
 function personOf(store: Store, tenantId: number, email: string): PersonMatch {

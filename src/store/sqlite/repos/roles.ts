@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
-import type { DepartmentRecord, DepartmentRepo, RoleRepo } from '../types.js';
-import { nowIso } from '../util.js';
+import type { DepartmentRecord, DepartmentRepo, RoleRepo } from '../../types.js';
+import { nowIso } from '../../util.js';
 
 /** Roles of a tenant, by name (case-sensitive). Creating an existing role is a no-op. */
 export function roleRepo(db: Db): RoleRepo {

@@ -1,6 +1,6 @@
 import { type Db, immediate } from '../db.js';
-import type { TenantRecord, TenantRepo } from '../types.js';
-import { nowIso } from '../util.js';
+import type { TenantRecord, TenantRepo } from '../../types.js';
+import { nowIso } from '../../util.js';
 
 interface DomainRow {
   domain: string;

@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
-import type { MeetingLinkRecord, MeetingLinkRepo } from '../types.js';
-import { nowIso } from '../util.js';
+import type { MeetingLinkRecord, MeetingLinkRepo } from '../../types.js';
+import { nowIso } from '../../util.js';
 
 /** Meeting links: booking pages of a calendar, per tenant. */
 export function meetingLinkRepo(db: Db): MeetingLinkRepo {

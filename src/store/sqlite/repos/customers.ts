@@ -1,8 +1,8 @@
-import { ADDRESS_FIELDS, type Address, type Customer } from '../../contract/index.js';
+import { ADDRESS_FIELDS, type Address, type Customer } from '../../../contract/index.js';
 import type { Db } from '../db.js';
 import { ListRunner, type ListDef } from '../list-query.js';
-import type { CustomerInsert, CustomerPatch, CustomerRepo } from '../types.js';
-import { guardUnique, NotFoundError, nowIso } from '../util.js';
+import type { CustomerInsert, CustomerPatch, CustomerRepo } from '../../types.js';
+import { guardUnique, NotFoundError, nowIso } from '../../util.js';
 
 export type CustomerRow = Omit<Customer, 'address'> & Record<(typeof ADDRESS_FIELDS)[number], string | null>;
 
@@ -48,6 +48,25 @@ export function toCustomer(r: CustomerRow): Customer {
   return { id, first_name, middle_name, last_name, email, contact_number, address: empty ? null : address, created_at, updated_at, name, deleted_at };
 }
 
+/** The columns an insert writes besides `tenant_id`. */
+export const CUSTOMER_COLUMNS = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number', ...ADDRESS_FIELDS, 'created_at', 'updated_at', 'deleted_at'];
+
+/** A customer's stored columns (`CUSTOMER_COLUMNS`) for an insert: defaults applied, the address as its eight parts. */
+export function customerRow(input: CustomerInsert): Record<string, unknown> {
+  const created = input.created_at ?? nowIso();
+  return {
+    first_name: input.first_name,
+    middle_name: input.middle_name ?? null,
+    last_name: input.last_name,
+    email: input.email,
+    contact_number: input.contact_number ?? null,
+    ...addressParams(input.address),
+    created_at: created,
+    updated_at: input.updated_at ?? created,
+    deleted_at: input.deleted_at ?? null,
+  };
+}
+
 export const addressParams = (a: Partial<Address> | null | undefined) => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, a?.[f] ?? null]));
 const PATCHABLE = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number'] as const;
 
@@ -57,8 +76,7 @@ export function customerRepo(db: Db): CustomerRepo {
   const selectLive = db.prepare(`SELECT ${CUSTOMER_SELECT} FROM ${FROM} WHERE c.tenant_id = ? AND c.id = ? AND c.deleted_at IS NULL`);
   const byEmail = db.prepare(`SELECT ${CUSTOMER_SELECT} FROM ${FROM} WHERE c.email = ? COLLATE NOCASE AND c.tenant_id = ? AND c.deleted_at IS NULL`);
   const taken = db.prepare('SELECT 1 FROM customers WHERE email = ? COLLATE NOCASE AND tenant_id = ? AND deleted_at IS NULL AND id IS NOT ?');
-  const cols = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number', ...ADDRESS_FIELDS, 'created_at', 'updated_at', 'deleted_at'];
-  const insert = db.prepare(`INSERT INTO customers (tenant_id, ${cols.join(', ')}) VALUES (@tenant_id, ${cols.map((c) => `@${c}`).join(', ')})`);
+  const insert = db.prepare(`INSERT INTO customers (tenant_id, ${CUSTOMER_COLUMNS.join(', ')}) VALUES (@tenant_id, ${CUSTOMER_COLUMNS.map((c) => `@${c}`).join(', ')})`);
   // One statement for every patch shape; `has_address` replaces all eight address columns at once.
   const update = db.prepare(`UPDATE customers SET
     ${PATCHABLE.map((f) => `${f} = CASE WHEN @has_${f} THEN @${f} ELSE ${f} END`).join(', ')},
@@ -80,20 +98,7 @@ export function customerRepo(db: Db): CustomerRepo {
       return r && toCustomer(r);
     },
     insert(tenantId, input: CustomerInsert) {
-      const created = input.created_at ?? nowIso();
-      const row = {
-        tenant_id: tenantId,
-        first_name: input.first_name,
-        middle_name: input.middle_name ?? null,
-        last_name: input.last_name,
-        email: input.email,
-        contact_number: input.contact_number ?? null,
-        ...addressParams(input.address),
-        created_at: created,
-        updated_at: input.updated_at ?? created,
-        deleted_at: input.deleted_at ?? null,
-      };
-      return getAny(tenantId, Number(guardUnique(() => insert.run(row)).lastInsertRowid))!;
+      return getAny(tenantId, Number(guardUnique(() => insert.run({ tenant_id: tenantId, ...customerRow(input) })).lastInsertRowid))!;
     },
     update(tenantId, id, patch: CustomerPatch) {
       const has = (f: string) => Object.prototype.hasOwnProperty.call(patch, f) && (patch as Record<string, unknown>)[f] !== undefined;

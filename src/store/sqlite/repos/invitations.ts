@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
-import type { InvitationRecord, InvitationRepo } from '../types.js';
-import { nowIso } from '../util.js';
+import type { InvitationRecord, InvitationRepo } from '../../types.js';
+import { nowIso } from '../../util.js';
 
 /** The invitations outbox (decisions §11): what a user create would have mailed, per tenant. */
 export function invitationRepo(db: Db): InvitationRepo {

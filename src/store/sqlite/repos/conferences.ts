@@ -1,8 +1,8 @@
-import type { OnlineConference } from '../../contract/index.js';
+import type { OnlineConference } from '../../../contract/index.js';
 import type { Db } from '../db.js';
 import { type ListDef, ListRunner } from '../list-query.js';
-import type { ConferenceInsert, ConferenceRepo } from '../types.js';
-import { bool, NotFoundError, nowIso } from '../util.js';
+import type { ConferenceInsert, ConferenceRepo } from '../../types.js';
+import { bool, NotFoundError, nowIso } from '../../util.js';
 
 export type ConferenceRow = Omit<OnlineConference, 'is_public' | 'is_occurred'> & { is_public: number };
 

@@ -1,7 +1,7 @@
-import type { OnlineConferenceRecording } from '../../contract/index.js';
+import type { OnlineConferenceRecording } from '../../../contract/index.js';
 import type { Db } from '../db.js';
-import type { RecordingInsert, RecordingRepo } from '../types.js';
-import { NotFoundError, nowIso, pageOffset } from '../util.js';
+import type { RecordingInsert, RecordingRepo } from '../../types.js';
+import { NotFoundError, nowIso, pageOffset } from '../../util.js';
 
 export const RECORDING_COLUMNS = 'r.id, r.online_conference_id, r.status, r.file_name, r.path, r.started_at, r.stopped_at, r.created_at, r.updated_at, r.deleted_at';
 const PATCHABLE = ['status', 'file_name', 'path', 'started_at', 'stopped_at'] as const;

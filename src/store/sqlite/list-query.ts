@@ -1,4 +1,4 @@
-import type { AttributeType, ListFilter, ListQuery } from '../contract/index.js';
+import type { AttributeType, ListFilter, ListQuery } from '../../contract/index.js';
 import { changeSignal, type Db } from './db.js';
 import type Database from 'better-sqlite3';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Db, immediate } from '../db.js';
-import type { DeliveryAttempt, DeliveryRecord, WebhookDestinationRecord, WebhookDestinationRepo, WebhookOutboxRepo } from '../types.js';
-import { nowIso, randomBase62 } from '../util.js';
+import type { DeliveryAttempt, DeliveryRecord, WebhookDestinationRecord, WebhookDestinationRepo, WebhookOutboxRepo } from '../../types.js';
+import { nowIso, randomBase62 } from '../../util.js';
 
 interface DestinationRow extends Omit<WebhookDestinationRecord, 'events'> {
   events: string | null;

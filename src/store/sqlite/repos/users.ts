@@ -1,8 +1,8 @@
-import type { User, WorkHours } from '../../contract/index.js';
+import type { User, WorkHours } from '../../../contract/index.js';
 import type { Db } from '../db.js';
 import { ListRunner, type ListDef } from '../list-query.js';
-import type { UserInsert, UserPatch, UserRepo } from '../types.js';
-import { guardUnique, NotFoundError, nowIso } from '../util.js';
+import type { UserInsert, UserPatch, UserRepo } from '../../types.js';
+import { guardUnique, NotFoundError, nowIso } from '../../util.js';
 
 export type UserRow = Omit<User, 'work_hours'> & { work_hours: string | null };
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db.js';
-import type { AccessKeyRecord, AccessKeyRepo } from '../types.js';
-import { nowIso, randomBase62, sha256Hex } from '../util.js';
+import type { AccessKeyRecord, AccessKeyRepo } from '../../types.js';
+import { nowIso, randomBase62, sha256Hex } from '../../util.js';
 
 export interface KeyRow extends Omit<AccessKeyRecord, 'permissions'> {
   permissions: string;

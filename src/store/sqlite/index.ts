@@ -1,0 +1,71 @@
+import { changeSignal, immediate, isBusyError, narrowChangeSignal, openDatabase } from './db.js';
+import { SCHEMA_VERSION } from './migrations.js';
+import { SchemaMismatch } from '../util.js';
+import { attendeeRepo } from './repos/attendees.js';
+import { conferenceAccountRepo, connectedAccountRepo, providerRepo } from './repos/accounts.js';
+import { calendarRepo, eventRepo } from './repos/calendars.js';
+import { conferenceRepo } from './repos/conferences.js';
+import { customerRepo } from './repos/customers.js';
+import { invitationRepo } from './repos/invitations.js';
+import { keyRepo } from './repos/keys.js';
+import { recordingRepo } from './repos/recordings.js';
+import { departmentRepo, roleRepo } from './repos/roles.js';
+import { tenantRepo } from './repos/tenants.js';
+import { userRepo } from './repos/users.js';
+import { meetingLinkRepo } from './repos/meeting-links.js';
+import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
+import type { Store } from '../types.js';
+import { sqliteUnits } from './units.js';
+
+/**
+ * Opens the SQLite store at `location` (a file path, created if needed, or `:memory:`), applies
+ * pending migrations and prepares every statement once for this instance. See `openDatabase`
+ * for the pragmas (WAL, foreign keys, busy timeout, synchronous=NORMAL) and why.
+ */
+export function openStore(location: string): Store {
+  const db = openDatabase(location);
+  const tenancy = narrowChangeSignal(db);
+  const schemaVersion = db.prepare('PRAGMA user_version').pluck();
+  const store: Omit<Store, 'units'> & { units?: Store['units'] } = {
+    backend: 'sqlite',
+    location,
+    close: () => db.close(),
+    // IMMEDIATE (see `immediate`); nested calls are savepoints: an inner failure rolls back only itself.
+    transaction: <T>(fn: () => T): T => immediate(db, fn)(),
+    setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
+    ping() {
+      const version = schemaVersion.get() as number;
+      if (version !== SCHEMA_VERSION) throw new SchemaMismatch(version, SCHEMA_VERSION);
+    },
+    changeToken: changeSignal(db),
+    tenancyToken: tenancy.token,
+    optimize() {
+      try {
+        db.exec('ANALYZE');
+        db.pragma('optimize');
+      } catch (err) {
+        if (!isBusyError(err)) throw err;
+      }
+    },
+    tenants: tenantRepo(db, tenancy.wrote),
+    keys: keyRepo(db, tenancy.wrote),
+    roles: roleRepo(db),
+    departments: departmentRepo(db),
+    users: userRepo(db),
+    invitations: invitationRepo(db),
+    webhookDestinations: webhookDestinationRepo(db),
+    webhookOutbox: webhookOutboxRepo(db),
+    meetingLinks: meetingLinkRepo(db),
+    customers: customerRepo(db),
+    providers: providerRepo(db),
+    connectedAccounts: connectedAccountRepo(db),
+    conferenceAccounts: conferenceAccountRepo(db),
+    calendars: calendarRepo(db),
+    events: eventRepo(db),
+    conferences: conferenceRepo(db),
+    attendees: attendeeRepo(db),
+    recordings: recordingRepo(db),
+  };
+  store.units = sqliteUnits(store as Store);
+  return store as Store;
+}
