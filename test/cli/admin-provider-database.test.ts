@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AdminError } from '../../src/admin/errors.js';
+import { ImportError } from '../../src/admin/import.js';
+import { importRecordsPg } from '../../src/admin/postgres-import.js';
 import { startConference } from '../../src/admin/postgres-lifecycle.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
@@ -346,6 +348,26 @@ describe('admin import --database', () => {
     const queued = await query(url, "SELECT d.type, e.title FROM webhook_deliveries d JOIN events e ON e.id = (d.body::json->'data'->>'id')::bigint ORDER BY d.id");
     expect(queued).toEqual([{ type: 'events.created', title: 'One' }, { type: 'events.created', title: 'Two' }]);
     expect(await query(url, 'SELECT email FROM event_attendees')).toEqual([{ email: 'x@example.com' }]);
+  });
+
+  it('two concurrent imports of the same users: one writes them all, the other is refused whole (their e-mails taken)', async () => {
+    const url = await database();
+    const f = admin({ CONFCTL_DATABASE_URL: url });
+    await f.json(['admin', 'init', '--no-profile']);
+    const text = Array.from({ length: 20 }, (_, i) => JSON.stringify({ first_name: 'Same', last_name: `No ${i}`, email: `same${i}@example.com` })).join('\n');
+    const stores = [await openPostgresStore(url), await openPostgresStore(url)];
+    try {
+      const [tenant] = await stores[0].tenants.list();
+      const results = await Promise.allSettled(stores.map((s) => importRecordsPg(s, tenant.id, 'users', text, { fileName: 'same.ndjson' })));
+      expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<unknown>).value)).toEqual([{ kind: 'users', created: 20 }]);
+      const refused = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
+      expect(refused).toBeInstanceOf(ImportError);
+      expect(refused.rows).toHaveLength(20);
+      expect(refused.details()[0]).toBe('same.ndjson:1: email: The email has already been taken.');
+      expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 20 }]);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
   });
 
   it('a database without a tenant: exit 4, nothing created', async () => {
