@@ -22,15 +22,15 @@ const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.lo
 /** For the commands that write recording files. */
 const MEDIA = ['--media <dir>', "recording files' directory (default: CONFCTL_MEDIA_DIR, else the data directory's media/)"] as const;
 const TENANT = ['--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)'] as const;
-/** For the commands that set up an instance on PostgreSQL (see admin-database.ts). */
+/** For the commands that work on a PostgreSQL database instead (see admin-store.ts, admin-database.ts). */
 const DATABASE = ['--database <url>', 'work on this PostgreSQL database instead of a data directory (default: CONFCTL_DATABASE_URL, unless --data is given)'] as const;
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** `confctl admin …`: local administration of a data directory; no server needed. */
+/** `confctl admin …`: administration of a data directory, or with `--database` a PostgreSQL database; no server needed. */
 export function register(program: Command, ctx: CliContext): void {
   const admin = program
     .command('admin')
-    .description("Administer a local data directory (tenants, keys, demo data, the provider's side)")
+    .description("Administer a local data directory, or a PostgreSQL database with --database (tenants, keys, demo data, the provider's side)")
     .addHelpText('after', examples('confctl admin init --data ./data -o json', 'confctl admin keys create --tenant localhost --name ci --permissions "users.read.*,customers.*"'));
 
   admin
