@@ -6,6 +6,7 @@
  * changes nothing yields nothing.
  */
 import type { CalendarEvent } from '../contract/index.js';
+import type { Awaitable, DataStore } from '../store/port.js';
 import type { EventPatch, Store } from '../store/types.js';
 import type { EventType } from '../webhooks/destinations.js';
 import { AdminError } from './errors.js';
@@ -25,9 +26,9 @@ export interface NewEvent {
   location?: string | null;
 }
 
-/** Writes the event's webhook deliveries; call inside the change's transaction. */
-export function emitEvent(store: Store, tenantId: number, type: EventType, event: { id: number; calendar_id: number }): void {
-  store.webhookOutbox.enqueue(tenantId, type, { id: event.id, calendar_id: event.calendar_id });
+/** Writes the event's webhook deliveries (either store: await the answer on PostgreSQL); call inside the change's transaction. */
+export function emitEvent(store: Pick<DataStore, 'webhookOutbox'>, tenantId: number, type: EventType, event: { id: number; calendar_id: number }): Awaitable<number> {
+  return store.webhookOutbox.enqueue(tenantId, type, { id: event.id, calendar_id: event.calendar_id });
 }
 
 /** A time as stored (ISO 8601 UTC), or an `invalid` error naming the flag. */

@@ -2,17 +2,23 @@
  * Per-kind rules of `admin import`: the record schema, the checks against the tenant and the
  * rest of the file (references, uniqueness), and the insert. Checks only read; `write` runs after
  * every record of the file has passed.
+ *
+ * The rules are written once for both stores as generators of steps (steps.ts): SQLite answers
+ * each at once inside its IMMEDIATE transaction, PostgreSQL awaits each inside one transaction.
  */
 import type { z } from 'zod';
 import type { TypeName } from '../contract/common.js';
 import { USER_STATUS } from '../contract/resources.js';
 import { addError, type FieldErrors } from '../contract/validation.js';
-import type { Store } from '../store/types.js';
+import { ask, type StepStore, type Steps } from './steps.js';
 import { emitEvent } from './events.js';
 import * as S from './import-schemas.js';
 
 const SELECTED_INVALID = 'The selected :attribute is invalid.';
 const TAKEN = 'The :attribute has already been taken.';
+
+/** What an import reads and writes (see steps.ts). */
+export type ImportStore = StepStore;
 
 /** State shared by the records of one import (duplicates within the file, caches). */
 export class ImportContext {
@@ -20,10 +26,7 @@ export class ImportContext {
   private departments?: Map<string, number>;
   private providers = new Map<string, number>();
 
-  constructor(
-    readonly store: Store,
-    readonly tenantId: number,
-  ) {}
+  constructor(readonly tenantId: number) {}
 
   /** True the second time the same key is seen in this file. */
   duplicate(key: string): boolean {
@@ -32,27 +35,27 @@ export class ImportContext {
     return false;
   }
 
-  ownerExists(type: TypeName, id: number): boolean {
-    return type === 'User' ? !!this.store.users.get(this.tenantId, id) : !!this.store.customers.get(this.tenantId, id);
+  *ownerExists(type: TypeName, id: number): Steps<boolean> {
+    return !!(yield* ask((s) => (type === 'User' ? s.users.get(this.tenantId, id) : s.customers.get(this.tenantId, id))));
   }
 
   /** Department id by name (case-insensitive), including ones this import created. */
-  departmentByName(name: string): number | undefined {
-    this.departments ??= new Map(this.store.departments.list(this.tenantId).map((d) => [d.name.toLowerCase(), d.id]));
+  *departmentByName(name: string): Steps<number | undefined> {
+    this.departments ??= new Map((yield* ask((s) => s.departments.list(this.tenantId))).map((d) => [d.name.toLowerCase(), d.id]));
     return this.departments.get(name.toLowerCase());
   }
 
-  ensureDepartment(name: string): number {
-    const found = this.departmentByName(name);
+  *ensureDepartment(name: string): Steps<number> {
+    const found = yield* this.departmentByName(name);
     if (found !== undefined) return found;
-    const created = this.store.departments.create(this.tenantId, name);
+    const created = yield* ask((s) => s.departments.create(this.tenantId, name));
     this.departments!.set(name.toLowerCase(), created.id);
     return created.id;
   }
 
-  ensureProvider(name: string): number {
+  *ensureProvider(name: string): Steps<number> {
     let id = this.providers.get(name);
-    if (id === undefined) this.providers.set(name, (id = this.store.providers.ensure(name).id));
+    if (id === undefined) this.providers.set(name, (id = (yield* ask((s) => s.providers.ensure(name))).id));
     return id;
   }
 }
@@ -60,95 +63,114 @@ export class ImportContext {
 export interface KindSpec<T = any> {
   schema: z.ZodType<T>;
   /** Adds reference and uniqueness errors of one well-formed record. */
-  check(row: T, ctx: ImportContext, errors: FieldErrors): void;
-  write(row: T, ctx: ImportContext): void;
+  check(row: T, ctx: ImportContext, errors: FieldErrors): Steps<void>;
+  write(row: T, ctx: ImportContext): Steps<void>;
+  /**
+   * Names of the locks a PostgreSQL import takes before its checks in the writing transaction, so
+   * that writers of the same unique key take turns (the names the units of work use).
+   */
+  locks?(row: T, tenantId: number): string[];
 }
 
-function checkOwner(row: { owner_type: TypeName; owner_id: number }, ctx: ImportContext, errors: FieldErrors): void {
-  if (!ctx.ownerExists(row.owner_type, row.owner_id)) addError(errors, 'owner_id', SELECTED_INVALID);
+function* checkOwner(row: { owner_type: TypeName; owner_id: number }, ctx: ImportContext, errors: FieldErrors): Steps<void> {
+  if (!(yield* ctx.ownerExists(row.owner_type, row.owner_id))) addError(errors, 'owner_id', SELECTED_INVALID);
 }
 
 const departments: KindSpec<S.DepartmentImport> = {
   schema: S.DepartmentImport,
-  check(row, ctx, errors) {
-    if (ctx.duplicate(row.name.toLowerCase()) || ctx.departmentByName(row.name) !== undefined) addError(errors, 'name', TAKEN);
+  *check(row, ctx, errors) {
+    if (ctx.duplicate(row.name.toLowerCase()) || (yield* ctx.departmentByName(row.name)) !== undefined) addError(errors, 'name', TAKEN);
   },
-  write: (row, ctx) => void ctx.store.departments.create(ctx.tenantId, row.name),
+  *write(row, ctx) {
+    yield* ask((s) => s.departments.create(ctx.tenantId, row.name));
+  },
+  locks: (_row, tenantId) => [`departments:${tenantId}`],
 };
 
 const users: KindSpec<S.UserImport> = {
   schema: S.UserImport,
-  check(row, ctx, errors) {
-    const { store, tenantId } = ctx;
-    if (ctx.duplicate(row.email.toLowerCase()) || store.users.emailTaken(tenantId, row.email)) addError(errors, 'email', TAKEN);
-    if (row.department_id != null && !store.departments.get(tenantId, row.department_id)) addError(errors, 'department_id', SELECTED_INVALID);
+  *check(row, ctx, errors) {
+    const { tenantId } = ctx;
+    if (ctx.duplicate(row.email.toLowerCase()) || (yield* ask((s) => s.users.emailTaken(tenantId, row.email)))) addError(errors, 'email', TAKEN);
+    if (row.department_id != null && !(yield* ask((s) => s.departments.get(tenantId, row.department_id!)))) addError(errors, 'department_id', SELECTED_INVALID);
     if (row.department_id != null && row.department != null) {
-      const named = ctx.departmentByName(row.department);
+      const named = yield* ctx.departmentByName(row.department);
       if (named !== row.department_id) addError(errors, 'department', SELECTED_INVALID);
     }
-    if (row.role != null && !store.roles.exists(tenantId, row.role)) addError(errors, 'role', SELECTED_INVALID);
+    if (row.role != null && !(yield* ask((s) => s.roles.exists(tenantId, row.role!)))) addError(errors, 'role', SELECTED_INVALID);
   },
-  write(row, ctx) {
+  *write(row, ctx) {
     const { department, department_id, status, ...rest } = row;
-    const departmentId = department_id ?? (department != null ? ctx.ensureDepartment(department) : null);
-    ctx.store.users.insert(ctx.tenantId, { ...rest, department_id: departmentId, status: status ?? USER_STATUS.active });
+    const departmentId = department_id ?? (department != null ? yield* ctx.ensureDepartment(department) : null);
+    yield* ask((s) => s.users.insert(ctx.tenantId, { ...rest, department_id: departmentId, status: status ?? USER_STATUS.active }));
   },
+  locks: (row, tenantId) => [`users.email:${tenantId}:${row.email.toLowerCase()}`, ...(row.department != null ? [`departments:${tenantId}`] : [])],
 };
 
 const customers: KindSpec<S.CustomerImport> = {
   schema: S.CustomerImport,
-  check(row, ctx, errors) {
-    if (ctx.duplicate(row.email.toLowerCase()) || ctx.store.customers.emailTaken(ctx.tenantId, row.email)) addError(errors, 'email', TAKEN);
+  *check(row, ctx, errors) {
+    if (ctx.duplicate(row.email.toLowerCase()) || (yield* ask((s) => s.customers.emailTaken(ctx.tenantId, row.email)))) addError(errors, 'email', TAKEN);
   },
-  write: (row, ctx) => void ctx.store.customers.insert(ctx.tenantId, row),
+  *write(row, ctx) {
+    yield* ask((s) => s.customers.insert(ctx.tenantId, row));
+  },
+  locks: (row, tenantId) => [`customers.email:${tenantId}:${row.email.toLowerCase()}`],
 };
 
 const conferenceAccounts: KindSpec<S.ConferenceAccountImport> = {
   schema: S.ConferenceAccountImport,
-  check(row, ctx, errors) {
-    checkOwner(row, ctx, errors);
-    if (row.connected_account_id != null && !ctx.store.connectedAccounts.get(ctx.tenantId, row.connected_account_id)) {
+  *check(row, ctx, errors) {
+    yield* checkOwner(row, ctx, errors);
+    if (row.connected_account_id != null && !(yield* ask((s) => s.connectedAccounts.get(ctx.tenantId, row.connected_account_id!)))) {
       addError(errors, 'connected_account_id', SELECTED_INVALID);
     }
   },
-  write: (row, ctx) => void ctx.store.conferenceAccounts.insert(ctx.tenantId, row),
+  *write(row, ctx) {
+    yield* ask((s) => s.conferenceAccounts.insert(ctx.tenantId, row));
+  },
 };
 
 const connectedAccounts: KindSpec<S.ConnectedAccountImport> = {
   schema: S.ConnectedAccountImport,
   check: checkOwner,
-  write(row, ctx) {
+  *write(row, ctx) {
     const { provider, ...rest } = row;
-    ctx.store.connectedAccounts.insert(ctx.tenantId, { ...rest, provider_id: ctx.ensureProvider(provider) });
+    const providerId = yield* ctx.ensureProvider(provider);
+    yield* ask((s) => s.connectedAccounts.insert(ctx.tenantId, { ...rest, provider_id: providerId }));
   },
 };
 
 const calendars: KindSpec<S.CalendarImport> = {
   schema: S.CalendarImport,
   check: checkOwner,
-  write: (row, ctx) => void ctx.store.calendars.insert(ctx.tenantId, row),
+  *write(row, ctx) {
+    yield* ask((s) => s.calendars.insert(ctx.tenantId, row));
+  },
 };
 
 const events: KindSpec<S.EventImport> = {
   schema: S.EventImport,
-  check(row, ctx, errors) {
-    const { store, tenantId } = ctx;
-    if (!store.calendars.get(tenantId, row.calendar_id)) addError(errors, 'calendar_id', SELECTED_INVALID);
+  *check(row, ctx, errors) {
+    const { tenantId } = ctx;
+    if (!(yield* ask((s) => s.calendars.get(tenantId, row.calendar_id)))) addError(errors, 'calendar_id', SELECTED_INVALID);
     if (Date.parse(row.end) <= Date.parse(row.start)) addError(errors, 'end', 'The :attribute field must be a date after start.');
-    (row.attendees ?? []).forEach((a, i) => {
-      if (a.customer_id != null && !store.customers.get(tenantId, a.customer_id)) addError(errors, `attendees.${i}.customer_id`, SELECTED_INVALID);
-      if (a.calendar_id != null && !store.calendars.get(tenantId, a.calendar_id)) addError(errors, `attendees.${i}.calendar_id`, SELECTED_INVALID);
-    });
+    const attendees = row.attendees ?? [];
+    for (let i = 0; i < attendees.length; i++) {
+      const a = attendees[i];
+      if (a.customer_id != null && !(yield* ask((s) => s.customers.get(tenantId, a.customer_id!)))) addError(errors, `attendees.${i}.customer_id`, SELECTED_INVALID);
+      if (a.calendar_id != null && !(yield* ask((s) => s.calendars.get(tenantId, a.calendar_id!)))) addError(errors, `attendees.${i}.calendar_id`, SELECTED_INVALID);
+    }
     if ((row.canceled_by_id == null) !== (row.canceled_by_type == null)) {
       const missing = row.canceled_by_id == null ? 'canceled_by_id' : 'canceled_by_type';
       const other = missing === 'canceled_by_id' ? 'canceled_by_type' : 'canceled_by_id';
       addError(errors, missing, `The :attribute field is required when ${other} is present.`);
-    } else if (row.canceled_by_id != null && !ctx.ownerExists(row.canceled_by_type!, row.canceled_by_id)) {
+    } else if (row.canceled_by_id != null && !(yield* ctx.ownerExists(row.canceled_by_type!, row.canceled_by_id))) {
       addError(errors, 'canceled_by_id', SELECTED_INVALID);
     }
-    if (row.customer_id != null && !store.customers.get(tenantId, row.customer_id)) addError(errors, 'customer_id', SELECTED_INVALID);
+    if (row.customer_id != null && !(yield* ask((s) => s.customers.get(tenantId, row.customer_id!)))) addError(errors, 'customer_id', SELECTED_INVALID);
   },
-  write(row, ctx) {
+  *write(row, ctx) {
     const attendees = (row.attendees ?? []).map((a) => ({
       email: a.email,
       name: a.name ?? null,
@@ -157,7 +179,8 @@ const events: KindSpec<S.EventImport> = {
       customer_id: a.customer_id ?? null,
       calendar_id: a.calendar_id ?? null,
     }));
-    emitEvent(ctx.store, ctx.tenantId, 'events.created', ctx.store.events.insert(ctx.tenantId, { ...row, attendees }));
+    const event = yield* ask((s) => s.events.insert(ctx.tenantId, { ...row, attendees }));
+    yield* ask((s) => emitEvent(s, ctx.tenantId, 'events.created', event));
   },
 };
 

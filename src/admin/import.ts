@@ -11,6 +11,7 @@
 import { orderErrors, parseWith, type FieldErrors } from '../contract/validation.js';
 import type { Store } from '../store/types.js';
 import { IMPORT_KINDS, ImportContext, type ImportKind, type KindSpec } from './import-kinds.js';
+import { runSteps, type Steps } from './steps.js';
 import { ImportError, readRecords, type ImportRecord, type ImportRowError } from './records.js';
 
 export { IMPORT_KINDS, type ImportKind } from './import-kinds.js';
@@ -35,8 +36,8 @@ function shapeKeys(schema: unknown): string[] {
  * Every record's form, references and uniqueness (reads only). Answers the well-formed records
  * (parsed) and the errors of the bad ones, sorted by line.
  */
-function check(store: Store, tenantId: number, spec: KindSpec, records: readonly ImportRecord[], order: string[]): { valid: ImportRecord[]; rows: ImportRowError[] } {
-  const ctx = new ImportContext(store, tenantId);
+function* check(tenantId: number, spec: KindSpec, records: readonly ImportRecord[], order: string[]): Steps<{ valid: ImportRecord[]; rows: ImportRowError[] }> {
+  const ctx = new ImportContext(tenantId);
   const rows: ImportRowError[] = [];
   const valid: ImportRecord[] = [];
   for (const record of records) {
@@ -47,7 +48,7 @@ function check(store: Store, tenantId: number, spec: KindSpec, records: readonly
       const parsed = parseWith(spec.schema, record.value, 'record');
       if (parsed.ok) {
         errors = {};
-        spec.check(parsed.value, ctx, errors);
+        yield* spec.check(parsed.value, ctx, errors);
         valid.push({ line: record.line, value: parsed.value });
       } else {
         errors = parsed.errors;
@@ -56,6 +57,50 @@ function check(store: Store, tenantId: number, spec: KindSpec, records: readonly
     if (Object.keys(errors).length) rows.push({ line: record.line, errors: orderErrors(errors, order) });
   }
   return { valid, rows };
+}
+
+/**
+ * An import as both stores run it: `first` is the first pass (`check`) on every record, to run
+ * outside the writing transaction; `write` the second, cheap pass inside it, which checks the
+ * valid records against stored data again and writes them, or throws the `ImportError`.
+ */
+export interface ImportPlan {
+  spec: KindSpec;
+  first: Steps<{ valid: ImportRecord[]; rows: ImportRowError[] }>;
+  /** Throws the `ImportError` of the first pass, if any record was bad; else answers the second pass's steps. */
+  afterFirst(first: { valid: ImportRecord[]; rows: ImportRowError[] }): { valid: ImportRecord[]; write: Steps<ImportResult> };
+}
+
+/** Reads `text` (a JSON array or NDJSON, see `records.ts`) as `kind` records for the tenant, and plans their import. */
+export function planImport(tenantId: number, kind: ImportKind, text: string, options: { fileName: string }): ImportPlan {
+  const spec: KindSpec | undefined = IMPORT_KINDS[kind];
+  if (!spec) throw new TypeError(`Unknown import kind: ${String(kind)}`);
+  const { format, records, bad } = readRecords(text, options.fileName);
+  const order = shapeKeys(spec.schema);
+  const fail = (rows: ImportRowError[]) => {
+    rows.sort((a, b) => a.line - b.line);
+    return new ImportError(options.fileName, format, format === 'json' ? 'record' : 'line', rows);
+  };
+  function* write(valid: ImportRecord[]): Steps<ImportResult> {
+    const ctx = new ImportContext(tenantId);
+    const rows: ImportRowError[] = [];
+    for (const { line, value } of valid) {
+      const errors: FieldErrors = {};
+      yield* spec!.check(value, ctx, errors);
+      if (Object.keys(errors).length) rows.push({ line, errors: orderErrors(errors, order) });
+    }
+    if (rows.length) throw fail(rows);
+    for (const { value } of valid) yield* spec!.write(value, ctx);
+    return { kind, created: valid.length };
+  }
+  return {
+    spec,
+    first: check(tenantId, spec, records, order),
+    afterFirst(first) {
+      if (bad.length || first.rows.length) throw fail([...bad, ...first.rows]);
+      return { valid: first.valid, write: write(first.valid) };
+    },
+  };
 }
 
 /**
@@ -68,27 +113,7 @@ function check(store: Store, tenantId: number, spec: KindSpec, records: readonly
  * holds the lock.
  */
 export function importRecords(store: Store, tenantId: number, kind: ImportKind, text: string, options: { fileName: string }): ImportResult {
-  const spec: KindSpec | undefined = IMPORT_KINDS[kind];
-  if (!spec) throw new TypeError(`Unknown import kind: ${String(kind)}`);
-  const { format, records, bad } = readRecords(text, options.fileName);
-  const order = shapeKeys(spec.schema);
-  const fail = (rows: ImportRowError[]) => {
-    rows.sort((a, b) => a.line - b.line);
-    return new ImportError(options.fileName, format, format === 'json' ? 'record' : 'line', rows);
-  };
-
-  const first = check(store, tenantId, spec, records, order);
-  if (bad.length || first.rows.length) throw fail([...bad, ...first.rows]);
-  return store.transaction(() => {
-    const ctx = new ImportContext(store, tenantId);
-    const rows: ImportRowError[] = [];
-    for (const { line, value } of first.valid) {
-      const errors: FieldErrors = {};
-      spec.check(value, ctx, errors);
-      if (Object.keys(errors).length) rows.push({ line, errors: orderErrors(errors, order) });
-    }
-    if (rows.length) throw fail(rows);
-    for (const { value } of first.valid) spec.write(value, ctx);
-    return { kind, created: first.valid.length };
-  });
+  const plan = planImport(tenantId, kind, text, options);
+  const { write } = plan.afterFirst(runSteps(store, plan.first));
+  return store.transaction(() => runSteps(store, write));
 }

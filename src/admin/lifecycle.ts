@@ -23,20 +23,38 @@ export const GENERATED_WAV_MAX_SECONDS = 30;
 
 const STATUS_NAMES: Record<number, string> = Object.fromEntries(Object.entries(RECORDING_STATUS).map(([k, v]) => [v, k]));
 
+/** The error of a conference that does not exist (or is deleted). */
+export const noConference = (conferenceId: number) => new AdminError('not_found', `Online conference ${conferenceId} does not exist.`);
+
 function getConference(store: Store, tenantId: number, conferenceId: number): OnlineConference {
   const conference = store.conferences.get(tenantId, conferenceId);
-  if (!conference) throw new AdminError('not_found', `Online conference ${conferenceId} does not exist.`);
+  if (!conference) throw noConference(conferenceId);
   return conference;
 }
 
-function getOpenRecording(store: Store, tenantId: number, recordingId: number, action: string): OnlineConferenceRecording {
-  const recording = store.recordings.get(tenantId, recordingId);
+/** Refuses to start a conference that has started (the rule of `startConference`). */
+export function checkStartable(conference: OnlineConference): void {
+  if (conference.started_at) throw new AdminError('conflict', `Online conference ${conference.id} has already started.`);
+}
+
+/** Refuses to end a conference that has not started or has ended (the rule of `endConference`). */
+export function checkEndable(conference: OnlineConference): void {
+  if (!conference.started_at) throw new AdminError('conflict', `Online conference ${conference.id} has not started.`);
+  if (conference.ended_at) throw new AdminError('conflict', `Online conference ${conference.id} has already ended.`);
+}
+
+/** The recording when it exists and is Recording or Processing; else `not_found` or `conflict` (can it be `action`, e.g. 'finished'). */
+export function openRecording(recording: OnlineConferenceRecording | undefined, recordingId: number, action: string): OnlineConferenceRecording {
   if (!recording) throw new AdminError('not_found', `Recording ${recordingId} does not exist.`);
   if (recording.status !== RECORDING_STATUS.Recording && recording.status !== RECORDING_STATUS.Processing) {
     const status = STATUS_NAMES[recording.status] ?? String(recording.status);
     throw new AdminError('conflict', `Recording ${recordingId} is ${status}; only a Recording or Processing recording can be ${action}.`);
   }
   return recording;
+}
+
+function getOpenRecording(store: Store, tenantId: number, recordingId: number, action: string): OnlineConferenceRecording {
+  return openRecording(store.recordings.get(tenantId, recordingId), recordingId, action);
 }
 
 /** Starts a conference: sets `started_at` and begins a recording (status 1) at the same instant. */
@@ -47,8 +65,7 @@ export function startConference(
   now: Date,
 ): { conference: OnlineConference; recording: OnlineConferenceRecording } {
   return store.transaction(() => {
-    const before = getConference(store, tenantId, conferenceId);
-    if (before.started_at) throw new AdminError('conflict', `Online conference ${conferenceId} has already started.`);
+    checkStartable(getConference(store, tenantId, conferenceId));
     const at = now.toISOString();
     const conference = store.conferences.update(tenantId, conferenceId, { started_at: at });
     const recording = store.recordings.insert(conferenceId, { status: RECORDING_STATUS.Recording, started_at: at });
@@ -64,9 +81,7 @@ export function endConference(
   now: Date,
 ): { conference: OnlineConference; recordings: OnlineConferenceRecording[] } {
   return store.transaction(() => {
-    const before = getConference(store, tenantId, conferenceId);
-    if (!before.started_at) throw new AdminError('conflict', `Online conference ${conferenceId} has not started.`);
-    if (before.ended_at) throw new AdminError('conflict', `Online conference ${conferenceId} has already ended.`);
+    checkEndable(getConference(store, tenantId, conferenceId));
     const at = now.toISOString();
     const conference = store.conferences.update(tenantId, conferenceId, { ended_at: at });
     const recordings = store.recordings
@@ -89,6 +104,75 @@ function mediaExtension(file: string): string {
   return /^\.[a-z0-9]{1,10}$/.test(ext) ? ext : '';
 }
 
+/** A recording's media file written under a temporary name, waiting to be put in place inside the change's transaction. */
+export interface StagedMedia {
+  /** `recordings/rec-<id><ext>`, relative to the media directory: the recording's `path`. */
+  storedName: string;
+  /** `rec-<id><ext>`: the recording's `file_name`. */
+  fileName: string;
+  /** When the recording stopped: its `stopped_at` when set, else now. */
+  stoppedAt: string;
+  /** Renames the file into place (call it inside the transaction that records it). */
+  place(): void;
+  /** Removes what was written: the placed file, else the temporary one (call it when the change failed). */
+  discard(): void;
+}
+
+/**
+ * The file part of finishing a recording, for either store: checks `file`, then writes it (or the
+ * generated WAV, see `generatedWavSeconds`) to a temporary name beside its final one. `before` is
+ * the recording as read before the transaction (`openRecording`).
+ */
+export function stageRecordingMedia(before: OnlineConferenceRecording, options: { mediaDir: string; file?: string; now: Date }): StagedMedia {
+  const { mediaDir, file, now } = options;
+  if (file !== undefined) {
+    let isFile = false;
+    try {
+      isFile = statSync(file).isFile();
+    } catch {
+      // reported below
+    }
+    if (!isFile) throw new AdminError('invalid', `The file ${file} does not exist or is not a regular file.`);
+  }
+  const stoppedAt = before.stopped_at ?? now.toISOString();
+  const fileName = `rec-${before.id}${file !== undefined ? mediaExtension(file) : '.wav'}`;
+  // Stored like the demo's recordings: `recordings/rec-<id>.<ext>` under the media directory.
+  const storedName = path.posix.join('recordings', fileName);
+  const finalPath = path.join(mediaDir, storedName);
+  ensurePrivateDir(path.dirname(finalPath));
+  const tempPath = path.join(path.dirname(finalPath), `.${fileName}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  let renamed = false;
+  const discard = () => rmSync(renamed ? finalPath : tempPath, { force: true });
+  try {
+    if (file !== undefined) copyPrivateFile(file, tempPath);
+    else writePrivateFile(tempPath, generateWav({ seconds: generatedWavSeconds(before.started_at, stoppedAt) }));
+  } catch (error) {
+    discard();
+    throw error;
+  }
+  return {
+    storedName,
+    fileName,
+    stoppedAt,
+    place() {
+      renameSync(tempPath, finalPath);
+      renamed = true;
+    },
+    discard,
+  };
+}
+
+/** The change that finishes `current` (re-read in the transaction) with the staged file. */
+export const finishedPatch = (current: OnlineConferenceRecording, staged: StagedMedia) => ({
+  status: RECORDING_STATUS.Finished,
+  stopped_at: current.stopped_at ?? staged.stoppedAt,
+  path: staged.storedName,
+  file_name: staged.fileName,
+});
+
+/** The change that fails `current` (read in the transaction). */
+export const failedPatch = (current: OnlineConferenceRecording, now: Date) => ({ status: RECORDING_STATUS.Failed, stopped_at: current.stopped_at ?? now.toISOString() });
+
 /**
  * Finishes a recording (status 3) with its media file. The file is stored in `mediaDir` as
  * `rec-<id><ext>` (`ext` of `file`, lower-cased, dropped unless plain; `.wav` when generated); `path` is that name
@@ -103,41 +187,15 @@ export function finishRecording(
   recordingId: number,
   options: { mediaDir: string; file?: string; now: Date },
 ): OnlineConferenceRecording {
-  const { mediaDir, file, now } = options;
-  const before = getOpenRecording(store, tenantId, recordingId, 'finished');
-  if (file !== undefined) {
-    let isFile = false;
-    try {
-      isFile = statSync(file).isFile();
-    } catch {
-      // reported below
-    }
-    if (!isFile) throw new AdminError('invalid', `The file ${file} does not exist or is not a regular file.`);
-  }
-  const stoppedAt = before.stopped_at ?? now.toISOString();
-  const fileName = `rec-${recordingId}${file !== undefined ? mediaExtension(file) : '.wav'}`;
-  // Stored like the demo's recordings: `recordings/rec-<id>.<ext>` under the media directory.
-  const storedName = path.posix.join('recordings', fileName);
-  const finalPath = path.join(mediaDir, storedName);
-  ensurePrivateDir(path.dirname(finalPath));
-  const tempPath = path.join(path.dirname(finalPath), `.${fileName}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  let renamed = false;
+  const staged = stageRecordingMedia(getOpenRecording(store, tenantId, recordingId, 'finished'), options);
   try {
-    if (file !== undefined) copyPrivateFile(file, tempPath);
-    else writePrivateFile(tempPath, generateWav({ seconds: generatedWavSeconds(before.started_at, stoppedAt) }));
     return store.transaction(() => {
       const current = getOpenRecording(store, tenantId, recordingId, 'finished');
-      renameSync(tempPath, finalPath);
-      renamed = true;
-      return store.recordings.update(recordingId, {
-        status: RECORDING_STATUS.Finished,
-        stopped_at: current.stopped_at ?? stoppedAt,
-        path: storedName,
-        file_name: fileName,
-      });
+      staged.place();
+      return store.recordings.update(recordingId, finishedPatch(current, staged));
     });
   } catch (error) {
-    rmSync(renamed ? finalPath : tempPath, { force: true });
+    staged.discard();
     throw error;
   }
 }
@@ -146,9 +204,6 @@ export function finishRecording(
 export function failRecording(store: Store, tenantId: number, recordingId: number, options: { now: Date }): OnlineConferenceRecording {
   return store.transaction(() => {
     const before = getOpenRecording(store, tenantId, recordingId, 'failed');
-    return store.recordings.update(recordingId, {
-      status: RECORDING_STATUS.Failed,
-      stopped_at: before.stopped_at ?? options.now.toISOString(),
-    });
+    return store.recordings.update(recordingId, failedPatch(before, options.now));
   });
 }

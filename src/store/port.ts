@@ -11,6 +11,7 @@ import type {
   CustomerRepo,
   DepartmentRepo,
   EventRepo,
+  InvitationRepo,
   MeetingLinkRepo,
   RecordingRepo,
   RoleRepo,
@@ -161,4 +162,6 @@ export interface DataStore extends ServiceStore {
   /** The outbox; `enqueue` outside a change's transaction is for tests (changes write theirs atomically). */
   webhookOutbox: WebhookOutboxPort;
   meetingLinks: Port<MeetingLinkRepo, 'insert' | 'get' | 'list'>;
+  /** The invitations outbox (decisions §11), read by `admin invitations list`; units of work write it. */
+  invitations: Port<InvitationRepo, 'list'>;
 }

@@ -159,7 +159,7 @@ describe('admin backup and restore on PostgreSQL', () => {
     expect(f.stderr() + e.stderr()).not.toContain('hunter2');
 
     // With --data the data directory is meant: CONFCTL_DATABASE_URL does not stand in the way.
-    await e.json(['admin', 'init', '--no-profile']);
+    await e.json(['admin', 'init', '--no-profile', '--data', e.dataDir]);
     expect(await e.run(['admin', 'backup', '--data', e.dataDir, '--to', join(e.dataDir, '..', 'b')])).toBe(0);
   });
 });
@@ -228,11 +228,14 @@ describe('admin copy', () => {
     expect(f.stderr()).not.toContain('hunter2');
   });
 
-  it('the other admin commands take no --database (exit 2)', async () => {
+  it('seed and import check their arguments before reaching the database (exit 2, not 8)', async () => {
     const f = admin();
-    for (const args of [['admin', 'init'], ['admin', 'seed', '--demo'], ['admin', 'roles', 'list'], ['admin', 'import', 'users', 'x.ndjson']]) {
-      expect(await f.run([...args, '--database', 'postgres://confctl@db.invalid/confctl']), args.join(' ')).toBe(2);
-    }
-    expect(f.stderr()).toContain("error: unknown option '--database'");
+    expect(await f.run(['admin', 'seed', '--database', 'postgres://confctl@db.invalid/confctl'])).toBe(2);
+    expect(f.stderr()).toContain('say what to seed: --demo, or --users N and/or --customers N');
+    expect(await f.run(['admin', 'seed', '--users', 'many', '--database', 'postgres://confctl@db.invalid/confctl'])).toBe(2);
+    expect(await f.run(['admin', 'import', 'robots', 'x.ndjson', '--database', 'postgres://confctl@db.invalid/confctl'])).toBe(2);
+    expect(await f.run(['admin', 'import', 'users', join(f.dataDir, 'missing.ndjson'), '--database', 'postgres://confctl@db.invalid/confctl'])).toBe(2);
+    expect(f.stderr()).toContain('cannot read');
+    expect(f.stderr()).not.toContain('cannot reach the database');
   });
 });

@@ -1,11 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
-describe('e2e: local administration', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: local administration (on %s)', (backend) => {
+  const box = new Sandbox(backend);
   beforeAll(async () => {
+    // On PostgreSQL every command, admin ones included, gets the sandbox's database as CONFCTL_DATABASE_URL.
+    await box.useDatabase();
     await box.json(['admin', 'init', '--no-profile']);
   });
   afterAll(() => box.dispose());

@@ -2,15 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 /**
  * A conference's life through the built bin: `serve --demo`, create with attendees, fill to the
  * maximum and past it, start and end it with `admin`, finish the recording with a file, and
- * download it through the signed URL.
+ * download it through the signed URL. On PostgreSQL the admin commands reach the database
+ * through CONFCTL_DATABASE_URL, and the recording file goes to the media directory that
+ * `serve --database` reads (the sandbox data directory's media/).
  */
-describe('e2e: the life of a conference', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: the life of a conference (serve on %s)', (backend) => {
+  const box = new Sandbox(backend);
   const media = randomBytes(256 * 1024 + 17);
   const mediaFile = join(box.root, 'talk.wav');
   let conferenceId: number;

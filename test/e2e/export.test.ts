@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, Sandbox } from './harness.js';
+import { BACKENDS, BIN, Sandbox } from './harness.js';
 
 /**
  * Streaming exports through the built bin: 10,000 users, `--all --page-size 100`, against a local
@@ -36,8 +36,8 @@ interface Measured {
   memory: { maxRss: number; liveHeap: number };
 }
 
-describe('e2e: streaming exports', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: streaming exports (serve on %s)', (backend) => {
+  const box = new Sandbox(backend);
   const probe = join(box.root, 'memory-probe.mjs');
   let total: number;
 
@@ -60,6 +60,7 @@ describe('e2e: streaming exports', () => {
 
   beforeAll(async () => {
     writeFileSync(probe, PROBE);
+    await box.useDatabase();
     await box.json(['admin', 'init']);
     expect(await box.json(['admin', 'seed', '--users', '10000'])).toMatchObject({ users: 10000 });
     await box.serve(['--rate-limit', 'off']);

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { incompleteKeys } from '../../src/contract/complete-bodies.js';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 /**
  * Writes that the hosted service would accept, through the built bin against `serve --demo`:
@@ -10,11 +10,13 @@ import { Sandbox } from './harness.js';
  * was asked for, nothing else. Run against the default server and against `serve --strict`,
  * which enforces the hosted complete-body rules: the same commands pass unchanged.
  */
-describe.each([
-  ['lenient', []],
-  ['--strict', ['--strict']],
-])('e2e: complete bodies against a real server (%s)', (_mode, flags) => {
-  const box = new Sandbox();
+describe.each(
+  BACKENDS.flatMap((backend) => [
+    ['lenient', [], backend],
+    ['--strict', ['--strict'], backend],
+  ] as const),
+)('e2e: complete bodies against a real server (%s, on %s)', (_mode, flags, backend) => {
+  const box = new Sandbox(backend);
 
   /** The JSON request bodies in a `--verbose` trace, in order. */
   const sent = (stderr: string) => stderr.split('\n').filter((l) => /^> [[{]/.test(l)).map((l) => JSON.parse(l.slice(2)));

@@ -3,12 +3,12 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCsv } from '../../src/cli/bulk/csv.js';
-import { BIN, Sandbox } from './harness.js';
+import { BACKENDS, BIN, Sandbox } from './harness.js';
 
 /** Scripting through the built bin against `serve --demo`: CSV round trip, repeated filters, --query, completion ids. */
-describe('e2e: scripting that composes', () => {
-  const demo = new Sandbox();
-  const fresh = new Sandbox();
+describe.each(BACKENDS)('e2e: scripting that composes (serve on %s)', (backend) => {
+  const demo = new Sandbox(backend);
+  const fresh = new Sandbox(backend);
 
   beforeAll(async () => {
     await demo.serve(['--demo', '--rate-limit', 'off']);

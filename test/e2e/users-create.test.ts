@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 const HOURS = '{"sunday":[],"monday":[{"start":{"hour":9,"minute":0,"second":0},"end":{"hour":17,"minute":0,"second":0}}],"tuesday":[],"wednesday":[],"thursday":[],"friday":[],"saturday":[]}';
 const FIELDS = (email: string) => ['--first-name', 'Ivy', '--last-name', 'Invite', '--email', email, '--timezone', 'Europe/Berlin', '--role', 'Member', '--work-hours', HOURS];
@@ -11,13 +11,14 @@ const FIELDS = (email: string) => ['--first-name', 'Ivy', '--last-name', 'Invite
  * flags, `--data`, `--activate --silent`, `--from-file`, the users.lock.* rule, the pipe that
  * never prompts, and the invitations the local instance records instead of mailing.
  */
-describe('e2e: users create and the invitations outbox', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: users create and the invitations outbox (on %s)', (backend) => {
+  const box = new Sandbox(backend);
   let createOnly: { id: string; secret: string };
   const as = (k: { id: string; secret: string }) => ({ env: { CONFCTL_KEY_ID: k.id, CONFCTL_KEY_SECRET: k.secret } });
   const invitations = () => box.json<{ id: number; created_at: string; user_id: number; email: string; tenant: string }[]>(['admin', 'invitations', 'list']);
 
   beforeAll(async () => {
+    await box.useDatabase();
     await box.json(['admin', 'init']);
     createOnly = await box.json(['admin', 'keys', 'create', '--name', 'create-only', '--permissions', 'users.create.*,users.read.*']);
     await box.serve(['--rate-limit', 'off']);

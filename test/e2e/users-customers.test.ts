@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 /**
  * The first vertical slice end to end: the built bin initialises a data directory, serves it on
  * a free port, and manages customers and users through the saved profile.
  */
-describe('e2e: users and customers through the built CLI', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: users and customers through the built CLI (on %s)', (backend) => {
+  const box = new Sandbox(backend);
   let key: { tenant: string; key_id: string; secret: string };
   let baseUrl: string;
 
   beforeAll(async () => {
+    await box.useDatabase();
     key = await box.json(['admin', 'init']);
     expect(await box.json(['admin', 'seed', '--users', '40', '--customers', '5'])).toMatchObject({ users: 40, customers: 5 });
     ({ baseUrl } = await box.serve(['--rate-limit', 'off']));

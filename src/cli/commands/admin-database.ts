@@ -9,12 +9,13 @@
  */
 import type { Command } from 'commander';
 import { DEFAULT_ROLES } from '../../admin/seed/roles.js';
+import { initFirstTenantShared } from '../../local/init-shared.js';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/index.js';
 import { createPool, maskDatabaseUrl } from '../../store/postgres/pool.js';
 import type { AccessKeyRecord, TenantRecord } from '../../store/types.js';
 import { type CliContext, CliError, EXIT } from '../context.js';
 import { isDryRun, type Opts, plan, print, printList } from './admin-local.js';
-import { aliasText, isPlainText, keyRow, parseExpiry, parseGrants, tenantRow } from './admin-setup.js';
+import { aliasText, initOn, isPlainText, keyRow, parseExpiry, parseGrants, tenantRow } from './admin-setup.js';
 
 /** What the read side of these commands needs of the store. */
 type Reader = Pick<PostgresStore, 'tenants' | 'keys'>;
@@ -71,6 +72,23 @@ async function tenantOf(store: Reader, opts: Opts, url: string): Promise<TenantR
     opts.tenant ? `no tenant has the domain '${opts.tenant}'` : `the database ${maskDatabaseUrl(url)} has no tenant yet`,
     EXIT.notFound,
     opts.tenant ? "see 'confctl admin tenants list --database URL'" : "add one with 'confctl admin tenants add DOMAIN --database URL'",
+  );
+}
+
+/**
+ * `admin init --database`: the first tenant and key as `serve --database` makes them on its first
+ * start (`initFirstTenantShared`, once however many start together), the profile asked for first
+ * as on a data directory. A database with a tenant is exit 5.
+ */
+export async function init(ctx: CliContext, cmd: Command, url: string): Promise<void> {
+  await withDatabase(url, !isDryRun(cmd), (store) =>
+    initOn(ctx, cmd, cmd.opts<Opts>(), {
+      where: maskDatabaseUrl(url),
+      store,
+      hasTenant: async () => (await store.tenants.list()).length > 0,
+      create: (domain) => initFirstTenantShared(store as PostgresStore, domain),
+      keysHint: "create more keys with 'confctl admin keys create --database URL'",
+    }),
   );
 }
 

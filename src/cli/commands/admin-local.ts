@@ -15,6 +15,12 @@ export function adminFailure(err: AdminError): CliError {
   return new CliError(err.message, code);
 }
 
+/** A refused import as the CLI reports it: every bad record listed on stderr, exit 6. */
+export function importFailure(ctx: CliContext, err: ImportError): CliError {
+  for (const line of err.details()) ctx.streams.stderr.write(`  ${line}\n`);
+  return new CliError(err.message, EXIT.validation, 'fix the listed records and run the import again');
+}
+
 /** `--dry-run` was given (only commands that print a plan take it). */
 export const isDryRun = (cmd: Command): boolean => globalOptions(cmd).dryRun;
 
@@ -38,10 +44,7 @@ export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: 
     return await work(local, opts);
   } catch (err) {
     if (err instanceof AdminError) throw adminFailure(err);
-    if (err instanceof ImportError) {
-      for (const line of err.details()) ctx.streams.stderr.write(`  ${line}\n`);
-      throw new CliError(err.message, EXIT.validation, 'fix the listed records and run the import again');
-    }
+    if (err instanceof ImportError) throw importFailure(ctx, err);
     throw err;
   } finally {
     local.store.close();

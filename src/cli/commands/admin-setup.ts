@@ -1,14 +1,14 @@
 /** `confctl admin init|tenants|keys|seed`: setting up a local data directory. */
 import type { Command } from 'commander';
 import { ALL_PERMISSIONS, grantsMatchingNothing, PERMISSION_PATTERN } from '../../contract/index.js';
-import { createTenant, FIRST_KEY_NAME, initFirstTenant, LOCAL_ALIASES } from '../../local/init.js';
-import type { LocalInstance } from '../../local/open.js';
+import { createTenant, type CreatedKey, FIRST_KEY_NAME, initFirstTenant, LOCAL_ALIASES } from '../../local/init.js';
 import { seedBulk, seedDemo } from '../../admin/seed/index.js';
 import { hasDemoData } from '../../admin/seed/demo.js';
+import type { DataStore } from '../../store/port.js';
 import type { AccessKeyRecord, TenantRecord } from '../../store/types.js';
 import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../context.js';
 import type { Row } from '../output/index.js';
-import { databaseUrl, isDryRun, plan, print, printList, tenantOf, wholeNumber, withLocal } from './admin-local.js';
+import { databaseUrl, isDryRun, type Opts, plan, print, printList, tenantOf, wholeNumber, withLocal } from './admin-local.js';
 import { consentToLocalProfile, localProfileChoice, saveLocalProfile } from './local-profile.js';
 import { baseUrlFor } from './serve-run.js';
 
@@ -31,33 +31,57 @@ export function isPlainText(ctx: CliContext, cmd: Command): boolean {
 
 export const aliasText = (aliases: readonly string[]) => (aliases.length ? ` (aliases ${aliases.join(', ')})` : '');
 
-/** The first tenant and key; the profile they go to is settled (asked, if need be) before the key exists. */
+/** Where `admin init` creates the first tenant and key: a data directory, or a PostgreSQL database. */
+export interface InitTarget {
+  /** Fit to print: the directory, or the URL with its password masked. */
+  where: string;
+  store: Pick<DataStore, 'keys'>;
+  hasTenant(): Promise<boolean>;
+  /** The first tenant and key, or undefined when another writer created a tenant first. */
+  create(domain: string): Promise<{ tenant: TenantRecord; key: CreatedKey } | undefined>;
+  /** How to make more keys there. */
+  keysHint: string;
+}
+
+/** `admin init` on either store: the profile the key goes to is settled (asked, if need be) before the key exists. */
+export async function initOn(ctx: CliContext, cmd: Command, opts: Opts, target: InitTarget): Promise<void> {
+  const already = () => new CliError(`${target.where} is already initialised`, EXIT.conflict, target.keysHint);
+  if (await target.hasTenant()) throw already();
+  const domain = String(opts.domain ?? 'localhost').toLowerCase();
+  const choice = localProfileChoice(opts);
+  const baseUrl = baseUrlFor(domain, 8080);
+  if (isDryRun(cmd)) {
+    const replaces = choice && (await ctx.config()).get(choice.name);
+    return plan(ctx, [
+      `would create tenant ${domain}${aliasText(domain === 'localhost' ? LOCAL_ALIASES : [])} with roles Admin, Manager, Member in ${target.where}`,
+      `would create an all-permissions key '${FIRST_KEY_NAME}' and print its secret once`,
+      ...(choice ? [`would ${replaces ? 'replace' : 'save'} profile '${choice.name}' pointing at ${baseUrl}`] : []),
+    ]);
+  }
+  if (choice) await consentToLocalProfile(ctx, target.store, choice);
+  const created = await target.create(domain);
+  if (!created) throw new CliError(`${target.where} is already initialised`, EXIT.conflict);
+  if (choice) await saveLocalProfile(ctx, target.store, baseUrl, created.key, choice.name);
+  const result = { tenant: created.tenant.primary_domain, key_id: created.key.id, secret: created.key.secret };
+  if (isPlainText(ctx, cmd)) {
+    const saved = choice ? `Profile: ${choice.name} (${baseUrl})\n` : '';
+    ctx.streams.stdout.write(`Initialised ${target.where}\nTenant: ${result.tenant}\nKey id: ${result.key_id}\nSecret: ${result.secret}   (shown only now)\n${saved}`);
+  } else await print(ctx, cmd, result);
+}
+
+/** The first tenant and key of a data directory, or with `--database` of a PostgreSQL database (admin-database.ts). */
 export async function init(ctx: CliContext, cmd: Command): Promise<void> {
-  await withLocal(ctx, cmd, async (local, opts) => {
-    if (local.store.tenants.list().length) {
-      throw new CliError(`${local.layout.dir} is already initialised`, EXIT.conflict, "create more keys with 'confctl admin keys create'");
-    }
-    const domain = String(opts.domain ?? 'localhost').toLowerCase();
-    const choice = localProfileChoice(opts);
-    const baseUrl = baseUrlFor(domain, 8080);
-    if (isDryRun(cmd)) {
-      const replaces = choice && (await ctx.config()).get(choice.name);
-      return plan(ctx, [
-        `would create tenant ${domain}${aliasText(domain === 'localhost' ? LOCAL_ALIASES : [])} with roles Admin, Manager, Member in ${local.layout.dir}`,
-        `would create an all-permissions key '${FIRST_KEY_NAME}' and print its secret once`,
-        ...(choice ? [`would ${replaces ? 'replace' : 'save'} profile '${choice.name}' pointing at ${baseUrl}`] : []),
-      ]);
-    }
-    if (choice) await consentToLocalProfile(ctx, local.store, choice);
-    const created = initFirstTenant(local.store, domain);
-    if (!created) throw new CliError(`${local.layout.dir} is already initialised`, EXIT.conflict);
-    if (choice) await saveLocalProfile(ctx, local.store, baseUrl, created.key, choice.name);
-    const result = { tenant: created.tenant.primary_domain, key_id: created.key.id, secret: created.key.secret };
-    if (isPlainText(ctx, cmd)) {
-      const saved = choice ? `Profile: ${choice.name} (${baseUrl})\n` : '';
-      ctx.streams.stdout.write(`Initialised ${local.layout.dir}\nTenant: ${result.tenant}\nKey id: ${result.key_id}\nSecret: ${result.secret}   (shown only now)\n${saved}`);
-    } else await print(ctx, cmd, result);
-  });
+  const url = databaseUrl(ctx, cmd);
+  if (url) return (await onDatabase()).init(ctx, cmd, url);
+  await withLocal(ctx, cmd, (local, opts) =>
+    initOn(ctx, cmd, opts, {
+      where: local.layout.dir,
+      store: local.store,
+      hasTenant: async () => local.store.tenants.list().length > 0,
+      create: async (domain) => initFirstTenant(local.store, domain),
+      keysHint: "create more keys with 'confctl admin keys create'",
+    }),
+  );
 }
 
 /** The PostgreSQL side of tenants and keys (`--database`), loaded only when one is given. */
@@ -150,15 +174,23 @@ export async function keysRevoke(ctx: CliContext, cmd: Command, id: string): Pro
   });
 }
 
+/** `--demo`, `--users N`, `--customers N`: what `admin seed` was asked to add, or exit 2. */
+export function seedRequest(opts: Opts): { demo: boolean; users: number; customers: number } {
+  if (!opts.demo && opts.users === undefined && opts.customers === undefined) {
+    throw new UsageError('say what to seed: --demo, or --users N and/or --customers N');
+  }
+  const users = opts.users === undefined ? 0 : wholeNumber('--users', opts.users);
+  const customers = opts.customers === undefined ? 0 : wholeNumber('--customers', opts.customers);
+  return { demo: Boolean(opts.demo), users, customers };
+}
+
 export async function seed(ctx: CliContext, cmd: Command): Promise<void> {
+  const url = databaseUrl(ctx, cmd);
+  if (url) return (await import('./admin-store-postgres.js')).seedDatabase(ctx, cmd, url, seedRequest(cmd.opts<Opts>()));
   await withLocal(ctx, cmd, async (local, opts) => {
-    if (!opts.demo && opts.users === undefined && opts.customers === undefined) {
-      throw new UsageError('say what to seed: --demo, or --users N and/or --customers N');
-    }
-    const users = opts.users === undefined ? 0 : wholeNumber('--users', opts.users);
-    const customers = opts.customers === undefined ? 0 : wholeNumber('--customers', opts.customers);
+    const { users, customers } = seedRequest(opts);
     const tenant = tenantOf(local, opts);
-    if (isDryRun(cmd)) return plan(ctx, seedPlan(local, tenant, { demo: Boolean(opts.demo), users, customers }));
+    if (isDryRun(cmd)) return plan(ctx, seedPlan(tenant, { demo: Boolean(opts.demo), users, customers }, hasDemoData(local.store, tenant.id)));
     const result: Row = { tenant: tenant.primary_domain };
     if (opts.demo) result.demo = seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
     if (users || customers) Object.assign(result, seedBulk(local.store, tenant.id, { users, customers }));
@@ -167,10 +199,11 @@ export async function seed(ctx: CliContext, cmd: Command): Promise<void> {
   });
 }
 
-function seedPlan(local: LocalInstance, tenant: TenantRecord, what: { demo: boolean; users: number; customers: number }): string[] {
+/** The plan of `admin seed --dry-run` (either store): `hasDemo` says the tenant already has the demo set. */
+export function seedPlan(tenant: TenantRecord, what: { demo: boolean; users: number; customers: number }, hasDemo: boolean): string[] {
   const lines: string[] = [];
   if (what.demo) {
-    lines.push(hasDemoData(local.store, tenant.id) ? `would skip the demo data set: tenant ${tenant.primary_domain} already has it` : `would fill tenant ${tenant.primary_domain} with the demo data set`);
+    lines.push(hasDemo ? `would skip the demo data set: tenant ${tenant.primary_domain} already has it` : `would fill tenant ${tenant.primary_domain} with the demo data set`);
   }
   if (what.users || what.customers) lines.push(`would add ${what.users} generated users and ${what.customers} generated customers to tenant ${tenant.primary_domain}`);
   return lines;

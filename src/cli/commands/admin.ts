@@ -22,21 +22,22 @@ const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.lo
 /** For the commands that write recording files. */
 const MEDIA = ['--media <dir>', "recording files' directory (default: CONFCTL_MEDIA_DIR, else the data directory's media/)"] as const;
 const TENANT = ['--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)'] as const;
-/** For the commands that set up an instance on PostgreSQL (see admin-database.ts). */
+/** For the commands that work on a PostgreSQL database instead (see admin-store.ts, admin-database.ts). */
 const DATABASE = ['--database <url>', 'work on this PostgreSQL database instead of a data directory (default: CONFCTL_DATABASE_URL, unless --data is given)'] as const;
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** `confctl admin …`: local administration of a data directory; no server needed. */
+/** `confctl admin …`: administration of a data directory, or with `--database` a PostgreSQL database; no server needed. */
 export function register(program: Command, ctx: CliContext): void {
   const admin = program
     .command('admin')
-    .description("Administer a local data directory (tenants, keys, demo data, the provider's side)")
+    .description("Administer a local data directory, or a PostgreSQL database with --database (tenants, keys, demo data, the provider's side)")
     .addHelpText('after', examples('confctl admin init --data ./data -o json', 'confctl admin keys create --tenant localhost --name ci --permissions "users.read.*,customers.*"'));
 
   admin
     .command('init')
     .description('Create the database, the first tenant (roles Admin, Manager, Member) and an all-permissions key')
     .option(...DATA)
+    .option(...DATABASE)
     .option('--domain <domain>', 'primary domain of the first tenant', 'localhost')
     .option('--no-profile', "do not save the key as a client profile")
     .option('--profile-name <name>', "save the key as this profile instead of 'local'")
@@ -110,6 +111,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('list')
     .description("List a tenant's roles")
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin roles list --tenant localhost -o json'))
     .action(run(ctx, (m) => m.rolesList));
@@ -119,6 +121,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('list')
     .description("List a tenant's departments")
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin departments list -o json'))
     .action(run(ctx, (m) => m.departmentsList));
@@ -131,6 +134,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('list')
     .description("List a tenant's recorded invitations, oldest first: time, user id, e-mail")
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin invitations list --tenant localhost -o json'))
     .action(run(ctx, (m) => m.invitationsList));
@@ -139,6 +143,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('seed')
     .description('Fill a tenant with the demo data set, or with N deterministic users and customers')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...MEDIA)
     .option(...TENANT)
     .option('--demo', 'the demo data set (departments, users, customers, conferences, recordings in every status)')
@@ -156,6 +161,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
       .command(`${name} <id>`)
       .description(summary)
       .option(...DATA)
+      .option(...DATABASE)
       .option(...TENANT)
       .addHelpText('after', examples(`confctl admin conferences ${name} 3`))
       .action(run(ctx, (m) => (name === 'start' ? m.conferenceStart : m.conferenceEnd)));
@@ -166,6 +172,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('finish <id>')
     .description('Mark a recording Finished and store its media file (a generated WAV without --file)')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...MEDIA)
     .option(...TENANT)
     .option('--file <path>', 'media file to copy into the media directory')
@@ -175,6 +182,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('fail <id>')
     .description('Mark a recording Failed')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin recordings fail 5'))
     .action(run(ctx, (m) => m.recordingFail));
@@ -183,6 +191,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .command('import <kind> <file>')
     .description('Import users, departments, customers, conference-accounts, connected-accounts, calendars or events from a JSON array or NDJSON file, all or nothing')
     .option(...DATA)
+    .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin import users users.ndjson', 'confctl admin import customers customers.json --tenant acme.test'))
     .action(run(ctx, (m) => m.importFile));

@@ -4,6 +4,7 @@ import { initFirstTenantShared } from '../../local/init-shared.js';
 import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
 import type { CreatedKey } from '../../local/init.js';
 import { maskDatabaseUrl, openPostgresStore, type PostgresStore } from '../../store/postgres/index.js';
+import type { DataStore } from '../../store/port.js';
 import type { TenantRecord } from '../../store/types.js';
 import { DEMO_MARKER_EMAIL, type DemoSummary, seedDemo, skippedDemo } from '../../admin/seed/index.js';
 import { AdminError } from '../../admin/errors.js';
@@ -73,8 +74,8 @@ const OTHER_DATA = 'The database already holds data: --demo added nothing.';
  * it; a database that already has the demo's first user says so and gets nothing. When another
  * instance fills the empty database first, the copy refuses and this one adds nothing either.
  */
-async function loadDemo(
-  store: PostgresStore,
+export async function loadDemo(
+  store: Pick<DataStore, 'tenants' | 'users'>,
   url: string,
   mediaDir: string,
   env: NodeJS.ProcessEnv,

@@ -136,11 +136,12 @@ export function pgRecordings(db: Queryable) {
   return {
     listByConference: (conferenceId: number, p: PageQuery) =>
       pageById<OnlineConferenceRecording>(db, RECORDING_COLUMNS, 'recordings r', 'r.online_conference_id = $1 AND r.deleted_at IS NULL', [conferenceId], p),
-    get: (tenantId: number, id: number) =>
+    /** With `lock` (inside a transaction) the recording's row stays locked until commit, so changes of one recording take turns. */
+    get: (tenantId: number, id: number, lock = false) =>
       one<OnlineConferenceRecording>(
         db,
         `SELECT ${RECORDING_COLUMNS} FROM recordings r JOIN conferences c ON c.id = r.online_conference_id
-          WHERE r.id = $1 AND c.tenant_id = $2 AND r.deleted_at IS NULL AND c.deleted_at IS NULL`,
+          WHERE r.id = $1 AND c.tenant_id = $2 AND r.deleted_at IS NULL AND c.deleted_at IS NULL${lock ? ' FOR UPDATE OF r' : ''}`,
         [id, tenantId],
       ),
     insert: async (conferenceId: number, i: RecordingInsert) => {

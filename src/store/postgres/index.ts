@@ -7,7 +7,7 @@ import { ListTotals } from './list-totals.js';
 import { pgCustomers, pgUsers } from './people.js';
 import { createPool, inTransaction, maskDatabaseUrl, one, type Queryable } from './pool.js';
 import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting } from './shared.js';
-import { pgDepartments, pgKeys, pgRoles, pgTenants } from './tenancy.js';
+import { pgDepartments, pgInvitations, pgKeys, pgRoles, pgTenants } from './tenancy.js';
 import { pgUnits } from './units.js';
 import { pgMeetingLinks, pgWebhookDestinations, pgWebhookOutbox } from './webhooks.js';
 
@@ -92,6 +92,7 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     webhookDestinations: pgWebhookDestinations(pool, atomically),
     webhookOutbox: pgWebhookOutbox(pool),
     meetingLinks: pgMeetingLinks(pool),
+    invitations: pgInvitations(pool),
     units: pgUnits(atomically),
   };
 }

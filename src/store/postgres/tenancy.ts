@@ -1,4 +1,4 @@
-import type { AccessKeyRecord, DepartmentRecord, TenantRecord } from '../types.js';
+import type { AccessKeyRecord, DepartmentRecord, InvitationRecord, TenantRecord } from '../types.js';
 import { type KeyRow, toKeyRecord } from '../sqlite/repos/keys.js';
 import { nowIso, randomBase62, sha256Hex } from '../util.js';
 import { all, one, type Queryable } from './pool.js';
@@ -102,5 +102,12 @@ export function pgDepartments(db: Queryable) {
     },
     get: (tenantId: number, id: number) => one<DepartmentRecord>(db, `SELECT ${columns} FROM departments WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`, [tenantId, id]),
     list: (tenantId: number) => all<DepartmentRecord>(db, `SELECT ${columns} FROM departments WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY id`, [tenantId]),
+  };
+}
+
+/** The invitations outbox (decisions §11), oldest first, as the SQLite store's `invitationRepo` lists it; `createUser` writes it. */
+export function pgInvitations(db: Queryable) {
+  return {
+    list: (tenantId: number) => all<InvitationRecord>(db, 'SELECT id, tenant_id, user_id, email, created_at FROM invitations WHERE tenant_id = $1 ORDER BY id', [tenantId]),
   };
 }

@@ -11,13 +11,19 @@ import { CONFERENCE_COLUMNS, type ConferenceRow, toConference } from '../sqlite/
 type Atomically = <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>;
 
 /** Waits, inside the transaction, for a lock named `name`: writers of the same name take turns until commit. */
-const lockName = (tx: Queryable, name: string) => tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
+export const lockName = (tx: Queryable, name: string) => tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
+
+/** The tenant's live conference with its row locked until commit (changes of one conference take turns), or undefined. */
+export async function lockedConference(tx: Queryable, tenantId: number, id: number): Promise<OnlineConference | undefined> {
+  const r = await one<ConferenceRow>(tx, `SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`, [tenantId, id]);
+  return r && toConference(r);
+}
 
 /** The tenant's live conference, its row locked until commit (attendee changes of one conference take turns); else `NotFoundError`. */
 async function lockConference(tx: Queryable, tenantId: number, id: number): Promise<OnlineConference> {
-  const r = await one<ConferenceRow>(tx, `SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`, [tenantId, id]);
-  if (!r) throw new NotFoundError('Online conference', id);
-  return toConference(r);
+  const conference = await lockedConference(tx, tenantId, id);
+  if (!conference) throw new NotFoundError('Online conference', id);
+  return conference;
 }
 
 async function personOf(tx: Queryable, tenantId: number, email: string): Promise<PersonMatch> {

@@ -1,0 +1,442 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { AdminError } from '../../src/admin/errors.js';
+import { ImportError } from '../../src/admin/import.js';
+import { importRecordsPg } from '../../src/admin/postgres-import.js';
+import { startConference } from '../../src/admin/postgres-lifecycle.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { createTestDatabase, type TestDatabase } from '../pg/database.js';
+import { type AdminFake, adminFake } from './admin-helpers.js';
+
+/**
+ * `admin roles|departments|invitations list`, `admin conferences start|end`, `admin recordings
+ * finish|fail` and `admin init` with `--database` (or CONFCTL_DATABASE_URL unless --data) on the
+ * run's PostgreSQL: the output of a data directory, the changes in the database.
+ */
+const made: TestDatabase[] = [];
+const fakes: AdminFake[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  fakes.splice(0).forEach((f) => f.dispose());
+  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+afterAll(() => Promise.all(made.map((d) => d.drop())));
+
+/** A fresh database's URL with a password (the test server trusts local connections). */
+async function database(): Promise<string> {
+  const db = await createTestDatabase();
+  made.push(db);
+  const url = new URL(db.url);
+  url.password = 'hunter2';
+  return url.href;
+}
+function admin(env: Record<string, string> = {}): AdminFake {
+  const f = adminFake({ env });
+  fakes.push(f);
+  return f;
+}
+function scratch(): string {
+  const d = mkdtempSync(join(tmpdir(), 'confctl-pg-admin-'));
+  dirs.push(d);
+  return d;
+}
+async function query<R extends pg.QueryResultRow = any>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const c = new pg.Client(url);
+  await c.connect();
+  try {
+    return (await c.query<R>(text, values)).rows;
+  } finally {
+    await c.end();
+  }
+}
+const schemaExists = async (url: string) => (await query(url, "SELECT to_regclass('confctl_schema') IS NOT NULL AS p"))[0].p as boolean;
+
+/** A data directory with the demo set and two invitations, copied into a fresh database: both hold the same rows. */
+async function demoOnBoth(): Promise<{ local: AdminFake; url: string; mediaTo: string }> {
+  const local = admin();
+  await local.json(['admin', 'init', '--no-profile']);
+  await local.json(['admin', 'seed', '--demo']);
+  local.inspect((l) => {
+    const [tenant] = l.store.tenants.list();
+    for (const n of [1, 2]) l.store.units.createUser(tenant.id, { first_name: 'Invited', last_name: `No ${n}`, email: `invited${n}@example.com` }, true);
+  });
+  const url = await database();
+  const mediaTo = join(scratch(), 'media');
+  await local.json(['admin', 'copy', '--from', local.dataDir, '--to', url, '--media-to', mediaTo]);
+  return { local, url, mediaTo };
+}
+
+describe('admin roles|departments|invitations list --database', () => {
+  it('on a database without confctl schema: exit 4 (no tenant), the schema not created, the password masked', async () => {
+    const url = await database();
+    const f = admin();
+    for (const what of ['roles', 'departments', 'invitations']) {
+      expect(await f.run(['admin', what, 'list', '--database', url]), what).toBe(4);
+    }
+    expect(f.stderr()).toContain('the database postgres://');
+    expect(f.stderr()).toContain('has no tenant yet');
+    expect(f.stderr()).not.toContain('hunter2');
+    expect(await schemaExists(url)).toBe(false);
+  });
+
+  it('print what the data directory prints, in JSON and as a table', async () => {
+    const { local, url } = await demoOnBoth();
+    const f = admin({ CONFCTL_DATABASE_URL: url });
+    for (const what of ['roles', 'departments', 'invitations']) {
+      const there = await f.json<Record<string, unknown>[]>(['admin', what, 'list']);
+      expect(there.length, what).toBeGreaterThan(0);
+      expect(there, what).toEqual(await local.json(['admin', what, 'list', '--data', local.dataDir]));
+      const start = f.stdout().length;
+      expect(await f.run(['admin', what, 'list', '-o', 'table'])).toBe(0);
+      const table = f.stdout().slice(start);
+      const localStart = local.stdout().length;
+      expect(await local.run(['admin', what, 'list', '-o', 'table'])).toBe(0);
+      expect(table, what).toBe(local.stdout().slice(localStart));
+    }
+    const invitations = await f.json<Record<string, unknown>[]>(['admin', 'invitations', 'list', '--tenant', '127.0.0.1']);
+    expect(invitations.map((i) => i.email)).toEqual(['invited1@example.com', 'invited2@example.com']);
+    expect(await f.json(['admin', 'roles', 'list', '--fields', 'name'])).toEqual([{ name: 'Admin' }, { name: 'Manager' }, { name: 'Member' }]);
+    expect(await f.run(['admin', 'roles', 'list', '--tenant', 'nowhere.test'])).toBe(4);
+    expect(f.stderr()).toContain("no tenant has the domain 'nowhere.test'");
+    // --data names a data directory: the environment's database is not used; both flags are exit 2.
+    expect(await f.run(['admin', 'roles', 'list', '--data', local.dataDir, '--database', url])).toBe(2);
+  });
+});
+
+describe('admin conferences start|end and recordings finish|fail --database', () => {
+  it('drives a conference through its life with the SQLite rules, errors and output', async () => {
+    const { local, url } = await demoOnBoth();
+    const media = join(scratch(), 'media');
+    const f = admin({ CONFCTL_DATABASE_URL: url, CONFCTL_MEDIA_DIR: media });
+    const [{ id }] = await query<{ id: number }>(url, 'SELECT id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT 1');
+    const [{ id: other }] = await query<{ id: number }>(url, 'SELECT id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL AND id <> $1 ORDER BY id LIMIT 1', [id]);
+    const conf = String(id);
+
+    expect(await f.run(['admin', 'conferences', 'end', conf])).toBe(5);
+    expect(f.stderr()).toContain(`error: Online conference ${id} has not started.`);
+    expect(await f.run(['--dry-run', 'admin', 'conferences', 'start', conf])).toBe(0);
+    expect(f.stdout()).toMatch(new RegExp(`would start conference ${id} '.+' and begin its recording`));
+    expect((await query(url, 'SELECT started_at FROM conferences WHERE id = $1', [id]))[0].started_at).toBeNull();
+    expect(await query(url, 'SELECT id FROM recordings WHERE online_conference_id = $1', [id])).toEqual([]);
+
+    const started = await f.json(['admin', 'conferences', 'start', conf]);
+    const localStarted = await local.json(['admin', 'conferences', 'start', conf]);
+    expect(Object.keys(started)).toEqual(Object.keys(localStarted));
+    expect(Object.keys(started.conference)).toEqual(Object.keys(localStarted.conference));
+    expect(Object.keys(started.recording)).toEqual(Object.keys(localStarted.recording));
+    expect(started.conference).toMatchObject({ id, started_at: started.recording.started_at, ended_at: null });
+    expect(started.recording).toMatchObject({ status: 1, online_conference_id: id, stopped_at: null });
+    expect(await f.run(['admin', 'conferences', 'start', conf])).toBe(5);
+    expect(f.stderr()).toContain(`error: Online conference ${id} has already started.`);
+    expect(await f.run(['admin', 'conferences', 'start', '999999'])).toBe(4);
+    expect(f.stderr()).toContain('error: Online conference 999999 does not exist.');
+    expect(await f.run(['admin', 'conferences', 'start', 'x1'])).toBe(2);
+
+    expect(await f.run(['--dry-run', 'admin', 'conferences', 'end', conf])).toBe(0);
+    expect(f.stdout()).toContain('1 running recording(s) would become Processing');
+    expect((await query(url, 'SELECT status FROM recordings WHERE id = $1', [started.recording.id]))[0].status).toBe(1);
+    const ended = await f.json(['admin', 'conferences', 'end', conf]);
+    expect(Object.keys(ended)).toEqual(Object.keys(await local.json(['admin', 'conferences', 'end', conf])));
+    expect(ended.conference.ended_at).toMatch(/^\d{4}-/);
+    expect(ended.recordings).toEqual([expect.objectContaining({ id: started.recording.id, status: 2, stopped_at: ended.conference.ended_at })]);
+    expect(await f.run(['admin', 'conferences', 'end', conf])).toBe(5);
+    expect(f.stderr()).toContain(`error: Online conference ${id} has already ended.`);
+
+    // Finishing with a file that is not there: exit 6, nothing written, no file left.
+    const rec = String(started.recording.id);
+    expect(await f.run(['admin', 'recordings', 'finish', rec, '--file', join(media, '..', 'missing.wav')])).toBe(6);
+    expect(f.stderr()).toContain('does not exist or is not a regular file.');
+    const bytes = Buffer.from('RIFF-not-really-a-wav-but-bytes');
+    const file = join(media, '..', 'talk.WAV');
+    writeFileSync(file, bytes);
+    const finished = await f.json(['admin', 'recordings', 'finish', rec, '--file', file]);
+    expect(finished).toMatchObject({ id: started.recording.id, status: 3, file_name: `rec-${rec}.wav`, stopped_at: ended.conference.ended_at });
+    expect(readFileSync(join(media, 'recordings', `rec-${rec}.wav`)).equals(bytes)).toBe(true);
+    expect(readdirSync(join(media, 'recordings'))).toEqual([`rec-${rec}.wav`]);
+    expect((await query(url, 'SELECT status, path FROM recordings WHERE id = $1', [started.recording.id]))[0]).toEqual({ status: 3, path: `recordings/rec-${rec}.wav` });
+    expect(await f.run(['admin', 'recordings', 'finish', rec])).toBe(5);
+    expect(f.stderr()).toContain(`error: Recording ${rec} is Finished; only a Recording or Processing recording can be finished.`);
+    expect(await f.run(['admin', 'recordings', 'fail', rec])).toBe(5);
+    expect(f.stderr()).toContain(`error: Recording ${rec} is Finished; only a Recording or Processing recording can be failed.`);
+    expect(await f.run(['admin', 'recordings', 'fail', '999999'])).toBe(4);
+    expect(f.stderr()).toContain('error: Recording 999999 does not exist.');
+
+    // Another conference's running recording: failed (after a dry run that changes nothing), then a generated WAV is refused.
+    const second = await f.json(['admin', 'conferences', 'start', String(other)]);
+    const running = String(second.recording.id);
+    expect(await f.run(['--dry-run', 'admin', 'recordings', 'fail', running])).toBe(0);
+    expect(f.stdout()).toContain(`would mark recording ${running} Failed`);
+    expect((await query(url, 'SELECT status FROM recordings WHERE id = $1', [second.recording.id]))[0].status).toBe(1);
+    const failed = await f.json(['admin', 'recordings', 'fail', running]);
+    expect(failed).toMatchObject({ id: second.recording.id, status: 4, stopped_at: expect.stringMatching(/^\d{4}-/) });
+    expect(await f.run(['admin', 'recordings', 'finish', running])).toBe(5);
+    expect(existsSync(join(media, 'recordings', `rec-${running}.wav`))).toBe(false);
+  });
+
+  it('finish without --file writes a generated WAV into --media', async () => {
+    const { url } = await demoOnBoth();
+    const media = join(scratch(), 'shared-media');
+    const f = admin({ CONFCTL_DATABASE_URL: url });
+    const [{ id }] = await query<{ id: number }>(url, 'SELECT id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT 1');
+    const { recording } = await f.json(['admin', 'conferences', 'start', String(id)]);
+    const finished = await f.json(['admin', 'recordings', 'finish', String(recording.id), '--media', media]);
+    expect(finished).toMatchObject({ status: 3, file_name: `rec-${recording.id}.wav` });
+    expect(readFileSync(join(media, 'recordings', `rec-${recording.id}.wav`)).subarray(0, 4).toString()).toBe('RIFF');
+  });
+
+  it('two concurrent starts of one conference: one starts it, the other is refused, one recording begins', async () => {
+    const { url } = await demoOnBoth();
+    const [{ id, tenant_id }] = await query<{ id: number; tenant_id: number }>(url, 'SELECT id::int, tenant_id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT 1');
+    const stores = [await openPostgresStore(url), await openPostgresStore(url)];
+    try {
+      const now = new Date();
+      const results = await Promise.allSettled(stores.map((s) => startConference(s, tenant_id, id, now)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(refused.reason).toBeInstanceOf(AdminError);
+      expect(refused.reason.message).toBe(`Online conference ${id} has already started.`);
+      expect(await query(url, 'SELECT status FROM recordings WHERE online_conference_id = $1', [id])).toEqual([{ status: 1 }]);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+});
+
+describe('admin init --database', () => {
+  const ELSEWHERE = { base_url: 'http://localhost:9999/api/public/v2.0', key_id: 'ak_elsewhere', secret: 'kept-secret' };
+
+  it('plans without creating the schema, then creates the first tenant and key and saves the profile; a second init is exit 5', async () => {
+    const url = await database();
+    const f = admin({ CONFCTL_DATABASE_URL: url });
+    expect(await f.run(['--dry-run', 'admin', 'init'])).toBe(0);
+    expect(f.stdout()).toContain(`would create tenant localhost (aliases 127.0.0.1, ::1) with roles Admin, Manager, Member in ${url.replace('hunter2', '***')}`);
+    expect(f.stdout()).toContain("would create an all-permissions key 'admin' and print its secret once");
+    expect(f.stdout()).toContain("would save profile 'local' pointing at http://localhost:8080/api/public/v2.0");
+    expect(f.stdout()).not.toContain('hunter2');
+    expect(await schemaExists(url)).toBe(false);
+
+    const created = await f.json(['admin', 'init']);
+    expect(created).toEqual({ tenant: 'localhost', key_id: expect.stringMatching(/^ak_/), secret: expect.any(String) });
+    expect((await f.ctx.config()).get('local')).toMatchObject({ key_id: created.key_id, secret: created.secret, base_url: 'http://localhost:8080/api/public/v2.0' });
+    expect(await f.json(['admin', 'roles', 'list'])).toEqual(['Admin', 'Manager', 'Member'].map((name) => ({ name, tenant: 'localhost' })));
+    const keys = await f.json<Record<string, unknown>[]>(['admin', 'keys', 'list']);
+    expect(keys).toEqual([expect.objectContaining({ id: created.key_id, name: 'admin', permissions: ['*'], tenant: 'localhost' })]);
+    expect((await f.json<Record<string, unknown>[]>(['admin', 'tenants', 'list']))[0]).toMatchObject({ primary_domain: 'localhost', aliases: ['127.0.0.1', '::1'] });
+
+    expect(await f.run(['admin', 'init', '--no-profile'])).toBe(5);
+    expect(f.stderr()).toContain(`error: ${url.replace('hunter2', '***')} is already initialised`);
+    expect(f.stderr()).toContain("create more keys with 'confctl admin keys create --database URL'");
+    expect(f.stderr()).not.toContain('hunter2');
+    expect(await query(url, 'SELECT count(*)::int AS n FROM access_keys')).toEqual([{ n: 1 }]);
+  });
+
+  it('--domain and --no-profile; plain output names the masked database', async () => {
+    const url = await database();
+    const f = admin();
+    const start = f.stdout().length;
+    expect(await f.run(['admin', 'init', '--database', url, '--domain', 'Acme.Test', '--no-profile', '-o', 'table'])).toBe(0);
+    const out = f.stdout().slice(start);
+    expect(out).toMatch(new RegExp(`^Initialised ${url.replace('hunter2', '\\*\\*\\*').replace(/[.?]/g, '\\$&')}\nTenant: acme.test\nKey id: ak_\\w+\nSecret: \\w+   \\(shown only now\\)\n$`));
+    expect((await f.ctx.config()).get('local')).toBeUndefined();
+    expect(await f.json(['admin', 'tenants', 'list', '--database', url])).toEqual([expect.objectContaining({ primary_domain: 'acme.test', aliases: [] })]);
+  });
+
+  it('a profile pointing elsewhere is replaced only with --force: in a script, exit 2 and nothing created', async () => {
+    const url = await database();
+    const f = admin({ CONFCTL_DATABASE_URL: url });
+    (await f.ctx.config()).save('local', ELSEWHERE, { activate: true });
+    expect(await f.run(['admin', 'init'])).toBe(2);
+    expect(f.stderr()).toContain("error: profile 'local' (http://localhost:9999/api/public/v2.0, key ak_elsewhere) already exists; not replacing it");
+    expect(await query(url, 'SELECT count(*)::int AS n FROM tenants')).toEqual([{ n: 0 }]);
+    expect((await f.ctx.config()).get('local')).toEqual(ELSEWHERE);
+
+    const named = await f.json(['admin', 'init', '--profile-name', 'pg']);
+    expect((await f.ctx.config()).get('pg')).toMatchObject({ key_id: named.key_id });
+    expect((await f.ctx.config()).get('local')).toEqual(ELSEWHERE);
+  });
+
+  it('unreachable: exit 8, the password masked', async () => {
+    const f = admin();
+    expect(await f.run(['admin', 'init', '--database', 'postgres://confctl:hunter2@127.0.0.1:1/confctl'])).toBe(8);
+    expect(f.stderr()).toContain('cannot reach the database postgres://confctl:***@127.0.0.1:1/confctl');
+    expect(f.stderr()).not.toContain('hunter2');
+  });
+});
+
+describe('admin import --database', () => {
+  /** The stderr a command adds. */
+  async function stderrOf(f: AdminFake, args: string[]): Promise<{ code: number; err: string }> {
+    const start = f.stderr().length;
+    const code = await f.run(args);
+    return { code, err: f.stderr().slice(start) };
+  }
+
+  it('imports all or nothing with the SQLite messages; --dry-run writes nothing; events queue their deliveries in the same transaction', async () => {
+    const url = await database();
+    const f = admin({ CONFCTL_DATABASE_URL: url });
+    const local = admin();
+    const dir = scratch();
+    await f.json(['admin', 'init', '--no-profile']);
+    await local.json(['admin', 'init', '--no-profile']);
+
+    const departments = join(dir, 'departments.json');
+    writeFileSync(departments, JSON.stringify([{ name: 'Sales' }, { name: 'Ops' }]));
+    expect(await f.json(['admin', 'import', 'departments', departments])).toEqual({ kind: 'departments', created: 2, tenant: 'localhost' });
+    await local.json(['admin', 'import', 'departments', departments]);
+
+    const users = join(dir, 'users.ndjson');
+    writeFileSync(users, [
+      '{"first_name":"Grace","last_name":"Hopper","email":"grace@example.com","role":"Admin","department":"Sales"}',
+      '{"first_name":"Alan","last_name":"Turing","email":"alan@example.com","department":"Research"}',
+    ].join('\n'));
+    expect(await f.run(['--dry-run', 'admin', 'import', 'users', users])).toBe(0);
+    expect(f.stdout()).toContain('would import 2 users into tenant localhost');
+    expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 0 }]);
+    expect(await query(url, "SELECT count(*)::int AS n FROM departments WHERE name = 'Research'")).toEqual([{ n: 0 }]);
+    expect(await f.json(['admin', 'import', 'users', users])).toEqual({ kind: 'users', created: 2, tenant: 'localhost' });
+    await local.json(['admin', 'import', 'users', users]);
+    expect(await f.json(['admin', 'departments', 'list', '--fields', 'name'])).toEqual([{ name: 'Sales' }, { name: 'Ops' }, { name: 'Research' }]);
+    expect(await query(url, 'SELECT u.email, u.role, d.name AS department FROM users u JOIN departments d ON d.id = u.department_id ORDER BY u.id')).toEqual([
+      { email: 'grace@example.com', role: 'Admin', department: 'Sales' },
+      { email: 'alan@example.com', role: null, department: 'Research' },
+    ]);
+
+    // A bad file: the same report as on a data directory, exit 6, nothing written.
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, [
+      '{"first_name":"Ok","last_name":"Row","email":"ok@example.com"}',
+      '{"first_name":"","last_name":"Row","email":"nope"}',
+      '{"first_name":"Again","last_name":"Grace","email":"GRACE@example.com","role":"Pilot"}',
+      'not json',
+    ].join('\n'));
+    const there = await stderrOf(f, ['admin', 'import', 'users', bad]);
+    const here = await stderrOf(local, ['admin', 'import', 'users', bad]);
+    expect(there.code).toBe(6);
+    expect(here.code).toBe(6);
+    expect(there.err).toBe(here.err);
+    expect(there.err).toContain('email: The email has already been taken.');
+    expect(there.err).toContain('role: The selected role is invalid.');
+    expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 2 }]);
+
+    // Events: their calendar imported first; each event queues events.created for the destination.
+    await f.json(['admin', 'webhooks', 'add', 'https://hooks.example.com/']);
+    const calendars = join(dir, 'calendars.json');
+    // Ids come from PostgreSQL's sequences, which the rolled-back dry run advanced: read Grace's.
+    const [{ id: grace }] = await query<{ id: number }>(url, "SELECT id::int FROM users WHERE email = 'grace@example.com'");
+    writeFileSync(calendars, JSON.stringify([{ owner_type: 'User', owner_id: grace, name: 'Grace' }]));
+    expect(await f.json(['admin', 'import', 'calendars', calendars])).toMatchObject({ created: 1 });
+    const [{ id: calendar }] = await query<{ id: number }>(url, 'SELECT id::int FROM calendars');
+    const events = join(dir, 'events.json');
+    writeFileSync(events, JSON.stringify([
+      { calendar_id: calendar, title: 'One', start: '2026-12-01T09:00:00Z', end: '2026-12-01T10:00:00Z' },
+      { calendar_id: calendar, title: 'Two', start: '2026-12-02T09:00:00Z', end: '2026-12-02T10:00:00Z', attendees: [{ email: 'x@example.com' }] },
+    ]));
+    const badEvents = join(dir, 'bad-events.json');
+    writeFileSync(badEvents, JSON.stringify([
+      { calendar_id: calendar, title: 'Fine', start: '2026-12-01T09:00:00Z', end: '2026-12-01T10:00:00Z' },
+      { calendar_id: 999, title: 'Nowhere', start: '2026-12-01T09:00:00Z', end: '2026-12-01T08:00:00Z' },
+    ]));
+    const refused = await stderrOf(f, ['admin', 'import', 'events', badEvents]);
+    expect(refused.code).toBe(6);
+    expect(refused.err).toContain('bad-events.json: 1 invalid record (record 2); nothing was imported.');
+    expect(refused.err).toContain('bad-events.json#2: calendar_id: The selected calendar_id is invalid.');
+    expect(await query(url, 'SELECT count(*)::int AS n FROM webhook_deliveries')).toEqual([{ n: 0 }]);
+    expect(await f.json(['admin', 'import', 'events', events])).toEqual({ kind: 'events', created: 2, tenant: 'localhost' });
+    const queued = await query(url, "SELECT d.type, e.title FROM webhook_deliveries d JOIN events e ON e.id = (d.body::json->'data'->>'id')::bigint ORDER BY d.id");
+    expect(queued).toEqual([{ type: 'events.created', title: 'One' }, { type: 'events.created', title: 'Two' }]);
+    expect(await query(url, 'SELECT email FROM event_attendees')).toEqual([{ email: 'x@example.com' }]);
+  });
+
+  it('two concurrent imports of the same users: one writes them all, the other is refused whole (their e-mails taken)', async () => {
+    const url = await database();
+    const f = admin({ CONFCTL_DATABASE_URL: url });
+    await f.json(['admin', 'init', '--no-profile']);
+    const text = Array.from({ length: 20 }, (_, i) => JSON.stringify({ first_name: 'Same', last_name: `No ${i}`, email: `same${i}@example.com` })).join('\n');
+    const stores = [await openPostgresStore(url), await openPostgresStore(url)];
+    try {
+      const [tenant] = await stores[0].tenants.list();
+      const results = await Promise.allSettled(stores.map((s) => importRecordsPg(s, tenant.id, 'users', text, { fileName: 'same.ndjson' })));
+      expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<unknown>).value)).toEqual([{ kind: 'users', created: 20 }]);
+      const refused = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
+      expect(refused).toBeInstanceOf(ImportError);
+      expect(refused.rows).toHaveLength(20);
+      expect(refused.details()[0]).toBe('same.ndjson:1: email: The email has already been taken.');
+      expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 20 }]);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('a database without a tenant: exit 4, nothing created', async () => {
+    const url = await database();
+    const f = admin();
+    const file = join(scratch(), 'customers.json');
+    writeFileSync(file, JSON.stringify([{ first_name: 'A', last_name: 'B', email: 'a@example.com' }]));
+    expect(await f.run(['admin', 'import', 'customers', file, '--database', url])).toBe(4);
+    expect(f.stderr()).toContain('has no tenant yet');
+  });
+});
+
+describe('admin seed --database', () => {
+  const all = { page_size: 500, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc' as const, filter: null };
+
+  it('--users/--customers add the rows a data directory gets, deterministically', async () => {
+    const url = await database();
+    const f = admin({ CONFCTL_DATABASE_URL: url });
+    const local = admin();
+    expect(await f.run(['admin', 'seed', '--users', '5'])).toBe(4);
+    await f.json(['admin', 'init', '--no-profile']);
+    await local.json(['admin', 'init', '--no-profile']);
+    expect(await f.run(['--dry-run', 'admin', 'seed', '--users', '30', '--customers', '4'])).toBe(0);
+    expect(f.stdout()).toContain('would add 30 generated users and 4 generated customers to tenant localhost');
+    expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 0 }]);
+    const seeded = await f.json(['admin', 'seed', '--users', '30', '--customers', '4']);
+    expect(seeded).toEqual(await local.json(['admin', 'seed', '--users', '30', '--customers', '4']));
+    expect(seeded).toEqual({ tenant: 'localhost', users: 30, customers: 4 });
+    const pick = (u: { email: string; role?: string | null; deleted_at: string | null; timezone?: string | null }) => [u.email, u.role, u.deleted_at, u.timezone];
+    const localUsers = local.inspect((l) => l.store.users.list(l.store.tenants.list()[0].id, all).rows.map(pick));
+    const localCustomers = local.inspect((l) => l.store.customers.list(l.store.tenants.list()[0].id, all).rows.map((c) => [c.email, c.deleted_at, c.contact_number]));
+    const store = await openPostgresStore(url);
+    try {
+      const [tenant] = await store.tenants.list();
+      expect((await store.users.list(tenant.id, all)).rows.map(pick)).toEqual(localUsers);
+      expect((await store.customers.list(tenant.id, all)).rows.map((c) => [c.email, c.deleted_at, c.contact_number])).toEqual(localCustomers);
+    } finally {
+      await store.close();
+    }
+    // A second seed numbers its rows after the first.
+    await f.json(['admin', 'seed', '--users', '2']);
+    expect((await query(url, 'SELECT email FROM users ORDER BY id DESC LIMIT 1'))[0].email).toMatch(/\.32@bulk\.example\.com$/);
+  });
+
+  it('--demo: loaded into an empty database with its key, skipped where present, refused into a tenant without it', async () => {
+    const url = await database();
+    const media = join(scratch(), 'media');
+    const f = admin({ CONFCTL_DATABASE_URL: url, CONFCTL_MEDIA_DIR: media });
+    expect(await f.run(['--dry-run', 'admin', 'seed', '--demo'])).toBe(0);
+    expect(f.stdout()).toContain("would create tenant localhost with the demo data set and an all-permissions key 'admin'");
+    expect(await schemaExists(url)).toBe(false);
+
+    const loaded = await f.json(['admin', 'seed', '--demo']);
+    expect(loaded).toMatchObject({ tenant: 'localhost', demo: { skipped: false }, key_id: expect.stringMatching(/^ak_/), secret: expect.any(String) });
+    expect(loaded.demo.users).toBeGreaterThan(0);
+    expect((await query(url, 'SELECT count(*)::int AS n FROM users'))[0].n).toBe(loaded.demo.users);
+    for (const file of loaded.demo.files) expect(existsSync(join(media, file)), file).toBe(true);
+    expect(await f.json(['admin', 'keys', 'list', '--fields', 'id,name'])).toEqual([{ id: loaded.key_id, name: 'admin' }]);
+
+    const again = await f.json(['admin', 'seed', '--demo', '--users', '3']);
+    expect(again).toMatchObject({ tenant: 'localhost', demo: { skipped: true, users: 0 }, users: 3, customers: 0 });
+    expect(await f.run(['--dry-run', 'admin', 'seed', '--demo'])).toBe(0);
+    expect(f.stdout()).toContain('would skip the demo data set: tenant localhost already has it');
+
+    await f.json(['admin', 'tenants', 'add', 'acme.test']);
+    const before = (await query(url, 'SELECT count(*)::int AS n FROM users'))[0].n;
+    expect(await f.run(['admin', 'seed', '--demo', '--users', '3', '--tenant', 'acme.test'])).toBe(5);
+    expect(f.stderr()).toContain('the demo data set goes only into an empty database on PostgreSQL; tenant acme.test of');
+    expect(f.stderr()).toContain('confctl admin copy --from DIR --to URL --replace');
+    expect((await query(url, 'SELECT count(*)::int AS n FROM users'))[0].n).toBe(before);
+  });
+});
