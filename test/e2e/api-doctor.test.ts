@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 /** `confctl api` and `confctl doctor` through the built bin against a real `serve` (default rate limits). */
-describe('e2e: api and doctor', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: api and doctor (serve on %s)', (backend) => {
+  const box = new Sandbox(backend);
   let readUsers: { id: string; secret: string };
   let baseUrl: string;
   const as = (key: { id: string; secret: string }) => ({ env: { CONFCTL_KEY_ID: key.id, CONFCTL_KEY_SECRET: key.secret } });

@@ -42,8 +42,9 @@ export class Sandbox {
     return env;
   }
 
-  /** Runs `confctl ARGS` with no terminal and answers its exit code and output. */
-  run(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<Result> {
+  /** Runs `confctl ARGS` with no terminal and answers its exit code and output (a `postgres` sandbox's database made first). */
+  async run(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<Result> {
+    await this.useDatabase();
     return new Promise((done, fail) => {
       const child = spawn(process.execPath, [BIN, ...args], { env: this.env(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';

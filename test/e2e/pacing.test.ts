@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 /**
  * Rate-limit pacing through the built bin against `serve --rate-limit 5` (5 requests a second per
@@ -7,8 +7,8 @@ import { Sandbox } from './harness.js';
  * waits for the next window instead of meeting 429. The server's access log (json) is the witness.
  * Without pacing the same run meets 429s (and waits out `Retry-After`). Takes about 10 s by nature.
  */
-describe('e2e: pacing by the RateLimit headers', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: pacing by the RateLimit headers (serve on %s)', (backend) => {
+  const box = new Sandbox(backend);
   let server: Awaited<ReturnType<Sandbox['serve']>>;
 
   beforeAll(async () => {
