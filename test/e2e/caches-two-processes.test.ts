@@ -1,12 +1,13 @@
 import http from 'node:http';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS, Sandbox } from './harness.js';
 
 /**
  * `serve` keeps tenants and keys in memory (src/server/lookups.ts); an `admin` command run by
- * another process on the same data directory must still count on the very next request.
+ * another process on the same data directory (or database) must still count on the very next request.
  */
-const box = new Sandbox();
+describe.each(BACKENDS)('caches of serve on %s', (backend) => {
+const box = new Sandbox(backend);
 let port: number;
 let key: { id: string; secret: string };
 
@@ -51,3 +52,4 @@ it('answers a tenant and key added by another process on the very next request',
   expect(JSON.parse(res.text)).toMatchObject({ data: [], total: 0 });
   expect((await get('added.test', key)).status).toBe(401);
 }, 30_000);
+});
