@@ -1,10 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { createTestDatabase, type TestDatabase } from '../pg/database.js';
-import { type AdminFake, adminFake } from './admin-helpers.js';
+import { adminDatabaseFixture } from './admin-database-fixture.js';
 
 /**
  * `admin tenants add|list` and `admin keys create|list|revoke` with `--database` (or
@@ -12,33 +10,7 @@ import { type AdminFake, adminFake } from './admin-helpers.js';
  * and `restore` refuse PostgreSQL (exit 2, pointing to pg_dump/pg_restore); `admin copy` as the CLI
  * runs it (exit codes, the URL's password never printed).
  */
-const made: TestDatabase[] = [];
-const fakes: AdminFake[] = [];
-afterEach(() => fakes.splice(0).forEach((f) => f.dispose()));
-afterAll(() => Promise.all(made.map((d) => d.drop())));
-
-/** A fresh database's URL with a password (the test server trusts local connections). */
-async function database(): Promise<string> {
-  const db = await createTestDatabase();
-  made.push(db);
-  const url = new URL(db.url);
-  url.password = 'hunter2';
-  return url.href;
-}
-function admin(env: Record<string, string> = {}): AdminFake {
-  const f = adminFake({ env });
-  fakes.push(f);
-  return f;
-}
-async function schemaExists(url: string): Promise<boolean> {
-  const c = new pg.Client(url);
-  await c.connect();
-  try {
-    return (await c.query("SELECT to_regclass('confctl_schema') IS NOT NULL AS p")).rows[0].p;
-  } finally {
-    await c.end();
-  }
-}
+const { database, admin, schemaExists } = adminDatabaseFixture();
 /** A table's column names (its second line); the lines of a plain-text answer without their values. */
 const header = (out: string) => out.split('\n')[1].split('│').map((c) => c.trim()).filter(Boolean);
 const shape = (out: string) => out.replace(/ak_[0-9A-Za-z]{24}/g, 'ak_ID').replace(/Secret: \S+/, 'Secret: S').replace(/\d{4}-\d\d-\d\d \d\d:\d\d/g, 'TIME');

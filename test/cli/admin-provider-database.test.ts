@@ -1,58 +1,28 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AdminError } from '../../src/admin/errors.js';
 import { ImportError } from '../../src/admin/import.js';
 import { importRecordsPg } from '../../src/admin/postgres-import.js';
 import { startConference } from '../../src/admin/postgres-lifecycle.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { createTestDatabase, type TestDatabase } from '../pg/database.js';
-import { type AdminFake, adminFake } from './admin-helpers.js';
+import { adminDatabaseFixture } from './admin-database-fixture.js';
+import type { AdminFake } from './admin-helpers.js';
 
 /**
  * `admin roles|departments|invitations list`, `admin conferences start|end`, `admin recordings
  * finish|fail` and `admin init` with `--database` (or CONFCTL_DATABASE_URL unless --data) on the
  * run's PostgreSQL: the output of a data directory, the changes in the database.
  */
-const made: TestDatabase[] = [];
-const fakes: AdminFake[] = [];
+const { database, admin, query, schemaExists } = adminDatabaseFixture();
 const dirs: string[] = [];
-afterEach(() => {
-  fakes.splice(0).forEach((f) => f.dispose());
-  dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-afterAll(() => Promise.all(made.map((d) => d.drop())));
-
-/** A fresh database's URL with a password (the test server trusts local connections). */
-async function database(): Promise<string> {
-  const db = await createTestDatabase();
-  made.push(db);
-  const url = new URL(db.url);
-  url.password = 'hunter2';
-  return url.href;
-}
-function admin(env: Record<string, string> = {}): AdminFake {
-  const f = adminFake({ env });
-  fakes.push(f);
-  return f;
-}
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 function scratch(): string {
   const d = mkdtempSync(join(tmpdir(), 'confctl-pg-admin-'));
   dirs.push(d);
   return d;
 }
-async function query<R extends pg.QueryResultRow = any>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const c = new pg.Client(url);
-  await c.connect();
-  try {
-    return (await c.query<R>(text, values)).rows;
-  } finally {
-    await c.end();
-  }
-}
-const schemaExists = async (url: string) => (await query(url, "SELECT to_regclass('confctl_schema') IS NOT NULL AS p"))[0].p as boolean;
 
 /** A data directory with the demo set and two invitations, copied into a fresh database: both hold the same rows. */
 async function demoOnBoth(): Promise<{ local: AdminFake; url: string; mediaTo: string }> {

@@ -1,41 +1,13 @@
-import pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { createTestDatabase, type TestDatabase } from '../pg/database.js';
-import { type AdminFake, adminFake } from './admin-helpers.js';
+import { adminDatabaseFixture } from './admin-database-fixture.js';
 
 /**
  * `admin webhooks|events|meeting-links … --database` (or CONFCTL_DATABASE_URL unless --data) on
  * PostgreSQL: the same output as on a data directory (test/cli/admin-webhooks.test.ts,
  * admin-events.test.ts), the changes and their deliveries written to the database.
  */
-const made: TestDatabase[] = [];
-const fakes: AdminFake[] = [];
-afterEach(() => fakes.splice(0).forEach((f) => f.dispose()));
-afterAll(() => Promise.all(made.map((d) => d.drop())));
-
-/** A fresh database's URL with a password (the test server trusts local connections). */
-async function database(): Promise<string> {
-  const db = await createTestDatabase();
-  made.push(db);
-  const url = new URL(db.url);
-  url.password = 'hunter2';
-  return url.href;
-}
-function admin(env: Record<string, string> = {}): AdminFake {
-  const f = adminFake({ env });
-  fakes.push(f);
-  return f;
-}
-async function schemaExists(url: string): Promise<boolean> {
-  const c = new pg.Client(url);
-  await c.connect();
-  try {
-    return (await c.query("SELECT to_regclass('confctl_schema') IS NOT NULL AS p")).rows[0].p;
-  } finally {
-    await c.end();
-  }
-}
+const { database, admin, schemaExists } = adminDatabaseFixture();
 
 /** Reads the database's store directly. */
 async function inspect<T>(url: string, read: (store: Awaited<ReturnType<typeof openPostgresStore>>) => Promise<T>): Promise<T> {

@@ -48,16 +48,21 @@ async function hasSchema(url: string): Promise<boolean> {
 }
 
 /**
- * Runs `work` on the store at `url` and always closes it. `write` opens it as serve does (the
- * schema created or brought up to date); otherwise a database without the schema is `EMPTY`.
+ * The store at `url` for an admin command: a write opens it as serve does (the schema created or
+ * brought up to date); a read opens it only when the schema is there, and answers undefined
+ * otherwise (the caller reads an empty store). Unreachable is exit 8 with the password masked.
  */
-async function withDatabase<T>(url: string, write: boolean, work: (store: Reader & Partial<PostgresStore>) => Promise<T>): Promise<T> {
-  let store: PostgresStore | undefined;
+export async function openForAdmin(url: string, write: boolean): Promise<PostgresStore | undefined> {
   try {
-    if (write || (await hasSchema(url))) store = await openPostgresStore(url, { maxConnections: 2 });
+    return write || (await hasSchema(url)) ? await openPostgresStore(url, { maxConnections: 2 }) : undefined;
   } catch (err) {
     throw connectionFailure(err, url);
   }
+}
+
+/** Runs `work` on the store at `url` (see `openForAdmin`; without the schema, `EMPTY`) and always closes it. */
+async function withDatabase<T>(url: string, write: boolean, work: (store: Reader & Partial<PostgresStore>) => Promise<T>): Promise<T> {
+  const store = await openForAdmin(url, write);
   try {
     return await work(store ?? EMPTY);
   } finally {
@@ -65,7 +70,8 @@ async function withDatabase<T>(url: string, write: boolean, work: (store: Reader
   }
 }
 
-async function tenantOf(store: Reader, opts: Opts, url: string): Promise<TenantRecord> {
+/** The tenant of `--tenant`, else the first one; exit 4 naming what to do when there is none. */
+export async function tenantOf(store: Pick<PostgresStore, 'tenants'>, opts: Opts, url: string): Promise<TenantRecord> {
   const tenant = opts.tenant ? await store.tenants.byDomain(String(opts.tenant).toLowerCase()) : (await store.tenants.list())[0];
   if (tenant) return tenant;
   throw new CliError(

@@ -12,11 +12,11 @@ import { ImportError } from '../../admin/import.js';
 import { importRecordsPg } from '../../admin/postgres-import.js';
 import { seedBulkPg } from '../../admin/postgres-seed.js';
 import type { DataStore } from '../../store/port.js';
-import { openPostgresStore, type PostgresStore } from '../../store/postgres/index.js';
-import { createPool, maskDatabaseUrl } from '../../store/postgres/pool.js';
+import type { PostgresStore } from '../../store/postgres/index.js';
+import { maskDatabaseUrl } from '../../store/postgres/pool.js';
 import type { TenantRecord } from '../../store/types.js';
 import { type CliContext, CliError, EXIT } from '../context.js';
-import { connectionFailure } from './admin-database.js';
+import { connectionFailure, openForAdmin, tenantOf } from './admin-database.js';
 import { adminFailure, importFailure, isDryRun, type Opts, plan, print } from './admin-local.js';
 import type { AdminChanges, AdminStore } from './admin-store.js';
 
@@ -27,17 +27,6 @@ const EMPTY = {
   webhookOutbox: { list: async () => [], get: async () => undefined },
   meetingLinks: { list: async () => [], get: async () => undefined },
 } as unknown as DataStore;
-
-/** Whether the database has confctl's schema (without creating it). */
-async function hasSchema(url: string): Promise<boolean> {
-  const pool = createPool(url, 1);
-  try {
-    const { rows } = await pool.query<{ present: boolean }>("SELECT to_regclass('confctl_schema') IS NOT NULL AS present");
-    return rows[0].present;
-  } finally {
-    await pool.end();
-  }
-}
 
 function changesOf(store: PostgresStore | undefined): AdminChanges {
   const target = (): PostgresStore => {
@@ -60,16 +49,6 @@ function changesOf(store: PostgresStore | undefined): AdminChanges {
   };
 }
 
-async function findTenant(store: DataStore, opts: Opts, url: string): Promise<TenantRecord> {
-  const tenant = opts.tenant ? await store.tenants.byDomain(String(opts.tenant).toLowerCase()) : (await store.tenants.list())[0];
-  if (tenant) return tenant;
-  throw new CliError(
-    opts.tenant ? `no tenant has the domain '${opts.tenant}'` : `the database ${maskDatabaseUrl(url)} has no tenant yet`,
-    EXIT.notFound,
-    opts.tenant ? "see 'confctl admin tenants list --database URL'" : "add one with 'confctl admin tenants add DOMAIN --database URL'",
-  );
-}
-
 /**
  * Runs `work` on the store at `url` and always closes it. A write (not under `--dry-run`) opens
  * it as `serve` does, creating or upgrading confctl's schema; otherwise a database without the
@@ -77,18 +56,13 @@ async function findTenant(store: DataStore, opts: Opts, url: string): Promise<Te
  */
 export async function withDatabaseStore<T>(ctx: CliContext, cmd: Command, url: string, write: boolean, work: (s: AdminStore, opts: Opts) => Promise<T>): Promise<T> {
   const opts = cmd.opts<Opts>();
-  let store: PostgresStore | undefined;
-  try {
-    if ((write && !isDryRun(cmd)) || (await hasSchema(url))) store = await openPostgresStore(url, { maxConnections: 2 });
-  } catch (err) {
-    throw connectionFailure(err, url);
-  }
+  const store = await openForAdmin(url, write && !isDryRun(cmd));
   const data: DataStore = store ?? EMPTY;
   const env = ctx.env as NodeJS.ProcessEnv;
   // As `serve --database` resolves it: recording files live beside no data directory of their own.
   const mediaDir = resolveMediaDir(opts.media as string | undefined, env, resolveDataDir(undefined, env));
   try {
-    return await work({ store: data, changes: changesOf(store), tenantOf: (o) => findTenant(data, o, url), mediaDir }, opts);
+    return await work({ store: data, changes: changesOf(store), tenantOf: (o) => tenantOf(data, o, url), mediaDir }, opts);
   } catch (err) {
     if (err instanceof AdminError) throw adminFailure(err);
     if (err instanceof ImportError) throw importFailure(ctx, err);
