@@ -54,7 +54,7 @@ export interface RestorePlan {
 }
 
 /** Relative paths of the files under `dir` (none when it is absent), skipping in-progress temp files. */
-function filesUnder(dir: string, prefix = ''): string[] {
+export function filesUnder(dir: string, prefix = ''): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const rel = path.join(prefix, e.name);

@@ -13,7 +13,7 @@
  * The recording files are copied from the instance's media directory to the target one before
  * the database transaction commits: rows never name a file that is not in place.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
@@ -23,6 +23,7 @@ import { openStore, SCHEMA_VERSION } from '../store/index.js';
 import { createPool, maskDatabaseUrl } from '../store/postgres/pool.js';
 import { migrate } from '../store/postgres/migrate.js';
 import { resetSequences } from '../store/postgres/schema.js';
+import { filesUnder } from './backup.js';
 import { AdminError } from './errors.js';
 
 /** Rows per INSERT statement (fewer for a table so wide that they would pass PostgreSQL's 65,535 parameters). */
@@ -71,16 +72,6 @@ export interface CopySummary {
   /** The instance's signing secret is stored in the database's `confctl_settings`. */
   signing_secret: boolean;
   media: { from: string; to: string; files: number; bytes: number; /** The same directory: nothing to copy. */ same: boolean };
-}
-
-/** Relative paths of the files under `dir` (none when it is absent), skipping in-progress temp files (as `admin backup`). */
-function filesUnder(dir: string, prefix = ''): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const rel = path.join(prefix, e.name);
-    if (e.isDirectory()) return filesUnder(path.join(dir, e.name), rel);
-    return e.isFile() && !(e.name.startsWith('.') && e.name.endsWith('.tmp')) ? [rel] : [];
-  });
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
