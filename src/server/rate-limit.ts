@@ -59,8 +59,7 @@ export class RateLimiter {
    * `SharedState.countRequest`), whose window is the second of `nowMs` on that clock.
    */
   fromCounts(counts: { client: number; tenant: number; nowMs: number }, counted = true): RateDecision {
-    const reset = Math.max(1, Math.ceil((Math.floor(counts.nowMs / 1000 + 1) * 1000 - counts.nowMs) / 1000));
-    const d = this.decision(counts.client, counts.tenant, reset);
+    const d = this.decision(counts.client, counts.tenant, untilWindowEnds(counts.nowMs));
     return counted ? d : { ...d, allowed: true };
   }
 
@@ -73,7 +72,7 @@ export class RateLimiter {
       this.clients = new Map();
       this.tenants = new Map();
     }
-    return Math.max(1, Math.ceil(((window + 1) * 1000 - ms) / 1000));
+    return untilWindowEnds(ms);
   }
 
   /** The table key of a client: cut to a bounded length, and the overflow bucket once the table is full. */
@@ -94,4 +93,9 @@ export class RateLimiter {
       reset,
     };
   }
+}
+
+/** Whole seconds from `ms` until its one-second window ends: with windows aligned to the clock, always 1. */
+function untilWindowEnds(ms: number): number {
+  return Math.max(1, Math.ceil((Math.floor(ms / 1000 + 1) * 1000 - ms) / 1000));
 }

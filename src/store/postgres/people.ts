@@ -36,7 +36,7 @@ export function patchSet(patch: object, fields: readonly string[], values: unkno
     const v = (patch as Record<string, unknown>)[f];
     if (v === undefined) continue;
     values.push(convert(f, v));
-    sets.push(`${f === 'end' ? '"end"' : f} = $${values.length}`);
+    sets.push(`${f} = $${values.length}`);
   }
   values.push(nowIso());
   sets.push(`updated_at = $${values.length}`);

@@ -2,7 +2,7 @@ import type { AttendeeInput, OnlineConference, OnlineConferenceAttendee } from '
 import { type PersonMatch, planAttendees, plannedAttendees } from '../attendee-plan.js';
 import { RuleViolation, type UnitsOfWork } from '../port.js';
 import type { AttendeeInsert } from '../types.js';
-import { NotFoundError, nowIso, UniqueViolation } from '../util.js';
+import { NotFoundError, UniqueViolation } from '../util.js';
 import { pgAttendees, pgConferenceAccounts, pgConferences } from './conferences.js';
 import { pgCustomers, pgUsers } from './people.js';
 import { one, type Queryable } from './pool.js';
@@ -76,7 +76,7 @@ export function pgUnits(atomically: Atomically): UnitsOfWork {
         if (await users.emailTaken(tenantId, input.email)) throw new UniqueViolation('email');
         const user = await users.insert(tenantId, input);
         if (invite) {
-          await tx.query('INSERT INTO invitations (tenant_id, user_id, email, created_at) VALUES ($1, $2, $3, $4)', [tenantId, user.id, user.email, user.created_at ?? nowIso()]);
+          await tx.query('INSERT INTO invitations (tenant_id, user_id, email, created_at) VALUES ($1, $2, $3, $4)', [tenantId, user.id, user.email, user.created_at]);
         }
         return user;
       }),
