@@ -8,6 +8,7 @@ import type { DataStore } from '../../src/store/port.js';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
 import { conferenceContract } from './contract/conferences.js';
 import type { StoreFactory } from './contract/fixtures.js';
+import { jsonContract } from './contract/json.js';
 import { listContract } from './contract/lists.js';
 import { repoContract } from './contract/repos.js';
 import { seedContract, type SqliteStoreFactory } from './contract/seeds.js';
@@ -25,6 +26,7 @@ function storeContract(factory: StoreFactory) {
   conferenceContract(factory);
   unitContract(factory);
   webhookContract(factory);
+  jsonContract(factory);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-store-'));

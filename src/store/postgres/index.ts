@@ -8,6 +8,7 @@ import { pgCustomers, pgUsers } from './people.js';
 import { createPool, inTransaction, maskDatabaseUrl, one, type Queryable } from './pool.js';
 import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting } from './shared.js';
 import { pgDepartments, pgInvitations, pgKeys, pgRoles, pgTenants } from './tenancy.js';
+import { sharingReads, TurnQueue } from './turn.js';
 import { pgUnits } from './units.js';
 import { pgMeetingLinks, pgWebhookDestinations, pgWebhookOutbox } from './webhooks.js';
 
@@ -26,9 +27,10 @@ export function isPostgresUrl(value: string | undefined): value is string {
 
 /**
  * Opens the PostgreSQL store at `url`: a pool, then the migrations (under an advisory lock, so
- * instances starting together migrate once). Change tokens are read from the database on every
- * call (one indexed read of two rows), within one synchronous run of the event loop at most once:
- * the requests of one pipelined batch share it, as with SQLite (see `narrowChangeSignal`).
+ * instances starting together migrate once). The requests of one turn of the event loop share
+ * round trips (see `TurnQueue`): identical reads are sent once, so the change tokens, read from
+ * the database on every call (one indexed read of two rows), cost one read per turn, and the
+ * rate-limit windows of one key are counted for the whole turn in one statement.
  */
 export async function openPostgresStore(url: string, options: { maxConnections?: number } = {}): Promise<PostgresStore> {
   const pool = createPool(url, options.maxConnections);
@@ -44,15 +46,11 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     throw err;
   }
   const atomically = <T>(work: (tx: Queryable) => Promise<T>) => inTransaction(pool, work);
-  let counters: Promise<{ all: string; tenancy: string }> | undefined;
-  const changes = () => {
-    if (!counters) {
-      counters = readChangeCounters(pool);
-      const forget = () => void (counters = undefined);
-      counters.then(forget, forget);
-    }
-    return counters;
-  };
+  const db = sharingReads(pool);
+  const changes = () => readChangeCounters(db);
+  const requests = new TurnQueue((k: { keyId: string; tenantId: number; keyLimit: number }, n) =>
+    countInWindow(pool, `key:${k.keyId}`, `tenant:${k.tenantId}`, k.keyLimit, n),
+  );
   const totals = new ListTotals(async () => (await changes()).all);
   const prune = setInterval(() => void pruneWindows(pool).catch(() => {}), 10_000);
   prune.unref();
@@ -72,27 +70,27 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     tenancyToken: async () => (await changes()).tenancy,
     shared: {
       signingSecret: (make) => sharedSetting(pool, 'signing_secret', make),
-      countRequest: (keyId, tenantId, keyLimit) => countInWindow(pool, `key:${keyId}`, `tenant:${tenantId}`, keyLimit),
+      countRequest: (keyId, tenantId, keyLimit) => requests.ask(`${keyId}\0${tenantId}\0${keyLimit}`, { keyId, tenantId, keyLimit }),
       peekRequests: (keyId, tenantId) => peekWindow(pool, `key:${keyId}`, `tenant:${tenantId}`),
     },
-    tenants: pgTenants(pool, atomically),
-    keys: pgKeys(pool),
-    roles: pgRoles(pool),
-    departments: pgDepartments(pool),
-    users: pgUsers(pool, totals),
-    customers: pgCustomers(pool, totals),
-    providers: pgProviders(pool),
-    connectedAccounts: pgConnectedAccounts(pool),
-    conferenceAccounts: pgConferenceAccounts(pool),
-    calendars: pgCalendars(pool),
-    events: pgEvents(pool, atomically),
-    conferences: pgConferences(pool, totals),
-    attendees: pgAttendees(pool),
-    recordings: pgRecordings(pool),
-    webhookDestinations: pgWebhookDestinations(pool, atomically),
-    webhookOutbox: pgWebhookOutbox(pool),
-    meetingLinks: pgMeetingLinks(pool),
-    invitations: pgInvitations(pool),
+    tenants: pgTenants(db, atomically),
+    keys: pgKeys(db),
+    roles: pgRoles(db),
+    departments: pgDepartments(db),
+    users: pgUsers(db, totals),
+    customers: pgCustomers(db, totals),
+    providers: pgProviders(db),
+    connectedAccounts: pgConnectedAccounts(db),
+    conferenceAccounts: pgConferenceAccounts(db),
+    calendars: pgCalendars(db),
+    events: pgEvents(db, atomically),
+    conferences: pgConferences(db, totals),
+    attendees: pgAttendees(db),
+    recordings: pgRecordings(db),
+    webhookDestinations: pgWebhookDestinations(db, atomically),
+    webhookOutbox: pgWebhookOutbox(db),
+    meetingLinks: pgMeetingLinks(db),
+    invitations: pgInvitations(db),
     units: pgUnits(atomically),
   };
 }

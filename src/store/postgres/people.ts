@@ -1,7 +1,7 @@
 import type { Customer, ListQuery, User } from '../../contract/index.js';
 import type { CustomerInsert, CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.js';
 import { addressParams, CUSTOMER_COLUMNS, CUSTOMER_LIST_DEF, customerRow, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../sqlite/repos/customers.js';
-import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../sqlite/repos/users.js';
+import { jsonSelect, toUser, USER_FROM, USER_JSON_FIELDS, USER_LIST_DEF, USER_SELECT, type UserRow } from '../sqlite/repos/users.js';
 import { NotFoundError, nowIso } from '../util.js';
 import { compileList } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
@@ -43,6 +43,15 @@ export function patchSet(patch: object, fields: readonly string[], values: unkno
   return sets.join(', ');
 }
 
+/**
+ * A user as JSON text, written by PostgreSQL as SQLite writes it (see `USER_JSON_FIELDS`):
+ * `to_json` escapes text exactly as `JSON.stringify` does (checked over every code point in
+ * test/store/postgres-json.test.ts). One text value per row instead of fifteen values, an object
+ * and a `JSON.stringify` for the hot GET and list paths.
+ */
+const USER_JSON = `${jsonSelect(USER_JSON_FIELDS, (sql) => `coalesce(to_json(${sql})::text, 'null')`, 'coalesce')} AS json`;
+const USER_JSON_LIST_DEF = { ...USER_LIST_DEF, select: USER_JSON };
+
 const USER_PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role'] as const;
 const workHours = (w: unknown) => (w ? JSON.stringify(w) : null);
 
@@ -54,12 +63,10 @@ export function pgUsers(db: Queryable, totals?: ListTotals) {
   };
   return {
     list: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, toUser, totals),
-    listJson: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, (r: UserRow) => JSON.stringify(toUser(r)), totals),
+    listJson: (tenantId: number, query: ListQuery) => runList(db, USER_JSON_LIST_DEF, tenantId, query, (r: { json: string }) => r.json, totals),
     get: (tenantId: number, id: number) => read(tenantId, id, true),
-    getJson: async (tenantId: number, id: number) => {
-      const user = await read(tenantId, id, true);
-      return user && JSON.stringify(user);
-    },
+    getJson: async (tenantId: number, id: number) =>
+      (await one<{ json: string }>(db, `SELECT ${USER_JSON} FROM ${USER_FROM} WHERE u.tenant_id = $1 AND u.id = $2 AND u.deleted_at IS NULL`, [tenantId, id]))?.json,
     insert: async (tenantId: number, input: UserInsert): Promise<User> => {
       const created = input.created_at ?? nowIso();
       const row = await guardUnique(

@@ -32,25 +32,29 @@ export interface WindowCounts {
 }
 
 /**
- * Counts one request of `clientBucket` and (while the client is within `clientLimit`) of
- * `tenantBucket` in the current window, atomically, in one statement: the windows are the
- * database's, so the limits hold across all instances together (decisions §5).
+ * Counts `n` requests of `clientBucket` and, for those within `clientLimit`, of `tenantBucket` in
+ * the current window, atomically, in one statement: the windows are the database's, so the limits
+ * hold across all instances together (decisions §5). Answers each request's counts in turn, as if
+ * they had been counted one after the other (the requests of one turn share the statement).
  */
-export async function countInWindow(db: Queryable, clientBucket: string, tenantBucket: string, clientLimit: number): Promise<WindowCounts> {
-  const r = await one<{ client: number; tenant: number; ms: string }>(
+export async function countInWindow(db: Queryable, clientBucket: string, tenantBucket: string, clientLimit: number, n = 1): Promise<WindowCounts[]> {
+  const r = await one<{ client: number; tenant: number; added: number; ms: string }>(
     db,
     `WITH now AS (SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms),
-     c AS (INSERT INTO confctl_rate_windows (bucket, window_start, count) SELECT $1, ms / 1000, 1 FROM now
-           ON CONFLICT (bucket, window_start) DO UPDATE SET count = confctl_rate_windows.count + 1 RETURNING count, window_start),
-     t AS (INSERT INTO confctl_rate_windows (bucket, window_start, count) SELECT $2, window_start, 1 FROM c WHERE c.count <= $3
-           ON CONFLICT (bucket, window_start) DO UPDATE SET count = confctl_rate_windows.count + 1 RETURNING count)
+     c AS (INSERT INTO confctl_rate_windows (bucket, window_start, count) SELECT $1, ms / 1000, $4 FROM now
+           ON CONFLICT (bucket, window_start) DO UPDATE SET count = confctl_rate_windows.count + excluded.count RETURNING count, window_start),
+     t AS (INSERT INTO confctl_rate_windows (bucket, window_start, count) SELECT $2, window_start, least($4, $3 - (c.count - $4)) FROM c WHERE c.count - $4 < $3
+           ON CONFLICT (bucket, window_start) DO UPDATE SET count = confctl_rate_windows.count + excluded.count RETURNING count)
      SELECT c.count AS client,
        coalesce((SELECT count FROM t), (SELECT w.count FROM confctl_rate_windows w WHERE w.bucket = $2 AND w.window_start = c.window_start), 0) AS tenant,
+       CASE WHEN c.count - $4 < $3 THEN least($4, $3 - (c.count - $4)) ELSE 0 END AS added,
        (SELECT ms FROM now)::text AS ms
      FROM c`,
-    [clientBucket, tenantBucket, clientLimit],
+    [clientBucket, tenantBucket, clientLimit, n],
   );
-  return { client: r!.client, tenant: r!.tenant, nowMs: Number(r!.ms) };
+  const { client, tenant, added } = r!;
+  const nowMs = Number(r!.ms);
+  return Array.from({ length: n }, (_, i) => ({ client: client - n + i + 1, tenant: tenant - added + Math.min(i + 1, added), nowMs }));
 }
 
 /** The current window's counts without counting (for the headers of answers decided before the limit stage). */

@@ -38,6 +38,44 @@ export const USER_LIST_DEF: ListDef = {
 
 export const toUser = (r: UserRow): User => ({ ...r, work_hours: r.work_hours === null ? null : (JSON.parse(r.work_hours) as WorkHours) });
 
+/** The id a user's JSON text starts with (`{"id":42,…`, see USER_JSON_FIELDS). */
+const idOfJson = (text: string): number | undefined => {
+  const m = /^\{"id":(\d+),/.exec(text);
+  return m ? Number(m[1]) : undefined;
+};
+
+/**
+ * The fields of a user's JSON text in `JSON.stringify(toUser(row))` order: each key, its SQL
+ * expression, and whether that expression is JSON text already (work hours, stored by `json()`).
+ * Each store quotes the others with its own JSON function (see `jsonSelect`).
+ */
+export const USER_JSON_FIELDS: readonly (readonly [key: string, sql: string, raw?: true])[] = [
+  ['id', 'u.id'],
+  ['department_id', 'u.department_id'],
+  ['first_name', 'u.first_name'],
+  ['last_name', 'u.last_name'],
+  ['email', 'u.email'],
+  ['timezone', 'u.timezone'],
+  ['work_hours', 'u.work_hours', true],
+  ['role', 'u.role'],
+  ['created_at', 'u.created_at'],
+  ['updated_at', 'u.updated_at'],
+  ['status', 'u.status'],
+  ['avatar_url', 'u.avatar_url'],
+  ['name', "u.first_name || ' ' || u.last_name"],
+  ['department_name', 'd.name'],
+  ['deleted_at', 'u.deleted_at'],
+];
+
+/**
+ * One `format()` call writing the JSON object of `fields`: `quote` turns an expression into its
+ * JSON text (null as `null`); raw fields are spliced as stored, `null` when NULL.
+ */
+export function jsonSelect(fields: typeof USER_JSON_FIELDS, quote: (sql: string) => string, ifNull: string): string {
+  const values = fields.map(([, sql, raw]) => (raw ? `${ifNull}(${sql}, 'null')` : quote(sql)));
+  return `format('{${fields.map(([key]) => `"${key}":%s`).join(',')}}', ${values.join(', ')})`;
+}
+
 /**
  * A user as JSON text, written by SQLite: the keys and order of `JSON.stringify(toUser(row))`,
  * values through `json_quote` (which escapes exactly as `JSON.stringify` does, checked over every
@@ -46,30 +84,7 @@ export const toUser = (r: UserRow): User => ({ ...r, work_hours: r.work_hours ==
  * One string per row instead of fifteen values and an object for the hot GET and list paths;
  * one `format()` builds it (about a third cheaper than chaining `||`).
  */
-/** The id a user's JSON text starts with (`{"id":42,…`, see JSON_FIELDS). */
-const idOfJson = (text: string): number | undefined => {
-  const m = /^\{"id":(\d+),/.exec(text);
-  return m ? Number(m[1]) : undefined;
-};
-
-const JSON_FIELDS: [key: string, sql: string][] = [
-  ['id', 'json_quote(u.id)'],
-  ['department_id', 'json_quote(u.department_id)'],
-  ['first_name', 'json_quote(u.first_name)'],
-  ['last_name', 'json_quote(u.last_name)'],
-  ['email', 'json_quote(u.email)'],
-  ['timezone', 'json_quote(u.timezone)'],
-  ['work_hours', "ifnull(u.work_hours, 'null')"],
-  ['role', 'json_quote(u.role)'],
-  ['created_at', 'json_quote(u.created_at)'],
-  ['updated_at', 'json_quote(u.updated_at)'],
-  ['status', 'json_quote(u.status)'],
-  ['avatar_url', 'json_quote(u.avatar_url)'],
-  ['name', "json_quote(u.first_name || ' ' || u.last_name)"],
-  ['department_name', 'json_quote(d.name)'],
-  ['deleted_at', 'json_quote(u.deleted_at)'],
-];
-const JSON_SELECT = `format('{${JSON_FIELDS.map(([key]) => `"${key}":%s`).join(',')}}', ${JSON_FIELDS.map(([, sql]) => sql).join(', ')})`;
+const JSON_SELECT = jsonSelect(USER_JSON_FIELDS, (sql) => `json_quote(${sql})`, 'ifnull');
 
 const json = (w: WorkHours | null | undefined) => (w ? JSON.stringify(w) : null);
 const PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role'] as const;
