@@ -1,10 +1,11 @@
 // The load generator, run by the benchmark in its own process (pinned away from the server):
 //   node bench/loader.js '<json config>'
-// Config: { url, method, headers, body, uniqueEmail, connections, pipelining, warmup, duration }.
+// Config: { url, method, headers, body, uniqueEmail, paths, connections, pipelining, warmup, duration }.
 // It loads the server for `warmup` seconds, prints `ready`, waits for a line on stdin (the
 // benchmark reads the server's CPU time then), loads it for `duration` seconds and prints one JSON
 // line with the measured window's figures. `uniqueEmail` makes every request's JSON body carry a
-// new email address (for creations that must not collide).
+// new email address (for creations that must not collide); `paths` sends the requests to these
+// paths in turn instead of the url's (a different user each request).
 import autocannon from 'autocannon';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -16,7 +17,9 @@ function options(phase, duration) {
   let n = 0;
   const unique = config.uniqueEmail
     ? [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ ...config.body, email: `${phase}.${process.pid}.${n++}@bench.example.com` }) }) }]
-    : undefined;
+    : config.paths
+      ? [{ setupRequest: (req) => ({ ...req, path: config.paths[n++ % config.paths.length] }) }]
+      : undefined;
   return {
     url: config.url,
     method: config.method ?? 'GET',

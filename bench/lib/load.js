@@ -26,12 +26,12 @@ async function idle(pid) {
 
 /**
  * Loads `server` ({ pid, origin }) with `request` ({ path, method, headers, body, uniqueEmail,
- * expect }) and answers requests/s, latency p50/p99 (ms), the server's CPU µs per request, its CPU
+ * paths }) and answers requests/s, latency p50/p99 (ms), the server's CPU µs per request, its CPU
  * utilisation during the window (1 = one core) and its peak RSS so far. Any answer other than
  * 2xx, a socket error or a timeout fails the benchmark: a figure of failed requests means nothing.
  */
 export async function measure(server, request, { prefix, connections, pipelining, warmup, duration }) {
-  const config = { url: `${server.origin}${request.path}`, method: request.method, headers: request.headers, body: request.body, uniqueEmail: request.uniqueEmail, connections, pipelining, warmup, duration };
+  const config = { url: `${server.origin}${request.path}`, method: request.method, headers: request.headers, body: request.body, uniqueEmail: request.uniqueEmail, paths: request.paths, connections, pipelining, warmup, duration };
   const args = [LOADER, JSON.stringify(config)];
   const [command, ...rest] = prefix.length ? [...prefix, process.execPath, ...args] : [process.execPath, ...args];
   const child = spawn(command, rest, { stdio: ['pipe', 'pipe', 'inherit'] });

@@ -48,8 +48,8 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
   const atomically = <T>(work: (tx: Queryable) => Promise<T>) => inTransaction(pool, work);
   const db = sharingReads(pool);
   const changes = () => readChangeCounters(db);
-  const requests = new TurnQueue((k: { keyId: string; tenantId: number; keyLimit: number }, n) =>
-    countInWindow(pool, `key:${k.keyId}`, `tenant:${k.tenantId}`, k.keyLimit, n),
+  const requests = new TurnQueue(([k, ...more]: Array<{ keyId: string; tenantId: number; keyLimit: number }>) =>
+    countInWindow(pool, `key:${k.keyId}`, `tenant:${k.tenantId}`, k.keyLimit, 1 + more.length),
   );
   const totals = new ListTotals(async () => (await changes()).all);
   const prune = setInterval(() => void pruneWindows(pool).catch(() => {}), 10_000);

@@ -5,8 +5,9 @@ import { jsonSelect, toUser, USER_FROM, USER_JSON_FIELDS, USER_LIST_DEF, USER_SE
 import { NotFoundError, nowIso } from '../util.js';
 import { compileList } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
-import { guardUnique, one, type Queryable } from './pool.js';
+import { all, guardUnique, one, type Queryable } from './pool.js';
 import { fold } from './schema.js';
+import { TurnQueue } from './turn.js';
 import { ADDRESS_FIELDS } from '../../contract/index.js';
 
 /** One list page and its exact total (from `totals` while nothing was written, when given). */
@@ -57,6 +58,16 @@ const workHours = (w: unknown) => (w ? JSON.stringify(w) : null);
 
 /** Users (as the SQLite store's `userRepo`); JSON text is `JSON.stringify` of the user. */
 export function pgUsers(db: Queryable, totals?: ListTotals) {
+  // The users of one tenant asked for in one turn, read in one statement.
+  const liveJson = new TurnQueue(async (asked: Array<{ tenantId: number; id: number }>) => {
+    const rows = await all<{ id: number; json: string }>(
+      db,
+      `SELECT u.id, ${USER_JSON} FROM ${USER_FROM} WHERE u.tenant_id = $1 AND u.id = ANY($2::bigint[]) AND u.deleted_at IS NULL`,
+      [asked[0].tenantId, [...new Set(asked.map((a) => a.id))]],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r.json]));
+    return asked.map((a) => byId.get(a.id));
+  });
   const read = async (tenantId: number, id: number, live: boolean): Promise<User | undefined> => {
     const r = await one<UserRow>(db, `SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = $1 AND u.id = $2${live ? ' AND u.deleted_at IS NULL' : ''}`, [tenantId, id]);
     return r && toUser(r);
@@ -65,8 +76,7 @@ export function pgUsers(db: Queryable, totals?: ListTotals) {
     list: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, toUser, totals),
     listJson: (tenantId: number, query: ListQuery) => runList(db, USER_JSON_LIST_DEF, tenantId, query, (r: { json: string }) => r.json, totals),
     get: (tenantId: number, id: number) => read(tenantId, id, true),
-    getJson: async (tenantId: number, id: number) =>
-      (await one<{ json: string }>(db, `SELECT ${USER_JSON} FROM ${USER_FROM} WHERE u.tenant_id = $1 AND u.id = $2 AND u.deleted_at IS NULL`, [tenantId, id]))?.json,
+    getJson: (tenantId: number, id: number) => liveJson.ask(String(tenantId), { tenantId, id }),
     insert: async (tenantId: number, input: UserInsert): Promise<User> => {
       const created = input.created_at ?? nowIso();
       const row = await guardUnique(

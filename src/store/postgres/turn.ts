@@ -7,34 +7,34 @@ import type { Queryable } from './pool.js';
  * PostgreSQL instead of making one each. Everything is sent after every caller of the turn asked,
  * so an answer never predates its question (a write committed before a request arrived is seen).
  */
-export class TurnQueue<K, T> {
-  private pending = new Map<string, { key: K; waiters: Array<{ resolve: (value: T) => void; reject: (err: unknown) => void }> }>();
+export class TurnQueue<A, T> {
+  private pending = new Map<string, Array<{ arg: A; resolve: (value: T) => void; reject: (err: unknown) => void }>>();
   private scheduled = false;
 
-  /** `run` answers one entry's value for all its askers; `n` is how many asked for it this turn. */
-  constructor(private readonly run: (key: K, n: number) => Promise<readonly T[]>) {}
+  /** `run` answers a group's askers, one value per argument, in the order they asked. */
+  constructor(private readonly run: (args: A[]) => Promise<readonly T[]>) {}
 
-  /** Asks for `key` (grouped by `id`); resolves with this caller's share of the answer. */
-  ask(id: string, key: K): Promise<T> {
-    let entry = this.pending.get(id);
-    if (!entry) {
-      entry = { key, waiters: [] };
-      this.pending.set(id, entry);
+  /** Asks with `arg` in the group `group` (one `run` each per turn); resolves with this caller's answer. */
+  ask(group: string, arg: A): Promise<T> {
+    let waiters = this.pending.get(group);
+    if (!waiters) {
+      waiters = [];
+      this.pending.set(group, waiters);
     }
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
-    const waiters = entry.waiters;
-    return new Promise<T>((resolve, reject) => waiters.push({ resolve, reject }));
+    const list = waiters;
+    return new Promise<T>((resolve, reject) => list.push({ arg, resolve, reject }));
   }
 
   private flush(): void {
     const batch = this.pending;
     this.pending = new Map();
     this.scheduled = false;
-    for (const { key, waiters } of batch.values()) {
-      this.run(key, waiters.length).then(
+    for (const waiters of batch.values()) {
+      this.run(waiters.map((w) => w.arg)).then(
         (values) => waiters.forEach((w, i) => w.resolve(values[i])),
         (err) => waiters.forEach((w) => w.reject(err)),
       );
@@ -53,9 +53,9 @@ const NOT_SHAREABLE = /\bFOR (UPDATE|SHARE|NO KEY UPDATE|KEY SHARE)\b|pg_advisor
  * not modify the rows they get, as other callers share them.
  */
 export function sharingReads(db: Queryable): Queryable {
-  const reads = new TurnQueue<{ text: string; values?: unknown[] }, pg.QueryResult>(async ({ text, values }, n) => {
-    const result = await db.query(text, values);
-    return new Array<pg.QueryResult>(n).fill(result);
+  const reads = new TurnQueue<{ text: string; values?: unknown[] }, pg.QueryResult>(async (asked) => {
+    const result = await db.query(asked[0].text, asked[0].values);
+    return new Array<pg.QueryResult>(asked.length).fill(result);
   });
   return {
     query: (text, values) =>

@@ -61,6 +61,19 @@ export function jsonContract(factory: StoreFactory) {
       expect(await store.users.getJson(tenantId + 1, 1)).toBeUndefined();
     });
 
+    it('gets asked for together each answer their own user, or undefined', async () => {
+      const other = (await store.tenants.create('b.test')).id;
+      await store.users.insert(other, { first_name: 'B', last_name: 'Other', email: 'a@example.com' });
+      const asked: Array<[number, number]> = [[tenantId, 2], [tenantId, 1], [tenantId, 2], [tenantId, 3], [tenantId, 99], [other, 4], [other, 1], [tenantId, 4]];
+      const answers = await Promise.all(asked.map(([t, id]) => store.users.getJson(t, id)));
+      const expected = await Promise.all(asked.map(async ([t, id]) => {
+        const user = await store.users.get(t, id);
+        return user && JSON.stringify(user);
+      }));
+      expect(answers).toEqual(expected);
+      expect(answers.map((a) => a && JSON.parse(a).first_name)).toEqual([TRICKY, 'A', TRICKY, undefined, undefined, 'B', undefined, undefined]);
+    });
+
     it('after JSON text and an update, the object list still matches it', async () => {
       await store.users.listJson(tenantId, page);
       await store.users.update(tenantId, 1, { work_hours: HOURS });

@@ -20,9 +20,9 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 describe('TurnQueue', () => {
   it('runs each key once per turn with how many asked, and gives each asker its own share', async () => {
     const runs: Array<[string, number]> = [];
-    const queue = new TurnQueue<string, string>(async (key, n) => {
-      runs.push([key, n]);
-      return Array.from({ length: n }, (_, i) => `${key}${i + 1}`);
+    const queue = new TurnQueue<string, string>(async (args) => {
+      runs.push([args[0], args.length]);
+      return args.map((key, i) => `${key}${i + 1}`);
     });
     const first = await Promise.all([queue.ask('a', 'a'), queue.ask('b', 'b'), queue.ask('a', 'a'), queue.ask('a', 'a')]);
     expect(first).toEqual(['a1', 'b1', 'a2', 'a3']);
@@ -31,9 +31,14 @@ describe('TurnQueue', () => {
     expect(runs).toEqual([['a', 3], ['b', 1], ['a', 1]]);
   });
 
+  it('gives run every asker\'s argument, in the order they asked', async () => {
+    const queue = new TurnQueue<number, number>(async (ids) => ids.map((id) => id * 10));
+    expect(await Promise.all([queue.ask('t1', 3), queue.ask('t1', 1), queue.ask('t2', 3)])).toEqual([30, 10, 30]);
+  });
+
   it('sends nothing before the turn ends, so a question asked later in the turn still joins', async () => {
     const runs: number[] = [];
-    const queue = new TurnQueue<string, number>(async (_key, n) => (runs.push(n), Array.from({ length: n }, () => n)));
+    const queue = new TurnQueue<string, number>(async (args) => (runs.push(args.length), args.map(() => args.length)));
     const early = queue.ask('k', 'k');
     await Promise.resolve();
     expect(runs).toEqual([]);
@@ -42,9 +47,9 @@ describe('TurnQueue', () => {
   });
 
   it('rejects every asker of a failed run, and only them', async () => {
-    const queue = new TurnQueue<string, string>(async (key, n) => {
-      if (key === 'bad') throw new Error('no');
-      return Array.from({ length: n }, () => key);
+    const queue = new TurnQueue<string, string>(async (args) => {
+      if (args[0] === 'bad') throw new Error('no');
+      return args;
     });
     const results = await Promise.allSettled([queue.ask('bad', 'bad'), queue.ask('bad', 'bad'), queue.ask('good', 'good')]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
