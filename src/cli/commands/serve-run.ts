@@ -12,6 +12,7 @@ import type { DataStore } from '../../store/port.js';
 import type { TenantRecord } from '../../store/types.js';
 import type { CreatedKey } from '../../local/init.js';
 import { retryDelaysFrom, startWebhookSender } from './serve-webhooks.js';
+import { keepYoungGenerationSmall } from './serve-memory.js';
 
 export { listenError };
 
@@ -90,6 +91,7 @@ async function openSharedService(url: string, options: ServeOptions, ctx: CliCon
  */
 export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   const out = ctx.streams.stdout;
+  keepYoungGenerationSmall();
   const database = options.database ?? ctx.env.CONFCTL_DATABASE_URL;
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
   const { store, created, demo } = opened;

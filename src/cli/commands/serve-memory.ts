@@ -1,0 +1,17 @@
+import { setFlagsFromString } from 'node:v8';
+
+/** V8 flags that size the young generation: given by the user (`NODE_OPTIONS` or the command line), they are left alone. */
+const YOUNG_GENERATION_FLAGS = /--(max|min)-semi-space-size|--semi-space-growth-factor|--max-heap-size/;
+
+/**
+ * Keeps V8's young generation at its initial size for `serve` (two 1 MiB semi-spaces): under
+ * hundreds of requests in flight V8 otherwise grows it to two 16 MiB semi-spaces, about 30 MB of
+ * peak RSS that buys no measurable CPU (see the README's Performance section). The size is fixed
+ * when Node starts, but its growth factor is read at each growth, so setting it to 1 here stops
+ * the growth. Does nothing, and answers false, when the user sized the young generation.
+ */
+export function keepYoungGenerationSmall(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
+  if (YOUNG_GENERATION_FLAGS.test(`${execArgv.join(' ')} ${nodeOptions}`)) return false;
+  setFlagsFromString('--semi-space-growth-factor=1');
+  return true;
+}

@@ -1,0 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { keepYoungGenerationSmall } from '../../src/cli/commands/serve-memory.js';
+
+const MODULE = fileURLToPath(new URL('../../src/cli/commands/serve-memory.ts', import.meta.url));
+
+/**
+ * In a Node process of its own (V8's flags are process-wide): optionally keeps the young
+ * generation small, then allocates as a busy server does (many objects, a share of them still
+ * alive at each scavenge) and answers whether it was applied and the largest new space seen.
+ */
+function youngGeneration(apply: boolean, nodeArgs: string[] = []): { applied: boolean; newSpaceMb: number } {
+  const script = `
+    import { getHeapSpaceStatistics } from 'node:v8';
+    import { keepYoungGenerationSmall } from ${JSON.stringify(MODULE)};
+    const applied = ${apply} ? keepYoungGenerationSmall() : false;
+    const ring = new Array(20000);
+    let largest = 0;
+    for (let i = 0; i < 2000000; i++) {
+      ring[i % ring.length] = { i, text: 'request ' + i, parts: [i, i + 1] };
+      if (i % 10000 === 0) largest = Math.max(largest, getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);
+    }
+    console.log(JSON.stringify({ applied, newSpaceMb: largest / 2 ** 20 }));`;
+  const out = execFileSync(process.execPath, [...nodeArgs, '--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  return JSON.parse(out);
+}
+
+describe('keepYoungGenerationSmall', () => {
+  it('stops the young generation growing under allocation, where V8 alone grows it', () => {
+    const grown = youngGeneration(false);
+    const kept = youngGeneration(true);
+    // V8 alone grows it to two 16 MiB semi-spaces; kept, it stays at what it had when the growth
+    // stopped (here 4 MiB: loading tsx and the module has grown it once already).
+    expect(grown.newSpaceMb).toBeGreaterThanOrEqual(16);
+    expect(kept.applied).toBe(true);
+    expect(kept.newSpaceMb).toBeLessThanOrEqual(4);
+  });
+
+  it('leaves a young generation sized by the user alone', () => {
+    expect(keepYoungGenerationSmall(['--max-semi-space-size=8'], '')).toBe(false);
+    expect(keepYoungGenerationSmall([], '--min-semi-space-size=4 --enable-source-maps')).toBe(false);
+    expect(keepYoungGenerationSmall([], '--semi-space-growth-factor=4')).toBe(false);
+    const sized = youngGeneration(true, ['--max-semi-space-size=8']);
+    expect(sized.applied).toBe(false);
+    expect(sized.newSpaceMb).toBeGreaterThanOrEqual(8);
+  });
+});
