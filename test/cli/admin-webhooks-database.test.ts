@@ -10,7 +10,7 @@ import { adminDatabaseFixture } from './admin-database-fixture.js';
 const { database, admin, schemaExists } = adminDatabaseFixture();
 
 /** Reads the database's store directly. */
-async function inspect<T>(url: string, read: (store: Awaited<ReturnType<typeof openPostgresStore>>) => Promise<T>): Promise<T> {
+async function inspect<T>(url: string, read: (store: Awaited<ReturnType<typeof openPostgresStore>>) => T | Promise<T>): Promise<T> {
   const store = await openPostgresStore(url);
   try {
     return await read(store);

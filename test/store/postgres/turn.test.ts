@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../src/store/postgres/pool.js';
 import { sharingReads, TurnQueue } from '../../../src/store/postgres/turn.js';
@@ -9,7 +10,7 @@ function recording() {
     query: async (text, values) => {
       sent.push({ text, values });
       if (text.includes('fail')) throw new Error('refused');
-      return { rows: [{ text, values }], rowCount: 1, command: 'SELECT', oid: 0, fields: [] };
+      return { rows: [{ text, values }], rowCount: 1, command: 'SELECT', oid: 0, fields: [] } as pg.QueryResult;
     },
   };
   return { db, sent };
