@@ -152,23 +152,6 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     return rawJsonReply(envelopeJson({ message: SUCCESS_MESSAGES.single, data }));
   }
 
-  /**
-   * The answer of `dispatch`, success or error, once the COMMIT of every commit group this
-   * request may have written to or read from has succeeded (see `CommitGroups`); a failed
-   * COMMIT throws its error instead, so nothing rolled back is ever acknowledged.
-   */
-  async function answer(req: PipelineRequest, headers: Record<string, string>): Promise<Reply> {
-    const mark = commits?.mark();
-    try {
-      // Before any tenant or key lookup: whatever was written since the last request is seen.
-      await lookups.refresh();
-      return await dispatch(req, headers);
-    } finally {
-      const committed = commits && mark !== undefined ? commits.settled(mark) : undefined;
-      if (committed) await committed;
-    }
-  }
-
   /** A HEAD answer: the GET's status and headers, its `Content-Length` included, no body. */
   const withoutBody = (reply: Reply): Reply => ({
     status: reply.status,
@@ -180,9 +163,19 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const started = performance.now();
     const requestId = validRequestId(req.headers) ?? randomUUID();
     const headers: Record<string, string> = {};
+    const mark = commits?.mark();
     let reply: Reply;
     try {
-      reply = await answer(req, headers);
+      try {
+        // Before any tenant or key lookup: whatever was written since the last request is seen.
+        await lookups.refresh();
+        reply = await dispatch(req, headers);
+      } finally {
+        // Success or error, the answer waits for the COMMIT of every commit group this request may
+        // have written to or read from (see `CommitGroups`); a failed COMMIT throws instead.
+        const committed = commits && mark !== undefined ? commits.settled(mark) : undefined;
+        if (committed) await committed;
+      }
     } catch (err) {
       reply = errorReply(err);
       if (reply.status === 500) logger.error(err, requestId);
