@@ -63,6 +63,8 @@ const KEY_ID = /^ak_[A-Za-z0-9]{24}$/;
  * headers of its bucket; each request is access-logged. `HEAD` runs its `GET` and drops the
  * body; `OPTIONS` on a known path is 204 with `Allow`, like `/docs` and `openapi.json` answered
  * at the route stage; with `cors`, a listed `Origin` gets the CORS headers on every answer.
+ * On a store with group commit (SQLite), the handler of every operation but a GET joins the
+ * open commit group, and no answer leaves before the groups it overlapped have committed.
  */
 export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): (req: PipelineRequest) => Promise<Reply> {
   // Operations without a handler stay out of the table: they answer like an unknown path.
@@ -76,7 +78,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, options.now) : null;
   const logger = createLogger(options.log, options.logStream);
   const { store, trustProxy } = options;
-  const { shared } = store;
+  const { shared, commits } = store;
   const lookups = new StoreLookups(store);
 
   /** Sets the `RateLimit-*` headers of a decision. */
@@ -139,7 +141,10 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const origin = `${requestScheme(req.headers, trustProxy)}://${host}`;
     const base = { store, tenant, key, op, params: match.params, body: undefined, query: undefined, origin, now, options };
     const ctx = await validateInput(base, handler, target.order, search, (limit) => req.readBody(limit));
-    const data = await retryBusy(() => handler.run(ctx), options.now);
+    const data = await retryBusy(() => {
+      if (commits && op.method !== 'GET') commits.join();
+      return handler.run(ctx);
+    }, options.now);
     if (op.response === 'list') {
       const page = ctx.query as { page_number: number; page_size: number };
       return rawJsonReply(envelopeJson(paginate(data as ListResult<unknown>, page, { origin, pathname, params: new URLSearchParams(search) })));
@@ -158,11 +163,19 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const started = performance.now();
     const requestId = validRequestId(req.headers) ?? randomUUID();
     const headers: Record<string, string> = {};
+    const mark = commits?.mark();
     let reply: Reply;
     try {
-      // Before any tenant or key lookup: whatever was written since the last request is seen.
-      await lookups.refresh();
-      reply = await dispatch(req, headers);
+      try {
+        // Before any tenant or key lookup: whatever was written since the last request is seen.
+        await lookups.refresh();
+        reply = await dispatch(req, headers);
+      } finally {
+        // Success or error, the answer waits for the COMMIT of every commit group this request may
+        // have written to or read from (see `CommitGroups`); a failed COMMIT throws instead.
+        const committed = commits && mark !== undefined ? commits.settled(mark) : undefined;
+        if (committed) await committed;
+      }
     } catch (err) {
       reply = errorReply(err);
       if (reply.status === 500) logger.error(err, requestId);

@@ -95,6 +95,8 @@ export interface ServiceStore {
   setBusyTimeout?(ms: number): void;
   /** What instances on one database share (PostgreSQL); absent where one process is the whole service (SQLite). */
   shared?: SharedState;
+  /** Group commit of the writes of requests handled together (SQLite); absent where each write commits alone (PostgreSQL). */
+  commits?: CommitGroups;
 
   tenants: Port<TenantRepo, 'byDomain'>;
   keys: Port<AccessKeyRepo, 'get'>;
@@ -109,6 +111,26 @@ export interface ServiceStore {
   attendees: Port<AttendeeRepo, 'listByConference' | 'get'>;
   recordings: Port<RecordingRepo, 'listByConference' | 'get' | 'revoked'>;
   units: UnitsOfWork;
+}
+
+/**
+ * Group commit (SQLite): the writes of requests that arrive together share one transaction and
+ * one COMMIT instead of one each; a write is acknowledged only once the COMMIT that covers it
+ * succeeded. A caller marks when it starts (`mark`), `join`s before its writes (which opens the
+ * group, and may throw busy as any write may), and before answering awaits `settled(mark)`:
+ * the COMMIT of every group that was open while it ran, since it may have written to it or
+ * read what it wrote. A COMMIT that fails makes `settled` reject for every such caller.
+ */
+export interface CommitGroups {
+  /** Puts the writes that follow, until the group commits, into the open group; opens one when none is. */
+  join(): void;
+  /** The number of the group open now, or else of the next one to open. */
+  mark(): number;
+  /**
+   * Settles once every group from `mark` on has committed: undefined when none is left open,
+   * a promise of the open one's COMMIT otherwise, a rejection when one of them failed.
+   */
+  settled(mark: number): Promise<void> | undefined;
 }
 
 /**

@@ -14,7 +14,7 @@ import type {
   WorkHours,
   Address,
 } from '../contract/index.js';
-import type { UnitsOfWork } from './port.js';
+import type { CommitGroups, UnitsOfWork } from './port.js';
 
 /**
  * The store's contract: everything the server, the admin commands and the seeders need from
@@ -63,6 +63,8 @@ export interface Store {
    * the next request read its tenant and key again.
    */
   tenancyToken(): string;
+  /** Group commit for `serve` (see `CommitGroups` and sqlite/commit-groups.ts). */
+  commits: CommitGroups;
 
   tenants: TenantRepo;
   keys: AccessKeyRepo;

@@ -51,22 +51,34 @@ export function immediate<A extends unknown[], T>(db: Db, fn: (...args: A) => T)
   return (...args: A) => tx.immediate(...args);
 }
 
+/** Rolled-back commit groups per connection (`noteRollback`): the change signals move with them too. */
+const rollbacks = new WeakMap<Db, number>();
+
+/**
+ * Records that a commit group on `db` was rolled back whole (see commit-groups.ts): what it wrote
+ * is gone though `total_changes()` counted it, so caches filled meanwhile must be dropped.
+ */
+export function noteRollback(db: Db): void {
+  rollbacks.set(db, (rollbacks.get(db) ?? 0) + 1);
+}
+
 /**
  * A cheap signal that moves whenever the database may have changed: `PRAGMA data_version`
  * moves with other connections' commits (an admin command beside `serve`), `total_changes()`
- * with this connection's own writes. One prepared single-row read (the pragma as a table-valued
- * function), a microsecond or two; compare the strings it returns to know when a cache drawn from
- * the database must be dropped.
+ * with this connection's own writes, `noteRollback` with its rolled-back commit groups. One
+ * prepared single-row read (the pragma as a table-valued function), a microsecond or two;
+ * compare the strings it returns to know when a cache drawn from the database must be dropped.
  */
 export function changeSignal(db: Db): () => string {
   const signal = db.prepare("SELECT data_version || ':' || total_changes() FROM pragma_data_version").pluck();
-  return () => signal.get() as string;
+  return () => `${signal.get() as string}:${rollbacks.get(db) ?? 0}`;
 }
 
 /**
  * `changeSignal` narrowed to the tables whose writers call the returned `wrote()`: the token moves
- * with other connections' commits (`PRAGMA data_version`) and with each `wrote()` of this
- * connection (a write rolled back afterwards only costs an extra refresh). The pragma is read
+ * with other connections' commits (`PRAGMA data_version`), with each `wrote()` of this
+ * connection (a write rolled back afterwards only costs an extra refresh) and with its
+ * rolled-back commit groups. The pragma is read
  * once per synchronous run of the event loop and reused until its microtasks start. The requests
  * handled in one run (a pipelined batch parsed from one read) had all arrived before the run
  * began, so a commit the first read did not see finished after every one of them was sent: it
@@ -84,7 +96,7 @@ export function narrowChangeSignal(db: Db): { token: () => string; wrote: () => 
         current = version.get() as number;
         queueMicrotask(forget);
       }
-      return `${current}:${writes}`;
+      return `${current}:${writes}:${rollbacks.get(db) ?? 0}`;
     },
     wrote: () => void writes++,
   };

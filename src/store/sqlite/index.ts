@@ -16,6 +16,7 @@ import { meetingLinkRepo } from './repos/meeting-links.js';
 import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from '../types.js';
 import { sqliteUnits } from './units.js';
+import { commitGroups } from './commit-groups.js';
 
 /**
  * Opens the SQLite store at `location` (a file path, created if needed, or `:memory:`), applies
@@ -26,10 +27,15 @@ export function openStore(location: string): Store {
   const db = openDatabase(location);
   const tenancy = narrowChangeSignal(db);
   const schemaVersion = db.prepare('PRAGMA user_version').pluck();
+  const commits = commitGroups(db);
   const store: Omit<Store, 'units'> & { units?: Store['units'] } = {
     backend: 'sqlite',
     location,
-    close: () => db.close(),
+    // A group still open commits first: closing would roll it back.
+    close: () => {
+      commits.flush();
+      db.close();
+    },
     // IMMEDIATE (see `immediate`); nested calls are savepoints: an inner failure rolls back only itself.
     transaction: <T>(fn: () => T): T => immediate(db, fn)(),
     setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
@@ -39,6 +45,7 @@ export function openStore(location: string): Store {
     },
     changeToken: changeSignal(db),
     tenancyToken: tenancy.token,
+    commits,
     optimize() {
       try {
         db.exec('ANALYZE');

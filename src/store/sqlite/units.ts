@@ -40,7 +40,8 @@ function liveConference(store: Store, tenantId: number, conferenceId: number) {
 /**
  * The SQLite adapter's units of work: each runs in one IMMEDIATE transaction (`store.transaction`),
  * which holds the write lock from its first read, so checks and writes cannot interleave with
- * another request or process.
+ * another request or process. Inside `serve`'s commit group (commit-groups.ts) it is a savepoint
+ * of the group's transaction, which holds the lock already: a refused unit undoes only itself.
  */
 export function sqliteUnits(store: Store): UnitsOfWork {
   return {

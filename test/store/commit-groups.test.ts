@@ -1,0 +1,161 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GroupLost, commitGroups } from '../../src/store/sqlite/commit-groups.js';
+import { changeSignal } from '../../src/store/sqlite/db.js';
+import { isBusyError, openStore } from '../../src/store/index.js';
+import { tempDir } from '../tmp.js';
+
+/**
+ * Group commit on a real database file, with the COMMIT scheduled by hand (`commitNow`) instead
+ * of at `setImmediate`; a second connection stands for anyone who sees only committed data.
+ */
+describe('commit groups', () => {
+  const open: Database.Database[] = [];
+  afterEach(() => open.splice(0).forEach((db) => db.close()));
+
+  function setup() {
+    const file = join(tempDir('confctl-groups-'), 'groups.db');
+    const db = new Database(file);
+    const reader = new Database(file);
+    open.push(db, reader);
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY, email TEXT UNIQUE); CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id))');
+    const scheduled: (() => void)[] = [];
+    const groups = commitGroups(db, (commit) => scheduled.push(commit));
+    const insert = db.prepare('INSERT INTO parent (email) VALUES (?)');
+    /** One request's write: joins the group, then inserts. */
+    const write = (email: string) => {
+      groups.join();
+      insert.run(email);
+    };
+    const committed = () => reader.prepare('SELECT email FROM parent ORDER BY id').pluck().all();
+    const commitNow = () => scheduled.splice(0).forEach((commit) => commit());
+    return { db, reader, groups, write, committed, commitNow, scheduled };
+  }
+
+  it('writes joined before the COMMIT share one transaction; nothing is visible or settled until it commits', async () => {
+    const { groups, write, committed, commitNow, scheduled } = setup();
+    const mark = groups.mark();
+    write('a@example.com');
+    write('b@example.com');
+    expect(scheduled).toHaveLength(1);
+    expect(committed()).toEqual([]);
+    let settled = false;
+    const done = groups.settled(mark)!.then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    commitNow();
+    await done;
+    expect(committed()).toEqual(['a@example.com', 'b@example.com']);
+    expect(groups.settled(mark)).toBeUndefined();
+  });
+
+  it('a failing write undoes only itself: a unique clash, or a transaction function (a savepoint) that throws', async () => {
+    const { db, groups, write, committed, commitNow } = setup();
+    const mark = groups.mark();
+    write('a@example.com');
+    expect(() => write('a@example.com')).toThrow(/UNIQUE/);
+    groups.join();
+    expect(() =>
+      db.transaction(() => {
+        db.prepare("INSERT INTO parent (email) VALUES ('undone@example.com')").run();
+        throw new Error('refused');
+      }).immediate(),
+    ).toThrow('refused');
+    write('b@example.com');
+    const done = groups.settled(mark);
+    commitNow();
+    await done;
+    expect(committed()).toEqual(['a@example.com', 'b@example.com']);
+  });
+
+  it('a failed COMMIT rolls the whole group back and rejects every member, and the next group commits', async () => {
+    const { db, groups, write, committed, commitNow } = setup();
+    const first = groups.mark();
+    write('a@example.com');
+    const second = groups.mark();
+    groups.join();
+    // A foreign key checked at COMMIT only: the COMMIT fails, though every statement succeeded.
+    db.pragma('defer_foreign_keys = ON');
+    db.prepare('INSERT INTO child (parent_id) VALUES (42)').run();
+    const a = groups.settled(first);
+    const b = groups.settled(second);
+    commitNow();
+    await expect(a).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+    await expect(b).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+    expect(db.inTransaction).toBe(false);
+    expect(committed()).toEqual([]);
+    // A member that comes to ask later still hears of the failure; a request that starts now does not.
+    await expect(groups.settled(first)).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+    const third = groups.mark();
+    expect(groups.settled(third)).toBeUndefined();
+    write('c@example.com');
+    const c = groups.settled(third);
+    commitNow();
+    await c;
+    expect(committed()).toEqual(['c@example.com']);
+  });
+
+  it('a group whose transaction SQLite rolled back before the COMMIT fails its members with GroupLost', async () => {
+    const { db, groups, write, committed, commitNow } = setup();
+    const first = groups.mark();
+    write('a@example.com');
+    // What SQLite does itself after some I/O errors: the transaction is gone.
+    db.exec('ROLLBACK');
+    // Began while the lost group was open, so it may have read from it: it fails too.
+    const during = groups.mark();
+    // The next join ends the lost group and opens a new one.
+    write('b@example.com');
+    const after = groups.mark();
+    write('c@example.com');
+    await expect(groups.settled(first)).rejects.toBeInstanceOf(GroupLost);
+    await expect(groups.settled(during)).rejects.toBeInstanceOf(GroupLost);
+    const c = groups.settled(after);
+    commitNow();
+    await c;
+    expect(committed()).toEqual(['b@example.com', 'c@example.com']);
+  });
+
+  it('moves the change signal when a group is rolled back, though total_changes() does not go back', () => {
+    const { db, groups, write, commitNow } = setup();
+    const token = changeSignal(db);
+    write('a@example.com');
+    db.pragma('defer_foreign_keys = ON');
+    db.prepare('INSERT INTO child (parent_id) VALUES (42)').run();
+    const before = token();
+    commitNow();
+    expect(token()).not.toBe(before);
+  });
+
+  it('join fails busy and opens nothing while another connection holds the write lock', () => {
+    const { db, reader, groups, scheduled } = setup();
+    db.pragma('busy_timeout = 0');
+    reader.exec('BEGIN IMMEDIATE');
+    const mark = groups.mark();
+    let error: unknown;
+    try {
+      groups.join();
+    } catch (err) {
+      error = err;
+    }
+    expect(isBusyError(error)).toBe(true);
+    expect(db.inTransaction).toBe(false);
+    expect(scheduled).toHaveLength(0);
+    expect(groups.settled(mark)).toBeUndefined();
+    reader.exec('ROLLBACK');
+  });
+
+  it('the SQLite store commits an open group when it closes', () => {
+    const file = join(tempDir('confctl-groups-'), 'confctl.db');
+    const store = openStore(file);
+    const tenant = store.tenants.create('a.test').id;
+    store.commits.join();
+    store.customers.insert(tenant, { first_name: 'F', last_name: 'L', email: 'kept@example.com' });
+    store.close();
+    const again = openStore(file);
+    expect(again.customers.emailTaken(tenant, 'kept@example.com')).toBe(true);
+    again.close();
+  });
+});
