@@ -47,7 +47,7 @@ export function hasDemoData(store: Store, tenantId: number): boolean {
 }
 
 /** What `seedDemo` answers for a tenant that already had the demo data: nothing added. */
-export const skippedDemo = (): DemoSummary => ({ skipped: true, departments: 0, users: 0, customers: 0, connectedAccounts: 0, conferenceAccounts: 0,
+const skippedDemo = (): DemoSummary => ({ skipped: true, departments: 0, users: 0, customers: 0, connectedAccounts: 0, conferenceAccounts: 0,
   calendars: 0, events: 0, conferences: 0, attendees: 0, recordings: 0, meetingLinks: 0, files: [], ids: {} });
 
 /**

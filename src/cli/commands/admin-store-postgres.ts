@@ -12,6 +12,7 @@ import { AdminError } from '../../admin/errors.js';
 import { ImportError } from '../../admin/import.js';
 import { importRecordsPg } from '../../admin/postgres-import.js';
 import { seedBulkPg, seedDemoPg } from '../../admin/postgres-seed.js';
+import { DEMO_MARKER_EMAIL } from '../../admin/seed/demo.js';
 import type { DataStore } from '../../store/port.js';
 import type { PostgresStore } from '../../store/postgres/index.js';
 import type { TenantRecord } from '../../store/types.js';
@@ -79,7 +80,6 @@ export async function withDatabaseStore<T>(ctx: CliContext, cmd: Command, url: s
  * localhost and an all-permissions key as `serve --database --demo` does, printing its secret once.
  */
 export async function seedDatabase(ctx: CliContext, cmd: Command, url: string, what: { demo: boolean; users: number; customers: number }): Promise<void> {
-  const { DEMO_MARKER_EMAIL } = await import('../../admin/seed/demo.js');
   const { seedPlan } = await import('./admin-setup.js');
   const dryRun = isDryRun(cmd);
   const bulk = what.users > 0 || what.customers > 0;
