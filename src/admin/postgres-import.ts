@@ -6,12 +6,12 @@
  * the same key take turns), checks the records against stored data again and writes them with
  * their webhook deliveries (`events.created`), or writes nothing.
  */
-import { pgCalendars, pgConferenceAccounts, pgConnectedAccounts, pgEvents, pgProviders } from '../store/postgres/conferences.js';
+import { pgAttendees, pgCalendars, pgConferenceAccounts, pgConferences, pgConnectedAccounts, pgEvents, pgProviders, pgRecordings } from '../store/postgres/conferences.js';
 import { pgCustomers, pgUsers } from '../store/postgres/people.js';
 import { inTransaction, type Queryable } from '../store/postgres/pool.js';
 import { pgDepartments, pgRoles } from '../store/postgres/tenancy.js';
 import { lockName } from '../store/postgres/units.js';
-import { pgWebhookOutbox } from '../store/postgres/webhooks.js';
+import { pgMeetingLinks, pgWebhookOutbox } from '../store/postgres/webhooks.js';
 import { type ImportKind, type ImportResult, planImport } from './import.js';
 import { runStepsAsync, type StepStore } from './steps.js';
 import type { PgTarget } from './postgres-changes.js';
@@ -28,6 +28,10 @@ export function pgStepStore(db: Queryable): StepStore {
     conferenceAccounts: pgConferenceAccounts(db),
     calendars: pgCalendars(db),
     events: pgEvents(db, (work) => work(db)),
+    conferences: pgConferences(db),
+    attendees: pgAttendees(db),
+    recordings: pgRecordings(db),
+    meetingLinks: pgMeetingLinks(db),
     webhookOutbox: pgWebhookOutbox(db),
   };
 }

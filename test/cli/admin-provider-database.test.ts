@@ -382,7 +382,7 @@ describe('admin seed --database', () => {
     expect((await query(url, 'SELECT email FROM users ORDER BY id DESC LIMIT 1'))[0].email).toMatch(/\.32@bulk\.example\.com$/);
   });
 
-  it('--demo: loaded into an empty database with its key, skipped where present, refused into a tenant without it', async () => {
+  it('--demo: loaded into an empty database with its key, skipped where present, added to a tenant without it', async () => {
     const url = await database();
     const media = join(scratch(), 'media');
     const f = admin({ CONFCTL_DATABASE_URL: url, CONFCTL_MEDIA_DIR: media });
@@ -402,11 +402,23 @@ describe('admin seed --database', () => {
     expect(await f.run(['--dry-run', 'admin', 'seed', '--demo'])).toBe(0);
     expect(f.stdout()).toContain('would skip the demo data set: tenant localhost already has it');
 
+    // Into another tenant, as on a data directory: the demo set, then the bulk rows, beside what the tenant holds.
     await f.json(['admin', 'tenants', 'add', 'acme.test']);
-    const before = (await query(url, 'SELECT count(*)::int AS n FROM users'))[0].n;
-    expect(await f.run(['admin', 'seed', '--demo', '--users', '3', '--tenant', 'acme.test'])).toBe(5);
-    expect(f.stderr()).toContain('the demo data set goes only into an empty database on PostgreSQL; tenant acme.test of');
-    expect(f.stderr()).toContain('confctl admin copy --from DIR --to URL --replace');
-    expect((await query(url, 'SELECT count(*)::int AS n FROM users'))[0].n).toBe(before);
+    const tenantRows = async (domain: string) =>
+      (await query(url, `SELECT (SELECT count(*)::int FROM users WHERE tenant_id = t.tenant_id) AS users, (SELECT count(*)::int FROM customers WHERE tenant_id = t.tenant_id) AS customers,
+        (SELECT count(*)::int FROM conferences WHERE tenant_id = t.tenant_id) AS conferences,
+        (SELECT count(*)::int FROM recordings r JOIN conferences c ON c.id = r.online_conference_id WHERE c.tenant_id = t.tenant_id) AS recordings
+        FROM tenant_domains t WHERE t.domain = $1`, [domain]))[0];
+    const localhost = await tenantRows('localhost');
+    expect(await f.run(['--dry-run', 'admin', 'seed', '--demo', '--tenant', 'acme.test'])).toBe(0);
+    expect(f.stdout()).toContain('would fill tenant acme.test with the demo data set');
+    const acme = await f.json(['admin', 'seed', '--demo', '--users', '3', '--tenant', 'acme.test']);
+    expect(acme).toMatchObject({ tenant: 'acme.test', demo: { skipped: false, users: 25, customers: 30, conferences: 4, recordings: 5 }, users: 3, customers: 0 });
+    expect(acme).not.toHaveProperty('secret');
+    expect(await tenantRows('acme.test')).toEqual({ users: 28, customers: 30, conferences: 4, recordings: 5 });
+    expect(await tenantRows('localhost')).toEqual(localhost);
+    for (const file of acme.demo.files) expect(existsSync(join(media, file)), file).toBe(true);
+    expect(await f.json(['admin', 'seed', '--demo', '--tenant', 'acme.test'])).toMatchObject({ demo: { skipped: true, users: 0 } });
+    expect(await tenantRows('acme.test')).toEqual({ users: 28, customers: 30, conferences: 4, recordings: 5 });
   });
 });

@@ -10,8 +10,7 @@ describe.each(BACKENDS)('e2e: bulk --from-file (serve on %s)', (backend) => {
   const errors = join(box.root, 'failed.ndjson');
 
   beforeAll(async () => {
-    // On PostgreSQL the demo data set goes only into an empty database: there serve --demo makes the tenant, its key and the profile.
-    if (backend === 'sqlite') await box.json(['admin', 'init']);
+    await box.json(['admin', 'init']);
     await box.serve(['--demo', '--rate-limit', 'off']);
     writeFileSync(
       csv,

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, Sandbox } from './harness.js';
+import { BACKENDS, BIN, Sandbox } from './harness.js';
 import { hasTmux, TmuxTerminal } from './tmux.js';
 
 /** The interactive prompts of `login`, `conferences create` and `users create`, typed into a real terminal under tmux. */
 const TMUX = hasTmux();
-describe.skipIf(!TMUX)(`e2e: prompts on a terminal (tmux)${TMUX ? '' : ' (skipped: tmux is not installed; .ci/run installs it)'}`, () => {
-  const box = new Sandbox();
+describe.skipIf(!TMUX).each(BACKENDS)(`e2e: prompts on a terminal (tmux, serve on %s)${TMUX ? '' : ' (skipped: tmux is not installed; .ci/run installs it)'}`, (backend) => {
+  const box = new Sandbox(backend);
   let key: { key_id: string; secret: string };
   let baseUrl: string;
   const terminals: TmuxTerminal[] = [];

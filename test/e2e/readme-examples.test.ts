@@ -6,12 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { extractSections, type Section } from './readme/extract.js';
 import { describeFailure, runnableCommands, runSection } from './readme/runner.js';
 import { fillPlaceholders, provideFixtures, sectionEnv } from './readme/section-env.js';
-import { BIN, Sandbox } from './harness.js';
+import { type Backend, BACKENDS, BIN, Sandbox } from './harness.js';
 
 /**
  * Every runnable example of the README (```sh blocks; the README's "README examples" section
  * states the convention) runs against its own fresh `confctl serve --demo`, one server per
- * section, with the built bin standing in for `confctl` and `npx confctl`.
+ * section, with the built bin standing in for `confctl` and `npx confctl`: once on each store
+ * (on PostgreSQL without the `sh data-dir` blocks).
  */
 
 const README = resolve(__dirname, '../../README.md');
@@ -22,7 +23,7 @@ const COMMAND_TIMEOUT_MS = 90_000;
 
 const sections = extractSections(readFileSync(README, 'utf8')).filter((s) => runnableCommands(s).length > 0);
 
-describe('README examples run against a fresh serve --demo', () => {
+describe('README examples', () => {
   it('finds the README examples', () => {
     expect(sections.map((s) => s.title)).toEqual(expect.arrayContaining(['Quick start', 'Users', 'Scripting']));
   });
@@ -40,15 +41,19 @@ describe('README examples run against a fresh serve --demo', () => {
       rmSync(cache, { recursive: true, force: true });
     }
   }, 90_000);
+});
 
-  const slot = limiter(PARALLEL);
-  for (const section of sections) {
-    it.concurrent(`${section.title} (README line ${section.line})`, () => slot(() => runReadmeSection(section)), 300_000);
+const slot = limiter(PARALLEL);
+describe.each(BACKENDS)('README examples run against a fresh serve --demo on %s', (backend) => {
+  const onDataDir = backend === 'sqlite';
+  for (const section of sections.filter((s) => runnableCommands(s, onDataDir).length > 0)) {
+    it.concurrent(`${section.title} (README line ${section.line})`, () => slot(() => runReadmeSection(section, backend)), 300_000);
   }
 });
 
-async function runReadmeSection(section: Section): Promise<void> {
-  const box = new Sandbox();
+async function runReadmeSection(section: Section, backend: Backend): Promise<void> {
+  const box = new Sandbox(backend);
+  const onDataDir = backend === 'sqlite';
   try {
     const server = await box.serve(['--demo']);
     const profiles = JSON.parse(readFileSync(join(box.configDir, 'profiles.json'), 'utf8'));
@@ -58,16 +63,17 @@ async function runReadmeSection(section: Section): Promise<void> {
 
     const cwd = join(box.root, 'work');
     mkdirSync(cwd);
-    provideFixtures(runnableCommands(section), cwd, key);
+    provideFixtures(runnableCommands(section, onDataDir), cwd, key);
     const run = await runSection(section, {
       cwd,
       scratch: join(box.root, 'steps'),
       env: sectionEnv(box.env(), { bin: BIN, home: join(box.root, 'home'), shimDir: join(box.root, 'bin') }),
       substitute: (text) => fillPlaceholders(text, key),
       commandTimeoutMs: COMMAND_TIMEOUT_MS,
+      onDataDir,
     });
     if (run.failure) throw new Error(describeFailure(section, run).replaceAll(key.secret, '****'));
-    expect(run.steps).toHaveLength(runnableCommands(section).length);
+    expect(run.steps).toHaveLength(runnableCommands(section, onDataDir).length);
   } finally {
     await box.dispose();
   }

@@ -2,7 +2,7 @@ import type { WorkHours } from '../../contract/index.js';
 import type { Store } from '../../store/types.js';
 import { FIRST_NAMES, emailPart, LAST_NAMES, PLACES, STREETS, TIMEZONES } from './names.js';
 import { Prng } from './prng.js';
-import { DEFAULT_ROLES } from './roles.js';
+import { DEFAULT_ROLES, defaultRoleSteps } from './roles.js';
 import { ask, runSteps, type Steps } from '../steps.js';
 
 const DAY = { start: { hour: 9, minute: 0, second: 0 }, end: { hour: 17, minute: 0, second: 0 } };
@@ -18,7 +18,7 @@ const BASE = Date.UTC(2024, 0, 1);
 export function* bulkSteps(tenantId: number, counts: { users: number; customers: number }): Steps<{ users: number; customers: number }> {
   const rnd = new Prng(0xb01c + tenantId);
   const all = { page_size: 1, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc' as const, filter: null };
-  for (const r of DEFAULT_ROLES) yield* ask((s) => s.roles.create(tenantId, r));
+  yield* defaultRoleSteps(tenantId);
   const departments = (yield* ask((s) => s.departments.list(tenantId))).map((d) => d.id);
   const userBase = (yield* ask((s) => s.users.list(tenantId, all))).total;
   for (let i = 0; i < counts.users; i++) {

@@ -3,5 +3,5 @@
  * default roles, the deterministic demo set, and bulk users and customers for benchmarks.
  */
 export { DEFAULT_ROLES, ensureDefaultRoles } from './roles.js';
-export { DEMO_MARKER_EMAIL, type DemoSummary, hasDemoData, seedDemo, skippedDemo } from './demo.js';
+export { DEMO_MARKER_EMAIL, type DemoSummary, hasDemoData, seedDemo } from './demo.js';
 export { seedBulk } from './bulk.js';

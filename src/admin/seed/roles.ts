@@ -1,11 +1,15 @@
 import type { Store } from '../../store/types.js';
+import { ask, runSteps, type Steps } from '../steps.js';
 
 /** The roles a new tenant starts with (decisions §7). */
 export const DEFAULT_ROLES = ['Admin', 'Manager', 'Member'] as const;
 
+/** Creates the default roles of a tenant, as steps (../steps.ts); existing ones are kept. */
+export function* defaultRoleSteps(tenantId: number): Steps<void> {
+  for (const r of DEFAULT_ROLES) yield* ask((s) => s.roles.create(tenantId, r));
+}
+
 /** Creates the default roles of a tenant; existing ones are kept (idempotent). */
 export function ensureDefaultRoles(store: Store, tenantId: number): void {
-  store.transaction(() => {
-    for (const r of DEFAULT_ROLES) store.roles.create(tenantId, r);
-  });
+  store.transaction(() => runSteps(store, defaultRoleSteps(tenantId)));
 }

@@ -7,13 +7,14 @@ import type { Command } from 'commander';
 import * as pgChanges from '../../admin/postgres-changes.js';
 import * as pgLifecycle from '../../admin/postgres-lifecycle.js';
 import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
+import { initFirstTenantShared } from '../../local/init-shared.js';
 import { AdminError } from '../../admin/errors.js';
 import { ImportError } from '../../admin/import.js';
 import { importRecordsPg } from '../../admin/postgres-import.js';
-import { seedBulkPg } from '../../admin/postgres-seed.js';
+import { seedBulkPg, seedDemoPg } from '../../admin/postgres-seed.js';
+import { DEMO_MARKER_EMAIL } from '../../admin/seed/demo.js';
 import type { DataStore } from '../../store/port.js';
 import type { PostgresStore } from '../../store/postgres/index.js';
-import { maskDatabaseUrl } from '../../store/postgres/pool.js';
 import type { TenantRecord } from '../../store/types.js';
 import { type CliContext, CliError, EXIT } from '../context.js';
 import { connectionFailure, openForAdmin, tenantOf } from './admin-database.js';
@@ -73,46 +74,36 @@ export async function withDatabaseStore<T>(ctx: CliContext, cmd: Command, url: s
 }
 
 /**
- * `admin seed --database`. Bulk users and customers go into the tenant natively
- * (src/admin/postgres-seed.ts). The demo set is built by the SQLite seeders: into a database
- * without a tenant it is loaded as `serve --database --demo` loads it (built in a scratch data
- * directory and moved in with `admin copy`'s code, with the tenant localhost and an
- * all-permissions key whose secret is printed once); a tenant that has it is skipped, as on
- * SQLite; a tenant without it is refused (exit 5), nothing added.
+ * `admin seed --database`: the seeders' steps run natively (src/admin/postgres-seed.ts), into the
+ * tenant as on SQLite: the demo set where the tenant lacks it (skipped where it has it), then
+ * bulk users and customers. Into a database without a tenant, `--demo` first creates the tenant
+ * localhost and an all-permissions key as `serve --database --demo` does, printing its secret once.
  */
 export async function seedDatabase(ctx: CliContext, cmd: Command, url: string, what: { demo: boolean; users: number; customers: number }): Promise<void> {
-  const { DEMO_MARKER_EMAIL, skippedDemo } = await import('../../admin/seed/index.js');
   const { seedPlan } = await import('./admin-setup.js');
   const dryRun = isDryRun(cmd);
   const bulk = what.users > 0 || what.customers > 0;
   await withDatabaseStore(ctx, cmd, url, true, async ({ store, tenantOf, mediaDir }, opts) => {
-    const result: Record<string, unknown> = {};
+    const target = store as PostgresStore;
     let tenant: TenantRecord;
+    let created: Record<string, string> = {};
     if (what.demo && !opts.tenant && (await store.tenants.list()).length === 0) {
       if (dryRun) {
         const more = bulk ? `, then add ${what.users} generated users and ${what.customers} generated customers to it` : '';
         return plan(ctx, [`would create tenant localhost with the demo data set and an all-permissions key 'admin' (its secret printed once)${more}`]);
       }
-      const { loadDemo } = await import('./serve-postgres.js');
-      const loaded = await loadDemo(store, url, mediaDir, ctx.env as NodeJS.ProcessEnv);
-      if (!loaded.created) throw new CliError('another writer filled the database meanwhile: the demo data set was not added', EXIT.conflict);
-      tenant = loaded.created.tenant;
-      Object.assign(result, { tenant: tenant.primary_domain, demo: loaded.demo, key_id: loaded.created.key.id, secret: loaded.created.key.secret });
+      const first = await initFirstTenantShared(target);
+      if (!first) throw new CliError('another writer filled the database meanwhile: the demo data set was not added', EXIT.conflict);
+      tenant = first.tenant;
+      created = { key_id: first.key.id, secret: first.key.secret };
     } else {
       tenant = await tenantOf(opts);
-      const hasDemo = what.demo && Boolean(await store.users.findByEmail(tenant.id, DEMO_MARKER_EMAIL));
-      if (what.demo && !hasDemo) {
-        throw new CliError(
-          `the demo data set goes only into an empty database on PostgreSQL; tenant ${tenant.primary_domain} of ${maskDatabaseUrl(url)} has none, and nothing was added`,
-          EXIT.conflict,
-          "load it into an empty database (confctl admin seed --demo --database URL, or serve --database URL --demo), or seed a data directory and move it in with 'confctl admin copy --from DIR --to URL --replace'",
-        );
-      }
-      if (dryRun) return plan(ctx, seedPlan(tenant, what, hasDemo));
-      result.tenant = tenant.primary_domain;
-      if (what.demo) result.demo = skippedDemo();
+      if (dryRun) return plan(ctx, seedPlan(tenant, what, what.demo && Boolean(await store.users.findByEmail(tenant.id, DEMO_MARKER_EMAIL))));
     }
-    if (bulk) Object.assign(result, await seedBulkPg(store as PostgresStore, tenant.id, { users: what.users, customers: what.customers }));
+    const result: Record<string, unknown> = { tenant: tenant.primary_domain };
+    if (what.demo) result.demo = await seedDemoPg(target, tenant.id, { mediaDir });
+    Object.assign(result, created);
+    if (bulk) Object.assign(result, await seedBulkPg(target, tenant.id, { users: what.users, customers: what.customers }));
     await print(ctx, cmd, result);
   });
 }

@@ -4,15 +4,8 @@ import { initFirstTenantShared } from '../../local/init-shared.js';
 import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
 import type { CreatedKey } from '../../local/init.js';
 import { maskDatabaseUrl, openPostgresStore, type PostgresStore } from '../../store/postgres/index.js';
-import type { DataStore } from '../../store/port.js';
 import type { TenantRecord } from '../../store/types.js';
-import { DEMO_MARKER_EMAIL, type DemoSummary, seedDemo, skippedDemo } from '../../admin/seed/index.js';
-import { AdminError } from '../../admin/errors.js';
-import { initFirstTenant } from '../../local/init.js';
-import { openLocal } from '../../local/open.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { DemoSummary } from '../../admin/seed/demo.js';
 import type { CliContext } from '../context.js';
 import { consentToLocalProfile } from './local-profile.js';
 import type { ServeOptions } from './serve.js';
@@ -25,8 +18,6 @@ export interface SharedInstance {
   mediaDir: string;
   created?: { tenant: TenantRecord; key: CreatedKey };
   demo?: DemoSummary;
-  /** Said once started (what --demo did when it could not load the demo). */
-  notice?: string;
 }
 
 /**
@@ -47,10 +38,10 @@ export async function openShared(url: string, options: Pick<ServeOptions, 'data'
   try {
     // As on SQLite: a profile the new key would replace is replaced only with consent, asked before the key exists.
     if (options.profile && !(await store.tenants.list()).length) await consentToLocalProfile(ctx, store, options.profile);
-    const loaded = options.demo ? await loadDemo(store, url, mediaDir, env) : undefined;
-    const created = loaded?.created ?? (await initFirstTenantShared(store));
+    const created = await initFirstTenantShared(store);
+    const demo = options.demo ? await loadDemo(store, mediaDir) : undefined;
     const signingSecret = await store.shared!.signingSecret(() => randomBytes(32).toString('hex'));
-    return { store, signingSecret, mediaDir, created, demo: loaded?.demo, notice: loaded?.notice };
+    return { store, signingSecret, mediaDir, created, demo };
   } catch (err) {
     await store.close();
     throw err;
@@ -66,42 +57,14 @@ function hideFromProcessList(url: string): void {
   if (process.argv.some((arg) => arg.includes(url)) && new URL(url).password) process.title = 'confctl serve --database ***';
 }
 
-const OTHER_DATA = 'The database already holds data: --demo added nothing.';
-
 /**
- * `--demo` on PostgreSQL: on an empty database, the demo set is built in a scratch SQLite instance
- * (the seeders are the SQLite store's) and moved in with `admin copy`'s code, its first key with
- * it; a database that already has the demo's first user says so and gets nothing. When another
- * instance fills the empty database first, the copy refuses and this one adds nothing either.
+ * `--demo` on PostgreSQL, as on SQLite: the demo set goes into the first tenant (the one just
+ * created on an empty database), in one transaction under the tenant's seed lock, and its
+ * recording files into `mediaDir`; a tenant that has it is left alone (a skipped summary), so
+ * instances starting together load it once.
  */
-export async function loadDemo(
-  store: Pick<DataStore, 'tenants' | 'users'>,
-  url: string,
-  mediaDir: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ demo?: DemoSummary; created?: { tenant: TenantRecord; key: CreatedKey }; notice?: string }> {
+async function loadDemo(store: PostgresStore, mediaDir: string): Promise<DemoSummary> {
+  const { seedDemoPg } = await import('../../admin/postgres-seed.js');
   const [first] = await store.tenants.list();
-  if (first) return (await store.users.findByEmail(first.id, DEMO_MARKER_EMAIL)) ? { demo: skippedDemo() } : { notice: OTHER_DATA };
-  const scratch = mkdtempSync(join(tmpdir(), 'confctl-demo-'));
-  try {
-    const local = openLocal(scratch, env);
-    let created: { tenant: TenantRecord; key: CreatedKey } | undefined;
-    let demo: DemoSummary;
-    try {
-      created = initFirstTenant(local.store)!;
-      demo = seedDemo(local.store, created.tenant.id, { mediaDir: local.layout.mediaDir });
-    } finally {
-      local.store.close();
-    }
-    const { copyToPostgres } = await import('../../admin/copy.js');
-    try {
-      await copyToPostgres({ from: scratch, to: url, mediaFrom: local.layout.mediaDir, mediaTo: mediaDir, replace: false });
-    } catch (err) {
-      if (!(err instanceof AdminError && err.kind === 'conflict')) throw err;
-      return { notice: OTHER_DATA };
-    }
-    return { demo, created };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  return seedDemoPg(store, first.id, { mediaDir });
 }

@@ -36,8 +36,6 @@ interface Opened {
   where: string;
   created?: { tenant: TenantRecord; key: CreatedKey };
   demo?: DemoSummary;
-  /** Said once listening, beside the demo's message. */
-  notice?: string;
   /** Background work that runs while serving (webhook delivery); stopped before the store closes. */
   start(): { stop(): Promise<void> };
 }
@@ -127,7 +125,6 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     if (saved) out.write(`Profile '${options.profile.name}' points at ${baseUrl}\n`);
   }
   if (demo) out.write(`${demoMessage(demo)}\n`);
-  if (opened.notice) out.write(`${opened.notice}\n`);
   out.write(`Listening on ${baseUrl} (data: ${opened.where})\n`);
   const background = opened.start();
 

@@ -20,7 +20,15 @@ describe('README example extraction', () => {
       '## S', `${fence}sh no-test`, '# long-running', 'confctl serve', fence,
       `${fence}json`, '{}', fence, `${fence}text`, 'confctl serve [--port N]', fence, fence, 'src/  code', fence,
     ));
-    expect(s.blocks).toEqual([{ line: 2, runs: false, commands: [] }]);
+    expect(s.blocks).toEqual([{ line: 2, runs: false, dataDirOnly: false, commands: [] }]);
+  });
+
+  it('marks sh data-dir blocks: they run, on a data directory only', () => {
+    const [s] = extractSections(md('## S', `${fence}sh`, 'confctl a', fence, `${fence}sh data-dir`, '# a data directory only', 'confctl backup', fence));
+    expect(s.blocks).toEqual([
+      { line: 2, runs: true, dataDirOnly: false, commands: [{ line: 3, text: 'confctl a', expectedExit: 0 }] },
+      { line: 5, runs: true, dataDirOnly: true, commands: [{ line: 7, text: 'confctl backup', expectedExit: 0 }] },
+    ]);
   });
 
   it('joins continuation lines, drops trailing and comment-only lines, and reads # exit N', () => {
@@ -46,7 +54,9 @@ describe('README example extraction', () => {
     refused(md('## S', `${fence}bash`, 'ls', fence), /line 2: ```bash block: write ```sh/);
     refused(md('## S', `${fence}console`, '$ ls', fence), /line 2: ```console/);
     refused(md('## S', `${fence}sh no-test`, 'npm link', fence), /line 3: a sh no-test block starts with a comment saying why/);
-    refused(md('## S', `${fence}sh skip`, 'ls', fence), /unknown fence flag 'skip'/);
+    refused(md('## S', `${fence}sh data-dir`, 'confctl admin backup', fence), /line 3: a sh data-dir block starts with a comment saying why it runs against a data directory only/);
+    refused(md('## S', `${fence}sh skip`, 'ls', fence), /unknown fence flag 'skip' \(known: no-test, data-dir\)/);
+    refused(md('## S', `${fence}sh no-test data-dir`, '# why', fence), /unknown fence flag 'no-test data-dir'/);
     refused(md('## S', `${fence}sh`, 'confctl x   # exit 5 once it started', fence), /line 3: write an expected exit code as '# exit N'/);
     refused(md('## S', `${fence}sh`, 'cat <<EOF', 'x', 'EOF', fence), /line 3: here-documents are not supported/);
     refused(md('## S', `${fence}sh`, 'ls \\', fence), /line 3: the command's last line ends with a continuation/);

@@ -2,6 +2,8 @@
  * Reads the README's shell examples by the README convention:
  * - every `##`/`###` heading starts a section (a `####` heading stays in its section);
  * - a ```sh block runs; ```sh no-test does not, and its first line is a comment giving the reason;
+ * - a ```sh data-dir block runs only against a data directory (SQLite), not against PostgreSQL;
+ *   its first line is a comment giving the reason too;
  * - other info strings (json, text, none) are not shell; bash/shell/console/zsh are refused, so an
  *   example cannot slip past the test by its fence;
  * - a command ends at a line without a trailing `\`; a trailing `# exit N` (or `# exit N: why`)
@@ -20,6 +22,8 @@ export interface Command {
 export interface Block {
   line: number;
   runs: boolean;
+  /** Runs against a data directory only (`sh data-dir`): skipped when serve runs on PostgreSQL. */
+  dataDirOnly: boolean;
   commands: Command[];
 }
 
@@ -31,6 +35,12 @@ export interface Section {
 
 /** A README that breaks the convention: the message names the line and what to write instead. */
 export class ConventionError extends Error {}
+
+/** The fence flags, each with what its block's opening comment explains. */
+const FLAGS = new Map([
+  ['no-test', 'cannot run in a test'],
+  ['data-dir', 'runs against a data directory only'],
+]);
 
 const REFUSED = new Set(['bash', 'shell', 'console', 'zsh', 'shellsession', 'sh-session', 'terminal']);
 
@@ -72,16 +82,16 @@ function readBlock(info: string, body: string[], fenceLine: number): Block | und
     throw new ConventionError(`README line ${fenceLine}: \`\`\`${lang} block: write \`\`\`sh (it runs in a test) or \`\`\`sh no-test with the reason`);
   }
   if (lang !== 'sh') return undefined;
-  const unknown = flags.filter((f) => f !== 'no-test');
-  if (unknown.length > 0) throw new ConventionError(`README line ${fenceLine}: unknown fence flag '${unknown.join(' ')}' (only 'no-test' is known)`);
-  if (flags.includes('no-test')) {
-    const first = body.find((l) => l.trim() !== '');
-    if (!first || !/^\s*#\s*\S/.test(first)) {
-      throw new ConventionError(`README line ${fenceLine + 1}: a sh no-test block starts with a comment saying why it cannot run in a test`);
-    }
-    return { line: fenceLine, runs: false, commands: [] };
+  if (flags.length > 1 || (flags.length === 1 && !FLAGS.has(flags[0]))) {
+    throw new ConventionError(`README line ${fenceLine}: unknown fence flag '${flags.join(' ')}' (known: ${[...FLAGS.keys()].join(', ')})`);
   }
-  return { line: fenceLine, runs: true, commands: readCommands(body, fenceLine + 1) };
+  const [flag] = flags;
+  const first = body.find((l) => l.trim() !== '');
+  if (flag && (!first || !/^\s*#\s*\S/.test(first))) {
+    throw new ConventionError(`README line ${fenceLine + 1}: a sh ${flag} block starts with a comment saying why it ${FLAGS.get(flag)}`);
+  }
+  if (flag === 'no-test') return { line: fenceLine, runs: false, dataDirOnly: false, commands: [] };
+  return { line: fenceLine, runs: true, dataDirOnly: flag === 'data-dir', commands: readCommands(body, fenceLine + 1) };
 }
 
 function readCommands(body: string[], firstLine: number): Command[] {

@@ -28,6 +28,16 @@ describe('README example runner', () => {
     expect(readFileSync(join(opts.cwd, 'greeting.txt'), 'utf8')).toBe('hello\n');
   });
 
+  it('runs the sh data-dir blocks on a data directory only', async () => {
+    for (const onDataDir of [true, false]) {
+      const opts = options({ onDataDir });
+      const run = await runSection(section('Some on a data directory only'), opts);
+      expect(run.failure).toBeUndefined();
+      expect(run.steps).toHaveLength(onDataDir ? 2 : 1);
+      expect(readFileSync(join(opts.cwd, 'where.txt'), 'utf8')).toBe(onDataDir ? 'everywhere\ndata-dir\n' : 'everywhere\n');
+    }
+  });
+
   it('fails at a command that exits non-zero unannounced, with its line and output, and runs nothing after it', async () => {
     const opts = options();
     const s = section('A bad command');

@@ -31,16 +31,19 @@ export interface RunOptions {
   substitute?: (text: string) => string;
   /** How long one command may run (default 60 s). */
   commandTimeoutMs?: number;
+  /** False when serve runs on PostgreSQL: the `sh data-dir` blocks are left out. */
+  onDataDir?: boolean;
 }
 
 const OUTPUT_LIMIT = 4000;
 
-export function runnableCommands(section: Section): Command[] {
-  return section.blocks.filter((b) => b.runs).flatMap((b) => b.commands);
+/** The commands of the section's blocks that run; without `onDataDir`, not those of `sh data-dir` blocks. */
+export function runnableCommands(section: Section, onDataDir = true): Command[] {
+  return section.blocks.filter((b) => b.runs && (onDataDir || !b.dataDirOnly)).flatMap((b) => b.commands);
 }
 
 export async function runSection(section: Section, options: RunOptions): Promise<SectionRun> {
-  const commands = runnableCommands(section);
+  const commands = runnableCommands(section, options.onDataDir);
   mkdirSync(options.scratch, { recursive: true });
   const script = join(options.scratch, 'section.sh');
   writeFileSync(script, buildScript(commands, options.substitute ?? ((t) => t)));

@@ -26,9 +26,9 @@ function snapshot(store: Store, tenantId: number, ids: Record<string, number>) {
 }
 
 /**
- * Opens a fresh SQLite store. The seeders write through the synchronous SQLite `Store` (the
- * demo's WAV files, meeting links, bulk imports), which PostgreSQL does not implement: this part
- * of the contract runs for the SQLite factories only.
+ * Opens a fresh SQLite store. These seeders take the synchronous SQLite `Store`: this part of the
+ * contract runs for the SQLite factories only. On PostgreSQL the same steps run through
+ * `seedBulkPg` and `seedDemoPg` (test/admin/postgres-seed.test.ts proves the demo's rows equal).
  */
 export interface SqliteStoreFactory {
   name: string;
