@@ -149,6 +149,30 @@ export function repoContract(factory: StoreFactory) {
       await expect(async () => store.customers.update(fx.b, berlin.id, { first_name: 'X' })).rejects.toThrow();
     });
 
+    it('answers e-mail checks asked together each for its own e-mail, tenant and exception', async () => {
+      const asked: Array<[number, string, number | undefined]> = [
+        [fx.a, 'EMMA@c.example', undefined],
+        [fx.a, 'emma@c.example', fx.customers.berlin.id],
+        [fx.a, 'gone@c.example', undefined],
+        [fx.a, 'mia@C.example', undefined],
+        [fx.a, 'mia@c.example', fx.customers.berlin.id],
+        [fx.a, 'nobody@c.example', undefined],
+        [fx.b, 'emma@c.example', undefined],
+      ];
+      const together = await Promise.all(asked.map(([t, email, except]) => store.customers.emailTaken(t, email, except)));
+      const alone: boolean[] = [];
+      for (const [t, email, except] of asked) alone.push(await store.customers.emailTaken(t, email, except));
+      expect(together).toEqual(alone);
+      expect(together.slice(0, 6)).toEqual([true, false, false, true, true, false]);
+      const users = await Promise.all([
+        store.users.emailTaken(fx.a, 'LOVELACE@a.example'),
+        store.users.emailTaken(fx.a, 'lovelace@a.example', fx.users.lovelace.id),
+        store.users.emailTaken(fx.a, 'hopper@a.example'),
+        store.users.emailTaken(fx.b, 'alan@a.example'),
+      ]);
+      expect(users).toEqual([true, false, false, false]);
+    });
+
     it('checks customer email uniqueness case-insensitively, ignoring deleted customers', async () => {
       expect(await store.customers.emailTaken(fx.a, 'EMMA@c.example')).toBe(true);
       expect(await store.customers.emailTaken(fx.a, 'emma@c.example', fx.customers.berlin.id)).toBe(false);
