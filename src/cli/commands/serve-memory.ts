@@ -4,11 +4,14 @@ import { setFlagsFromString } from 'node:v8';
 const YOUNG_GENERATION_FLAGS = /--(max|min)-semi-space-size|--semi-space-growth-factor|--max-heap-size/;
 
 /**
- * Keeps V8's young generation at its initial size for `serve` (two 1 MiB semi-spaces): under
- * hundreds of requests in flight V8 otherwise grows it to two 16 MiB semi-spaces, about 30 MB of
- * peak RSS that buys no measurable CPU (see the README's Performance section). The size is fixed
- * when Node starts, but its growth factor is read at each growth, so setting it to 1 here stops
- * the growth. Does nothing, and answers false, when the user sized the young generation.
+ * Keeps V8's young generation at its initial size for `serve` on SQLite (two 1 MiB semi-spaces):
+ * under hundreds of requests in flight V8 otherwise grows it to two 16 MiB semi-spaces, about
+ * 20-30 MB of peak RSS that buys no measurable CPU there, since SQLite answers each request
+ * within one turn and little survives a scavenge. Not on PostgreSQL: there a request's objects
+ * live across its round trips, a small young generation promotes them, and the old generation's
+ * collections cost more CPU and memory than they save (see the README's Performance section).
+ * The size is fixed when Node starts, but its growth factor is read at each growth, so setting it
+ * to 1 stops the growth. Does nothing, and answers false, when the user sized the young generation.
  */
 export function keepYoungGenerationSmall(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
   if (YOUNG_GENERATION_FLAGS.test(`${execArgv.join(' ')} ${nodeOptions}`)) return false;

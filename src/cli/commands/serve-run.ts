@@ -89,8 +89,8 @@ async function openSharedService(url: string, options: ServeOptions, ctx: CliCon
  */
 export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   const out = ctx.streams.stdout;
-  keepYoungGenerationSmall();
   const database = options.database ?? ctx.env.CONFCTL_DATABASE_URL;
+  if (!database) keepYoungGenerationSmall();
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
   const { store, created, demo } = opened;
   const { server } = createServer({
