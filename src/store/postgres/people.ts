@@ -1,11 +1,12 @@
 import type { Customer, ListQuery, User } from '../../contract/index.js';
-import type { CustomerInsert, CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.js';
-import { addressParams, CUSTOMER_COLUMNS, CUSTOMER_LIST_DEF, customerRow, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../sqlite/repos/customers.js';
+import type { CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.js';
+import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../sqlite/repos/customers.js';
 import { jsonSelect, toUser, USER_FROM, USER_JSON_FIELDS, USER_LIST_DEF, USER_SELECT, type UserRow } from '../sqlite/repos/users.js';
 import { NotFoundError, nowIso } from '../util.js';
 import { compileList } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
+import { customerInserts } from './customer-inserts.js';
 import { fold } from './schema.js';
 import { TurnQueue } from './turn.js';
 import { ADDRESS_FIELDS } from '../../contract/index.js';
@@ -136,18 +137,7 @@ export function pgCustomers(db: Queryable, totals?: ListTotals) {
   return {
     list: (tenantId: number, query: ListQuery) => runList(db, CUSTOMER_LIST_DEF, tenantId, query, toCustomer, totals),
     get: (tenantId: number, id: number) => read(tenantId, id, true),
-    insert: async (tenantId: number, input: CustomerInsert): Promise<Customer> => {
-      const row = customerRow(input);
-      const values = [tenantId, ...CUSTOMER_COLUMNS.map((c) => row[c])];
-      const inserted = await guardUnique(
-        one<CustomerRow>(
-          db,
-          `INSERT INTO customers AS c (tenant_id, ${CUSTOMER_COLUMNS.join(', ')}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${CUSTOMER_SELECT}`,
-          values,
-        ),
-      );
-      return toCustomer(inserted!);
-    },
+    insert: customerInserts(db),
     update: async (tenantId: number, id: number, patch: CustomerPatch): Promise<Customer> => {
       const values: unknown[] = [tenantId, id];
       const flat: Record<string, unknown> = { ...patch };

@@ -173,6 +173,42 @@ export function repoContract(factory: StoreFactory) {
       expect(users).toEqual([true, false, false, false]);
     });
 
+    it('creates customers asked for together each on its own: ids in order, a clash or a bad row refuses only itself', async () => {
+      const clash = { name: 'UniqueViolation', field: 'email' };
+      const asked = [
+        { first_name: 'One', last_name: 'A', email: 'one@together.example' },
+        { first_name: 'Two', last_name: 'B', email: 'EMMA@c.example' },
+        { first_name: 'Three', last_name: 'C', email: 'three@together.example' },
+        { first_name: 'Four', last_name: 'D', email: 'ONE@together.example' },
+        { first_name: null, last_name: 'E', email: 'five@together.example' } as unknown as { first_name: string; last_name: string; email: string },
+        { first_name: 'Six', last_name: 'F', email: 'six@together.example' },
+      ];
+      const outcomes = await Promise.allSettled(asked.map(async (input) => store.customers.insert(fx.a, input)));
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject(clash);
+      expect((outcomes[3] as PromiseRejectedResult).reason).toMatchObject(clash);
+      const made = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+      expect(made.map((c) => c.email)).toEqual(['one@together.example', 'three@together.example', 'six@together.example']);
+      expect(made[0].id).toBeLessThan(made[1].id);
+      expect(made[1].id).toBeLessThan(made[2].id);
+      for (const c of made) expect(await store.customers.get(fx.a, c.id)).toEqual(c);
+      expect(await store.customers.findByEmail(fx.a, 'five@together.example')).toBeUndefined();
+      expect((await store.customers.findByEmail(fx.a, 'emma@c.example'))?.id).toBe(fx.customers.berlin.id);
+      // Without a bad row (on PostgreSQL: one multi-row INSERT), clashes in and beside the batch.
+      const again = await Promise.allSettled(
+        ['seven@together.example', 'SEVEN@together.example', 'Three@Together.example', 'eight@together.example'].map(async (email) =>
+          store.customers.insert(fx.a, { first_name: 'N', last_name: 'N', email }),
+        ),
+      );
+      expect(again.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      expect((again[1] as PromiseRejectedResult).reason).toMatchObject(clash);
+      expect((again[2] as PromiseRejectedResult).reason).toMatchObject(clash);
+      const [seven, eight] = [again[0], again[3]].map((o) => (o as PromiseFulfilledResult<{ id: number; email: string }>).value);
+      expect(seven.id).toBeGreaterThan(made[2].id);
+      expect(eight.id).toBeGreaterThan(seven.id);
+      expect(await store.customers.get(fx.a, eight.id)).toEqual(eight);
+    });
+
     it('checks customer email uniqueness case-insensitively, ignoring deleted customers', async () => {
       expect(await store.customers.emailTaken(fx.a, 'EMMA@c.example')).toBe(true);
       expect(await store.customers.emailTaken(fx.a, 'emma@c.example', fx.customers.berlin.id)).toBe(false);
