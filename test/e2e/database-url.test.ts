@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Sandbox } from './harness.js';
 
@@ -43,6 +44,21 @@ describe('e2e: serve --database, its URL and its first start', () => {
     } finally {
       await fresh.dispose();
     }
+  });
+
+  it('--data wins over CONFCTL_DATABASE_URL, as for admin commands; --data with --database, or a URL not PostgreSQL\'s, is exit 2', async () => {
+    const url = (await box.useDatabase())!;
+    const dir = join(box.root, 'explicit-data');
+    const s = await box.serve(['--no-profile', '--data', dir]);
+    expect(s.output()).toContain(`(data: ${dir})`);
+    expect(existsSync(join(dir, 'confctl.db'))).toBe(true);
+    s.child.kill('SIGTERM');
+    const both = await box.run(['serve', '--port', '0', '--no-profile', '--data', dir, '--database', url]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('error: give --data (a SQLite data directory) or --database (PostgreSQL), not both');
+    const notPg = await box.run(['serve', '--port', '0', '--no-profile'], { env: { CONFCTL_DATABASE_URL: 'mysql://app@db/confctl' } });
+    expect(notPg.code).toBe(2);
+    expect(notPg.stderr).toContain('error: CONFCTL_DATABASE_URL must be a PostgreSQL URL (postgres://user@host/db)');
   });
 
   it('an unreachable database is exit 8 with the URL masked', async () => {

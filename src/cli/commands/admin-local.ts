@@ -6,6 +6,7 @@ import { findTenant, type LocalInstance, openLocal, openLocalForPlan } from '../
 import type { TenantRecord } from '../../store/types.js';
 import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../context.js';
 import { listWriter, renderItem, type Row } from '../output/index.js';
+import { chooseDatabase } from './database-choice.js';
 
 export type Opts = Record<string, unknown>;
 
@@ -51,23 +52,12 @@ export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: 
   }
 }
 
-/** A PostgreSQL URL (`postgres://` or `postgresql://`); the check is here so the SQLite path does not load pg. */
-export const isPostgresUrl = (value: string): boolean => /^postgres(ql)?:\/\//i.test(value);
+export { isPostgresUrl } from './database-choice.js';
 
-/**
- * The PostgreSQL database an admin command works on, or undefined for the SQLite data directory:
- * `--database URL`, else `CONFCTL_DATABASE_URL` unless `--data` names a data directory (a flag
- * wins over the environment). Both flags at once, or a URL that is not PostgreSQL's, is exit 2.
- */
+/** The PostgreSQL database an admin command works on, or undefined for the SQLite data directory (see `chooseDatabase`). */
 export function databaseUrl(ctx: CliContext, cmd: Command): string | undefined {
   const opts = cmd.opts<Opts>();
-  const flag = opts.database as string | undefined;
-  if (flag !== undefined && opts.data !== undefined) throw new UsageError('give --data (a SQLite data directory) or --database (PostgreSQL), not both');
-  const url = flag ?? (opts.data === undefined ? ctx.env.CONFCTL_DATABASE_URL || undefined : undefined);
-  if (url !== undefined && !isPostgresUrl(url)) {
-    throw new UsageError(`${flag !== undefined ? '--database' : 'CONFCTL_DATABASE_URL'} must be a PostgreSQL URL (postgres://user@host/db)`);
-  }
-  return url;
+  return chooseDatabase({ data: opts.data as string | undefined, database: opts.database as string | undefined }, ctx.env);
 }
 
 export function tenantOf(local: LocalInstance, opts: Opts): TenantRecord {

@@ -13,6 +13,7 @@ import type { TenantRecord } from '../../store/types.js';
 import type { CreatedKey } from '../../local/init.js';
 import { retryDelaysFrom, startWebhookSender } from './serve-webhooks.js';
 import { keepYoungGenerationSmall } from './serve-memory.js';
+import { chooseDatabase } from './database-choice.js';
 
 export { listenError };
 
@@ -89,7 +90,7 @@ async function openSharedService(url: string, options: ServeOptions, ctx: CliCon
  */
 export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   const out = ctx.streams.stdout;
-  const database = options.database ?? ctx.env.CONFCTL_DATABASE_URL;
+  const database = chooseDatabase(options, ctx.env);
   if (!database) keepYoungGenerationSmall();
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
   const { store, created, demo } = opened;

@@ -115,9 +115,10 @@ else --force. This is checked before the key exists.
 serve also delivers webhooks to the destinations of 'confctl admin webhooks', including events
 queued by admin commands in other processes; each attempt is logged as one line on stderr.
 
-With --database (or CONFCTL_DATABASE_URL, which no process list shows), serve runs on PostgreSQL:
-several instances on one database act as one service (shared rate limits, caches that see every
-instance's writes, one signing secret), with recording files in a --media directory they share.
+With --database (or CONFCTL_DATABASE_URL, which no process list shows, unless --data is given),
+serve runs on PostgreSQL: several instances on one database act as one service (shared rate
+limits, caches that see every instance's writes, one signing secret), with recording files in a
+--media directory they share. --data and --database together are refused (exit 2).
 ${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off', 'CONFCTL_DATABASE_URL=postgres://confctl@db/confctl confctl serve --media /srv/confctl-media')}`,
     )
     .action(async (_opts, cmd: Command) => {
