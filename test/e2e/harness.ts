@@ -76,10 +76,10 @@ export class Sandbox {
     return url ? openPostgresStore(url) : openStore(join(this.dataDir, 'confctl.db'));
   }
 
-  /** Starts `confctl serve` on a free port; answers the base URL once it listens. */
-  async serve(args: string[] = []): Promise<{ baseUrl: string; child: ChildProcess; output: () => string }> {
+  /** Starts `confctl serve` on a free port (`env` added to the sandbox's); answers the base URL once it listens. */
+  async serve(args: string[] = [], options: { env?: Record<string, string> } = {}): Promise<{ baseUrl: string; child: ChildProcess; output: () => string }> {
     await this.useDatabase();
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log', 'off', ...args], { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log', 'off', ...args], { env: this.env(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     this.children.push(child);
     let out = '';
     return new Promise((done, fail) => {

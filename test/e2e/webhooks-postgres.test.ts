@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataStore } from '../../src/store/port.js';
-import { BIN, Sandbox } from './harness.js';
+import { Sandbox } from './harness.js';
 import { type Listener, listen } from './webhooks-helpers.js';
 
 /**
@@ -21,25 +21,11 @@ let port: string;
 let store: DataStore;
 const servers: { child: ChildProcess; output: () => string }[] = [];
 
-/** `serve` on the sandbox's database with the scaled-down schedule; answers once it listens. */
-function serve(): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log', 'off', '--no-profile'], {
-    env: box.env({ CONFCTL_WEBHOOK_RETRY_DELAYS: '300,600,1200,2400' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((done, fail) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('Listening on')) {
-        const server = { child, output: () => out };
-        servers.push(server);
-        done(server);
-      }
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.once('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
-  });
+/** `serve` on the sandbox's database with the scaled-down schedule, kept in `servers`; answers once it listens. */
+async function serve(): Promise<{ child: ChildProcess; output: () => string }> {
+  const server = await box.serve(['--no-profile'], { env: { CONFCTL_WEBHOOK_RETRY_DELAYS: '300,600,1200,2400' } });
+  servers.push(server);
+  return server;
 }
 
 const stopped = (child: ChildProcess) =>

@@ -1,8 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/index.js';
-import { BIN, Sandbox } from './harness.js';
+import { Sandbox } from './harness.js';
 import { type Listener, listen } from './webhooks-helpers.js';
 
 /**
@@ -16,21 +16,7 @@ let listener: Listener;
 let port: string;
 
 /** `serve` with the scaled-down schedule; answers the child once it listens. */
-function serve(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log', 'off', '--no-profile'], {
-    env: box.env({ CONFCTL_WEBHOOK_RETRY_DELAYS: '300,300,300,300' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((done, fail) => {
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('Listening on')) done(child);
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.once('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
-  });
-}
+const serve = async (): Promise<ChildProcess> => (await box.serve(['--no-profile'], { env: { CONFCTL_WEBHOOK_RETRY_DELAYS: '300,300,300,300' } })).child;
 
 const stopped = (child: ChildProcess, signal: NodeJS.Signals) =>
   new Promise<void>((done) => {
