@@ -1,28 +1,15 @@
-import type { AttributeType, ListFilter, ListQuery } from '../../contract/index.js';
+import type { ListFilter, ListQuery } from '../../contract/index.js';
+import type { ColumnDef, ListDef } from '../sqlite/list-query.js';
 import { fold } from './schema.js';
 
-/** One whitelisted attribute: the SQL expression it stands for and how it compares. */
-export interface PgColumnDef {
-  sql: string;
-  type: AttributeType;
-  /** The expression needs the definition's `joins` (the count joins only when its filter does). */
-  join?: boolean;
-}
+/** One whitelisted attribute: SQLite's `ColumnDef` less its SQLite-only semi-join. */
+export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join'>;
 
 /**
- * A resource's list definition; only these fragments ever reach SQL, every value is bound.
- * `from` must alias the main table so that `idColumn`, `tenantColumn` and `deletedColumn`
- * resolve. The SQLite store's `ListDef`s fit this shape (their SQLite-only parts are ignored).
+ * A resource's list definition: SQLite's `ListDef` (only its fragments ever reach SQL, every
+ * value is bound) less its SQLite-only tenant index, so the SQLite store's definitions serve here.
  */
-export interface PgListDef {
-  select: string;
-  from: string;
-  joins?: string;
-  tenantColumn: string;
-  deletedColumn: string;
-  idColumn: string;
-  columns: Readonly<Record<string, PgColumnDef>>;
-}
+export type PgListDef = Omit<ListDef, 'tenantIndex' | 'columns'> & { columns: Readonly<Record<string, PgColumnDef>> };
 
 /** A statement and its values, as `pg`'s `client.query()` takes them. */
 export interface PgQuery {
