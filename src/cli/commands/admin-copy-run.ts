@@ -5,7 +5,8 @@ import { AdminError } from '../../admin/errors.js';
 import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
 import { type CliContext, globalOptions, outputFormat, UsageError } from '../context.js';
 import type { Row } from '../output/index.js';
-import { adminFailure, isPostgresUrl, plan, print, printList } from './admin-local.js';
+import { adminFailure, plan, print, printList } from './admin-local.js';
+import { isPostgresUrl } from './database-choice.js';
 import { connectionFailure } from './admin-database.js';
 
 /** The options as copy takes them; the URL from --to, else CONFCTL_DATABASE_URL. */

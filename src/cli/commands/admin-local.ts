@@ -52,8 +52,6 @@ export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: 
   }
 }
 
-export { isPostgresUrl } from './database-choice.js';
-
 /** The PostgreSQL database an admin command works on, or undefined for the SQLite data directory (see `chooseDatabase`). */
 export function databaseUrl(ctx: CliContext, cmd: Command): string | undefined {
   const opts = cmd.opts<Opts>();

@@ -20,11 +20,6 @@ export interface PostgresStore extends DataStore {
   readonly pool: pg.Pool;
 }
 
-/** True for a `postgres://` or `postgresql://` URL: where `--database` says PostgreSQL. */
-export function isPostgresUrl(value: string | undefined): value is string {
-  return value !== undefined && /^postgres(ql)?:\/\//i.test(value);
-}
-
 /**
  * Opens the PostgreSQL store at `url`: a pool, then the migrations (under an advisory lock, so
  * instances starting together migrate once). The requests of one turn of the event loop share
