@@ -51,7 +51,7 @@ export function patchSet(patch: object, fields: readonly string[], values: unkno
  * test/store/postgres-json.test.ts). One text value per row instead of fifteen values, an object
  * and a `JSON.stringify` for the hot GET and list paths.
  */
-const USER_JSON = `${jsonSelect(USER_JSON_FIELDS, (sql) => `coalesce(to_json(${sql})::text, 'null')`, 'coalesce')} AS json`;
+const USER_JSON = `${jsonSelect(USER_JSON_FIELDS, (sql) => `coalesce(to_json(${sql})::text, 'null')`)} AS json`;
 const USER_JSON_LIST_DEF = { ...USER_LIST_DEF, select: USER_JSON };
 
 /**

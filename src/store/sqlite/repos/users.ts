@@ -71,8 +71,8 @@ export const USER_JSON_FIELDS: readonly (readonly [key: string, sql: string, raw
  * One `format()` call writing the JSON object of `fields`: `quote` turns an expression into its
  * JSON text (null as `null`); raw fields are spliced as stored, `null` when NULL.
  */
-export function jsonSelect(fields: typeof USER_JSON_FIELDS, quote: (sql: string) => string, ifNull: string): string {
-  const values = fields.map(([, sql, raw]) => (raw ? `${ifNull}(${sql}, 'null')` : quote(sql)));
+export function jsonSelect(fields: typeof USER_JSON_FIELDS, quote: (sql: string) => string): string {
+  const values = fields.map(([, sql, raw]) => (raw ? `coalesce(${sql}, 'null')` : quote(sql)));
   return `format('{${fields.map(([key]) => `"${key}":%s`).join(',')}}', ${values.join(', ')})`;
 }
 
@@ -84,7 +84,7 @@ export function jsonSelect(fields: typeof USER_JSON_FIELDS, quote: (sql: string)
  * One string per row instead of fifteen values and an object for the hot GET and list paths;
  * one `format()` builds it (about a third cheaper than chaining `||`).
  */
-const JSON_SELECT = jsonSelect(USER_JSON_FIELDS, (sql) => `json_quote(${sql})`, 'ifnull');
+const JSON_SELECT = jsonSelect(USER_JSON_FIELDS, (sql) => `json_quote(${sql})`);
 
 const json = (w: WorkHours | null | undefined) => (w ? JSON.stringify(w) : null);
 const PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role'] as const;
