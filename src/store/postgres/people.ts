@@ -1,7 +1,7 @@
 import type { Customer, ListQuery, User } from '../../contract/index.js';
 import type { CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.js';
 import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../sqlite/repos/customers.js';
-import { jsonSelect, toUser, USER_FROM, USER_JSON_FIELDS, USER_LIST_DEF, USER_SELECT, type UserRow } from '../sqlite/repos/users.js';
+import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../sqlite/repos/users.js';
 import { NotFoundError, nowIso } from '../util.js';
 import { compileList } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
@@ -45,13 +45,8 @@ export function patchSet(patch: object, fields: readonly string[], values: unkno
   return sets.join(', ');
 }
 
-/**
- * A user as JSON text, written by PostgreSQL as SQLite writes it (see `USER_JSON_FIELDS`):
- * `to_json` escapes text exactly as `JSON.stringify` does (checked over every code point in
- * test/store/postgres-json.test.ts). One text value per row instead of fifteen values, an object
- * and a `JSON.stringify` for the hot GET and list paths.
- */
-const USER_JSON = `${jsonSelect(USER_JSON_FIELDS, (sql) => `coalesce(to_json(${sql})::text, 'null')`)} AS json`;
+/** A user's JSON text, as stored (`users.json`, kept by the triggers of migration 2). */
+const USER_JSON = 'u.json AS json';
 const USER_JSON_LIST_DEF = { ...USER_LIST_DEF, select: USER_JSON };
 
 /**

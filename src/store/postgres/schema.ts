@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { PG_USER_JSON } from '../user-json.js';
 
 /**
  * The PostgreSQL schema: SQLite's final schema (src/store/sqlite/migrations.ts, versions 1 to 7) with the
@@ -413,11 +414,38 @@ ${DATA_TABLES.map(changeTriggers).join('\n')}
 `;
 
 /**
+ * SQLite's migration 8: `users.json` holds each user's JSON text, kept by triggers on every
+ * write: a user's insert or update computes it from the new row (BEFORE, so the row is written
+ * once), a department's rename rewrites its users' (each row's BEFORE UPDATE recomputes it).
+ */
+const SCHEMA_2 = `
+ALTER TABLE users ADD COLUMN json ${TEXT};
+CREATE FUNCTION confctl_user_json() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.json := (SELECT ${PG_USER_JSON} FROM (SELECT NEW.*) u LEFT JOIN departments d ON d.id = u.department_id);
+  RETURN NEW;
+END
+$$;
+CREATE TRIGGER users_json BEFORE INSERT OR UPDATE ON users FOR EACH ROW EXECUTE FUNCTION confctl_user_json();
+CREATE FUNCTION confctl_department_users_json() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE users SET json = NULL WHERE department_id = NEW.id;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER departments_users_json AFTER UPDATE OF name ON departments FOR EACH ROW EXECUTE FUNCTION confctl_department_users_json();
+UPDATE users SET json = NULL;
+`;
+
+/**
  * The migrations, oldest first. Version 1 is SQLite's whole schema as of its version 7 (the
  * SQLite-only `tenant_id > 0` partial indexes, a workaround for SQLite's planner, are plain here:
  * PostgreSQL plans with per-value statistics).
  */
-export const PG_MIGRATIONS: readonly PgMigration[] = [{ version: 1, name: 'schema of SQLite version 7, shared state, change counters', sql: SCHEMA_1 }];
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, name: 'schema of SQLite version 7, shared state, change counters', sql: SCHEMA_1 },
+  { version: 2, name: "users' JSON text, stored (SQLite version 8)", sql: SCHEMA_2 },
+];
 
 /**
  * Sets every identity column's sequence past the largest id in its table (or back to 1 for an

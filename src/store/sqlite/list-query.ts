@@ -28,6 +28,11 @@ export interface ColumnDef {
  */
 export interface ListDef {
   select: string;
+  /**
+   * False when `select` reads the main table alone (users' stored JSON text): `joins` then go
+   * into the page query only for a filter or an order that needs them. Default true.
+   */
+  selectJoins?: boolean;
   from: string;
   joins?: string;
   tenantColumn: string;
@@ -167,14 +172,15 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
       : [from, whereSql];
   const order = compileOrder(def, query.order_by, query.order_direction);
   const offset = (query.page_number - 1) * query.page_size;
-  let pageSql = `SELECT ${def.select} FROM ${from} ${def.joins ?? ''} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+  const pageJoins = def.selectJoins !== false || countJoins || def.columns[query.order_by]?.join ? (def.joins ?? '') : '';
+  let pageSql = `SELECT ${def.select} FROM ${from} ${pageJoins} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
   // A deep page of a tenant's live rows in id order (what `--all` walks): OFFSET steps over every
   // skipped row, reading and joining it. Deferred join instead: skip ids alone through the tenant
   // index, which is covering and in id order for those rows (equal (tenant, deleted_at) keys sort
   // by rowid), whatever the tenant's size, then fetch and join only the page's rows. Other orders
   // and filters keep their own index walk (measured no better deferred).
   const byId = !query.filter && !query.with_trashed && def.columns[query.order_by]?.sql === def.idColumn;
-  const deferred = (ids: string) => `SELECT ${def.select} FROM (${ids}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${def.joins ?? ''} ORDER BY ${order}`;
+  const deferred = (ids: string) => `SELECT ${def.select} FROM (${ids}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${pageJoins} ORDER BY ${order}`;
   let seekSql: string | undefined;
   if (byId) {
     if (offset > 0) pageSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${indexed} WHERE ${byIndex} ORDER BY ${order} LIMIT ? OFFSET ?`);

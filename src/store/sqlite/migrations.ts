@@ -1,4 +1,12 @@
 import type { Db } from './db.js';
+import { SQLITE_USER_JSON } from '../user-json.js';
+
+/** A user's JSON text computed from the stored row `id` (its department joined). */
+const userJsonOf = (id: string) =>
+  `(SELECT ${SQLITE_USER_JSON} FROM users u LEFT JOIN departments d ON d.id = u.department_id WHERE u.id = ${id})`;
+
+/** Every column of users a user's JSON text is made of (migration 8's update trigger watches them). */
+const USER_JSON_SOURCES = 'id, department_id, first_name, last_name, email, timezone, work_hours, role, created_at, updated_at, status, avatar_url, deleted_at';
 
 /**
  * Numbered schema migrations, tracked with `PRAGMA user_version`. Append new ones; never edit a
@@ -364,6 +372,29 @@ CREATE TABLE meeting_links (
   created_at TEXT NOT NULL
 );
 CREATE INDEX meeting_links_tenant ON meeting_links(tenant_id, id);
+`,
+  },
+  {
+    version: 8,
+    name: "users' JSON text, stored",
+    // The hot GET and list paths answered each user by formatting fifteen columns into JSON text
+    // per request (a page of 15: 27 µs of SQLite's time, 11 µs reading the text stored). Triggers
+    // keep `json` equal to that text on every write, by any process: a user's insert or update,
+    // and a department's rename. Its fields are `USER_JSON_FIELDS` as this migration wrote them;
+    // the store contract suite checks the stored text against `JSON.stringify` of the user, so a
+    // change of fields needs a migration that rewrites these triggers and the column.
+    sql: `
+ALTER TABLE users ADD COLUMN json TEXT;
+CREATE TRIGGER users_json_insert AFTER INSERT ON users BEGIN
+  UPDATE users SET json = ${userJsonOf('NEW.id')} WHERE id = NEW.id;
+END;
+CREATE TRIGGER users_json_update AFTER UPDATE OF ${USER_JSON_SOURCES} ON users BEGIN
+  UPDATE users SET json = ${userJsonOf('NEW.id')} WHERE id = NEW.id;
+END;
+CREATE TRIGGER users_json_department AFTER UPDATE OF name ON departments BEGIN
+  UPDATE users SET json = ${userJsonOf('users.id')} WHERE department_id = NEW.id;
+END;
+UPDATE users SET json = ${userJsonOf('users.id')};
 `,
   },
 ];

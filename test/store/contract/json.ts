@@ -74,6 +74,26 @@ export function jsonContract(factory: StoreFactory) {
       expect(answers.map((a) => a && JSON.parse(a).first_name)).toEqual([TRICKY, 'A', TRICKY, undefined, undefined, 'B', undefined, undefined]);
     });
 
+    it('the stored text follows an update of each of the user fields, to values and back to null', async () => {
+      const dept = await store.departments.create(tenantId, 'Second');
+      await store.roles.create(tenantId, 'other');
+      await store.users.update(tenantId, 1, { first_name: TRICKY, last_name: 'Ümlaut', email: 'new@example.com', timezone: 'UTC', department_id: dept.id, role: 'other', work_hours: HOURS });
+      const updated = await store.users.get(tenantId, 1);
+      expect(updated).toMatchObject({ first_name: TRICKY, name: `${TRICKY} Ümlaut`, department_name: 'Second', role: 'other' });
+      expect(await store.users.getJson(tenantId, 1)).toBe(JSON.stringify(updated));
+      await store.users.update(tenantId, 2, { department_id: null, role: null, work_hours: null });
+      expect(await store.users.getJson(tenantId, 2)).toBe(JSON.stringify(await store.users.get(tenantId, 2)));
+      const texts = await store.users.listJson(tenantId, page);
+      expect(texts.rows).toEqual((await store.users.list(tenantId, page)).rows.map((u) => JSON.stringify(u)));
+    });
+
+    it('a list ordered by department joins it; one filtered by department reads no join and still matches', async () => {
+      const byDept: ListQuery = { ...page, order_by: 'department', order_direction: 'desc' };
+      expect((await store.users.listJson(tenantId, byDept)).rows).toEqual((await store.users.list(tenantId, byDept)).rows.map((u) => JSON.stringify(u)));
+      const inDept: ListQuery = { ...page, filter: { attribute: 'department', type: 'text', operator: 'Contains', value: 'Dépt' } };
+      expect((await store.users.listJson(tenantId, inDept)).rows).toEqual([JSON.stringify(await store.users.get(tenantId, 2))]);
+    });
+
     it('after JSON text and an update, the object list still matches it', async () => {
       await store.users.listJson(tenantId, page);
       await store.users.update(tenantId, 1, { work_hours: HOURS });

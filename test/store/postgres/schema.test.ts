@@ -211,7 +211,7 @@ describe('change counters', () => {
   it('are moved by every data table, and by no confctl_ table', async () => {
     const { rows } = await c.query<{ table: string; triggers: number }>(`
 SELECT c.relname AS table, count(t.oid)::int AS triggers
-FROM pg_class c LEFT JOIN pg_trigger t ON t.tgrelid = c.oid AND NOT t.tgisinternal
+FROM pg_class c LEFT JOIN pg_trigger t ON t.tgrelid = c.oid AND NOT t.tgisinternal AND t.tgfoid = 'confctl_bump_changes'::regproc
 WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace
 GROUP BY c.relname`);
     expect(rows.length).toBe(25);

@@ -3,6 +3,7 @@ import type { Db } from '../db.js';
 import { ListRunner, type ListDef } from '../list-query.js';
 import type { UserInsert, UserPatch, UserRepo } from '../../types.js';
 import { guardUnique, NotFoundError, nowIso } from '../../util.js';
+import { idOfUserJson } from '../../user-json.js';
 
 export type UserRow = Omit<User, 'work_hours'> & { work_hours: string | null };
 
@@ -38,63 +39,21 @@ export const USER_LIST_DEF: ListDef = {
 
 export const toUser = (r: UserRow): User => ({ ...r, work_hours: r.work_hours === null ? null : (JSON.parse(r.work_hours) as WorkHours) });
 
-/** The id a user's JSON text starts with (`{"id":42,…`, see USER_JSON_FIELDS). */
-const idOfJson = (text: string): number | undefined => {
-  const m = /^\{"id":(\d+),/.exec(text);
-  return m ? Number(m[1]) : undefined;
-};
-
 /**
- * The fields of a user's JSON text in `JSON.stringify(toUser(row))` order: each key, its SQL
- * expression, and whether that expression is JSON text already (work hours, stored by `json()`).
- * Each store quotes the others with its own JSON function (see `jsonSelect`).
+ * The users' list with each row as its stored JSON text (`users.json`, migration 8): the page
+ * reads one column and joins the department only to filter or order by it.
  */
-export const USER_JSON_FIELDS: readonly (readonly [key: string, sql: string, raw?: true])[] = [
-  ['id', 'u.id'],
-  ['department_id', 'u.department_id'],
-  ['first_name', 'u.first_name'],
-  ['last_name', 'u.last_name'],
-  ['email', 'u.email'],
-  ['timezone', 'u.timezone'],
-  ['work_hours', 'u.work_hours', true],
-  ['role', 'u.role'],
-  ['created_at', 'u.created_at'],
-  ['updated_at', 'u.updated_at'],
-  ['status', 'u.status'],
-  ['avatar_url', 'u.avatar_url'],
-  ['name', "u.first_name || ' ' || u.last_name"],
-  ['department_name', 'd.name'],
-  ['deleted_at', 'u.deleted_at'],
-];
-
-/**
- * One `format()` call writing the JSON object of `fields`: `quote` turns an expression into its
- * JSON text (null as `null`); raw fields are spliced as stored, `null` when NULL.
- */
-export function jsonSelect(fields: typeof USER_JSON_FIELDS, quote: (sql: string) => string): string {
-  const values = fields.map(([, sql, raw]) => (raw ? `coalesce(${sql}, 'null')` : quote(sql)));
-  return `format('{${fields.map(([key]) => `"${key}":%s`).join(',')}}', ${values.join(', ')})`;
-}
-
-/**
- * A user as JSON text, written by SQLite: the keys and order of `JSON.stringify(toUser(row))`,
- * values through `json_quote` (which escapes exactly as `JSON.stringify` does, checked over every
- * code point in test/store/users-json.test.ts), work hours spliced from the stored text, which
- * `json()` below wrote with `JSON.stringify` (so `JSON.stringify(JSON.parse(text))` is that text).
- * One string per row instead of fifteen values and an object for the hot GET and list paths;
- * one `format()` builds it (about a third cheaper than chaining `||`).
- */
-const JSON_SELECT = jsonSelect(USER_JSON_FIELDS, (sql) => `json_quote(${sql})`);
+const USER_JSON_LIST_DEF: ListDef = { ...USER_LIST_DEF, select: 'u.json', selectJoins: false };
 
 const json = (w: WorkHours | null | undefined) => (w ? JSON.stringify(w) : null);
 const PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role'] as const;
 
 export function userRepo(db: Db): UserRepo {
   const lists = new ListRunner<UserRow>(db, USER_LIST_DEF);
-  const jsonLists = new ListRunner<string>(db, { ...USER_LIST_DEF, select: JSON_SELECT });
+  const jsonLists = new ListRunner<string>(db, USER_JSON_LIST_DEF);
   const selectAny = db.prepare(`SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = ? AND u.id = ?`);
   const selectLive = db.prepare(`SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = ? AND u.id = ? AND u.deleted_at IS NULL`);
-  const selectLiveJson = db.prepare(`SELECT ${JSON_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = ? AND u.id = ? AND u.deleted_at IS NULL`).pluck();
+  const selectLiveJson = db.prepare('SELECT json FROM users WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL').pluck();
   const byEmail = db.prepare(
     `SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.email = ? COLLATE NOCASE AND u.tenant_id = ? AND u.deleted_at IS NULL`,
   );
@@ -119,7 +78,7 @@ export function userRepo(db: Db): UserRepo {
       return { rows: rows.map(toUser), total };
     },
     listJson(tenantId, query) {
-      return jsonLists.runPluck(tenantId, query, idOfJson);
+      return jsonLists.runPluck(tenantId, query, idOfUserJson);
     },
     getJson: (tenantId, id) => selectLiveJson.get(tenantId, id) as string | undefined,
     get(tenantId, id) {
