@@ -124,6 +124,12 @@ export interface ServiceStore {
 export interface CommitGroups {
   /** Puts the writes that follow, until the group commits, into the open group; opens one when none is. */
   join(): void;
+  /**
+   * Puts the reads that follow, until the requests of this turn have run, into one read
+   * transaction (a consistent snapshot); inside an open group they read the group's state as
+   * before. The next write ends it first.
+   */
+  read(): void;
   /** The number of the group open now, or else of the next one to open. */
   mark(): number;
   /**

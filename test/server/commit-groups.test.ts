@@ -42,6 +42,7 @@ function manualCommits() {
       joins++;
       joined();
     },
+    read: () => undefined,
     mark: () => 1,
     settled: () => (joins ? group : undefined),
   };

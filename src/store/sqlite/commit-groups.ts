@@ -35,14 +35,36 @@ function group(number: number): Group {
  * `Store.transaction` becomes a savepoint that undoes only itself. When the COMMIT fails, the
  * group is rolled back whole, its `settled` promises reject with the COMMIT's error, and the
  * connection's change signals move (caches may hold what was rolled back).
+ *
+ * `read` does the same for reads: the first opens a deferred read transaction, and the reads
+ * until it ends share its snapshot instead of each taking and releasing SQLite's locks (about
+ * 6 µs of a 7 µs primary-key read here, 1.5 µs inside a transaction). Only the requests that
+ * began in the synchronous run that opened it share it (a pipelined batch parsed from one read:
+ * they had all arrived before its first read, so a commit it does not see is concurrent with
+ * them); a request of a later run ends it and opens its own, and `schedule` ends it at the
+ * latest. `join` ends it before it begins a group, and so does every other write (`endRead`,
+ * called through `beforeWrites`): none ever runs inside it.
  */
-export function commitGroups(db: Db, schedule: (commit: () => void) => void = setImmediate): CommitGroups & { flush(): void } {
+export function commitGroups(db: Db, schedule: (commit: () => void) => void = setImmediate): CommitGroups & { flush(): void; endRead(): void } {
   const begin = db.prepare('BEGIN IMMEDIATE');
+  const beginRead = db.prepare('BEGIN');
   const commit = db.prepare('COMMIT');
   const rollback = db.prepare('ROLLBACK');
   let opened = 0;
   let open: Group | undefined;
   let failed: { number: number; error: unknown } = { number: 0, error: undefined };
+  /** The open read transaction's number (see `read`), 0 when none is open. */
+  let reading = 0;
+  let reads = 0;
+  /** The open read transaction began in this synchronous run of the event loop (reset by a microtask). */
+  let fresh = false;
+
+  /** Ends the shared read transaction, if one is open: it wrote nothing, so its COMMIT only lets go of the snapshot. */
+  function endRead(): void {
+    if (reading === 0) return;
+    reading = 0;
+    if (db.inTransaction) commit.run();
+  }
 
   function end(g: Group): void {
     if (open !== g) return;
@@ -61,6 +83,7 @@ export function commitGroups(db: Db, schedule: (commit: () => void) => void = se
 
   return {
     join() {
+      endRead();
       if (open && !db.inTransaction) end(open);
       if (open) return;
       begin.run();
@@ -68,13 +91,27 @@ export function commitGroups(db: Db, schedule: (commit: () => void) => void = se
       open = g;
       schedule(() => end(g));
     },
+    read() {
+      // Shared only by the requests that began in the run that opened it (see above).
+      if (reading !== 0 && !fresh) endRead();
+      if (reading !== 0 || db.inTransaction) return;
+      beginRead.run();
+      const number = (reading = ++reads);
+      fresh = true;
+      queueMicrotask(() => void (fresh = false));
+      schedule(() => {
+        if (reading === number) endRead();
+      });
+    },
+    endRead,
     mark: () => (open ? opened : opened + 1),
     settled(mark) {
       if (failed.number >= mark) return Promise.reject(failed.error);
       return open?.committed;
     },
-    /** Commits the open group now (before the connection closes). */
+    /** Commits the open group now, and ends the shared read transaction (before the connection closes). */
     flush() {
+      endRead();
       if (open) end(open);
     },
   };

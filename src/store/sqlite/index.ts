@@ -17,6 +17,7 @@ import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from '../types.js';
 import { sqliteUnits } from './units.js';
 import { commitGroups } from './commit-groups.js';
+import { beforeWrites } from './write-guard.js';
 
 /**
  * Opens the SQLite store at `location` (a file path, created if needed, or `:memory:`), applies
@@ -25,9 +26,11 @@ import { commitGroups } from './commit-groups.js';
  */
 export function openStore(location: string): Store {
   const db = openDatabase(location);
+  const commits = commitGroups(db);
+  // Before any repository prepares its statements: their writes end the shared read transaction.
+  beforeWrites(db, commits.endRead);
   const tenancy = narrowChangeSignal(db);
   const schemaVersion = db.prepare('PRAGMA user_version').pluck();
-  const commits = commitGroups(db);
   const store: Omit<Store, 'units'> & { units?: Store['units'] } = {
     backend: 'sqlite',
     location,
