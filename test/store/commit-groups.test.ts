@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GroupLost, commitGroups } from '../../src/store/sqlite/commit-groups.js';
+import { beforeWrites } from '../../src/store/sqlite/write-guard.js';
 import { changeSignal } from '../../src/store/sqlite/db.js';
 import { isBusyError, openStore } from '../../src/store/index.js';
 import { tempDir } from '../tmp.js';
@@ -157,5 +158,96 @@ describe('commit groups', () => {
     const again = openStore(file);
     expect(again.customers.emailTaken(tenant, 'kept@example.com')).toBe(true);
     again.close();
+  });
+});
+
+/**
+ * The shared read transaction (`CommitGroups.read`) on a real file, with a second connection
+ * standing for another process that commits while it is open.
+ */
+describe('shared reads', () => {
+  const open: Database.Database[] = [];
+  afterEach(() => open.splice(0).forEach((db) => db.close()));
+
+  function setup() {
+    const file = join(tempDir('confctl-reads-'), 'reads.db');
+    const db = new Database(file);
+    const other = new Database(file);
+    open.push(db, other);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    const scheduled: (() => void)[] = [];
+    const groups = commitGroups(db, (end) => scheduled.push(end));
+    beforeWrites(db, groups.endRead);
+    const count = db.prepare('SELECT count(*) FROM t').pluck();
+    const otherInsert = other.prepare('INSERT INTO t (v) VALUES (?)');
+    const nextRun = () => new Promise<void>((resolve) => setImmediate(resolve));
+    return { db, groups, count, otherInsert, scheduled, nextRun };
+  }
+
+  it('the reads of one synchronous run share a snapshot; a request of a later run reads what was committed since', async () => {
+    const { db, groups, count, otherInsert, scheduled } = setup();
+    groups.read();
+    expect(count.get()).toBe(0);
+    otherInsert.run('a');
+    groups.read();
+    expect(count.get()).toBe(0);
+    expect(db.inTransaction).toBe(true);
+    await Promise.resolve();
+    groups.read();
+    expect(count.get()).toBe(1);
+    scheduled.splice(0).forEach((end) => end());
+    expect(db.inTransaction).toBe(false);
+  });
+
+  it('a write of any kind ends it first, and succeeds where another process committed meanwhile', () => {
+    const { db, groups, count, otherInsert } = setup();
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const writes: Array<() => unknown> = [
+      () => insert.run('statement'),
+      () => db.prepare('UPDATE t SET v = v').run(),
+      () => db.exec("INSERT INTO t (v) VALUES ('exec')"),
+      () => db.transaction(() => insert.run('transaction')).immediate(),
+      () => db.transaction(() => insert.run('transaction'))(),
+      () => {
+        groups.join();
+        insert.run('group');
+      },
+    ];
+    for (const write of writes) {
+      groups.read();
+      count.get();
+      otherInsert.run('other');
+      expect(write).not.toThrow();
+      groups.flush();
+    }
+    expect(count.get()).toBe(6 + 5);
+    expect(db.inTransaction).toBe(false);
+  });
+
+  it('without the guard, the same write fails with SQLITE_BUSY_SNAPSHOT: why every write ends it', () => {
+    const file = join(tempDir('confctl-reads-'), 'bare.db');
+    const db = new Database(file);
+    const other = new Database(file);
+    open.push(db, other);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    const groups = commitGroups(db, () => undefined);
+    groups.read();
+    db.prepare('SELECT count(*) FROM t').get();
+    other.prepare('INSERT INTO t (v) VALUES (?)').run('other');
+    expect(() => db.prepare('INSERT INTO t (v) VALUES (?)').run('mine')).toThrow(expect.objectContaining({ code: 'SQLITE_BUSY_SNAPSHOT' }));
+  });
+
+  it('read-only statements stay as better-sqlite3 made them; inside an open group, reads join it', () => {
+    const { db, groups, count } = setup();
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    expect(Object.hasOwn(count, 'get')).toBe(false);
+    expect(Object.hasOwn(insert, 'run')).toBe(true);
+    groups.join();
+    insert.run('x');
+    groups.read();
+    expect(count.get()).toBe(1);
+    groups.flush();
   });
 });
