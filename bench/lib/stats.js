@@ -9,6 +9,15 @@ export function median(values) {
 }
 
 /**
+ * The run whose `value` is the median of an odd number of runs (the upper middle one of an even
+ * number): a whole measurement, so that its figures stay consistent with each other.
+ */
+export function middleRun(runs, value) {
+  if (runs.length === 0) throw new Error('middle of no runs');
+  return [...runs].sort((a, b) => value(a) - value(b))[runs.length >> 1];
+}
+
+/**
  * utime + stime in clock ticks from the text of /proc/<pid>/stat. The command name (field 2) is in
  * parentheses and may itself hold spaces or parentheses, so fields are counted after the last `)`.
  */

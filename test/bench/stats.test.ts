@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the benchmark is plain JavaScript without declarations.
-import { cpuTicksFromStat, fixed, markdownTable, median, megabytes, ratio, statusField } from '../../bench/lib/stats.js';
+import { cpuTicksFromStat, fixed, markdownTable, median, megabytes, middleRun, ratio, statusField } from '../../bench/lib/stats.js';
 
 describe('median', () => {
   it('takes the middle of an odd count and the mean of the middle two of an even count', () => {
@@ -12,6 +12,16 @@ describe('median', () => {
     median(values);
     expect(values).toEqual([3, 1, 2]);
     expect(() => median([])).toThrow('median of no values');
+  });
+});
+
+describe('middleRun', () => {
+  it('answers the whole run whose figure is the median of three, the upper middle of an even count', () => {
+    const runs = [{ cpu: 21.9, rps: 1 }, { cpu: 14.4, rps: 2 }, { cpu: 27.5, rps: 3 }];
+    expect(middleRun(runs, (r: { cpu: number }) => r.cpu)).toEqual({ cpu: 21.9, rps: 1 });
+    expect(middleRun([{ cpu: 2 }, { cpu: 1 }], (r: { cpu: number }) => r.cpu)).toEqual({ cpu: 2 });
+    expect(runs.map((r) => r.cpu)).toEqual([21.9, 14.4, 27.5]);
+    expect(() => middleRun([], () => 0)).toThrow('middle of no runs');
   });
 });
 
