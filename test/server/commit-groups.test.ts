@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/contract/index.js';
 import { createServer } from '../../src/server/index.js';
 import { openStore, type CommitGroups, type Store } from '../../src/store/index.js';
 import { API, setup, type Fixture } from './fixtures.js';
+import { tempDir } from '../tmp.js';
 
 const customer = (email: string) => ({ first_name: 'Ada', last_name: 'Lovelace', email });
 const emails = (store: Store, tenantId: number) =>
@@ -100,5 +102,30 @@ describe('answers and the COMMIT of their group', () => {
       expect(r.status).toBe(500);
       expect(r.body).toBe(MESSAGES.unexpected);
     }
+  });
+});
+
+describe('reads of requests handled together on a SQLite file', () => {
+  const stores: Store[] = [];
+  afterEach(() => stores.splice(0).forEach((s) => s.close()));
+
+  it('requests begun in one synchronous run read one snapshot; the next request reads what another process committed meanwhile', async () => {
+    const file = join(tempDir('confctl-shared-reads-'), 'confctl.db');
+    const store = openStore(file);
+    const admin = openStore(file);
+    stores.push(store, admin);
+    const tenant = store.tenants.create('localhost');
+    const { record, secret } = store.keys.create({ tenant_id: tenant.id, name: 't', permissions: ['*'] });
+    const app = createServer({ store, signingSecret: 's', mediaDir: '/nonexistent', rateLimit: null, log: 'off' });
+    const get = (id: number) => app.request({ path: `${API}/users/${id}`, headers: { 'x-access-key-id': record.id, 'x-access-key-secret': secret } });
+
+    const first = get(1);
+    // Another process commits after the first request's reads began, before the second request is sent.
+    const added = admin.users.insert(tenant.id, { first_name: 'New', last_name: 'User', email: 'new@example.com' });
+    const second = get(added.id);
+    expect([(await first).status, (await second).status]).toEqual([404, 404]);
+    const third = await get(added.id);
+    expect(third.status).toBe(200);
+    expect(third.json().data).toMatchObject({ id: added.id, email: 'new@example.com' });
   });
 });
