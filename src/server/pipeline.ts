@@ -167,7 +167,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     let reply: Reply;
     try {
       try {
-        // The reads of the requests handled in this turn share one snapshot (SQLite).
+        // The reads of the requests begun in this synchronous run share one snapshot (SQLite).
         commits?.read();
         // Before any tenant or key lookup: whatever was written since the last request is seen.
         await lookups.refresh();
