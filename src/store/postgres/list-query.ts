@@ -112,6 +112,8 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery):
   const limit = bind(query.page_size);
   const offset = bind((query.page_number - 1) * query.page_size);
   const ids = `SELECT ${def.idColumn} FROM ${def.from} ${pageJoins} WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
-  const page = { text: `SELECT ${def.select} FROM ${def.from} ${def.joins ?? ''} WHERE ${def.idColumn} IN (${ids}) ORDER BY ${order}`, values };
+  // A select list of the main table alone (`selectJoins: false`) joins only what the order needs.
+  const selectJoins = def.selectJoins === false ? (def.columns[query.order_by]?.join ? (def.joins ?? '') : '') : (def.joins ?? '');
+  const page = { text: `SELECT ${def.select} FROM ${def.from} ${selectJoins} WHERE ${def.idColumn} IN (${ids}) ORDER BY ${order}`, values };
   return { page, count };
 }

@@ -47,7 +47,7 @@ export function patchSet(patch: object, fields: readonly string[], values: unkno
 
 /** A user's JSON text, as stored (`users.json`, kept by the triggers of migration 2). */
 const USER_JSON = 'u.json AS json';
-const USER_JSON_LIST_DEF = { ...USER_LIST_DEF, select: USER_JSON };
+const USER_JSON_LIST_DEF = { ...USER_LIST_DEF, select: USER_JSON, selectJoins: false };
 
 /**
  * `emailTaken` of `table` (users or customers): whether a live row of the tenant, other than
@@ -78,7 +78,7 @@ export function pgUsers(db: Queryable, totals?: ListTotals) {
   const liveJson = new TurnQueue(async (asked: Array<{ tenantId: number; id: number }>) => {
     const rows = await all<{ id: number; json: string }>(
       db,
-      `SELECT u.id, ${USER_JSON} FROM ${USER_FROM} WHERE u.tenant_id = $1 AND u.id = ANY($2::bigint[]) AND u.deleted_at IS NULL`,
+      `SELECT u.id, ${USER_JSON} FROM users u WHERE u.tenant_id = $1 AND u.id = ANY($2::bigint[]) AND u.deleted_at IS NULL`,
       [asked[0].tenantId, [...new Set(asked.map((a) => a.id))]],
     );
     const byId = new Map(rows.map((r) => [r.id, r.json]));
