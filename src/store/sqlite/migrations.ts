@@ -1,12 +1,12 @@
 import type { Db } from './db.js';
-import { SQLITE_USER_JSON } from '../user-json.js';
+import { SQLITE_USER_JSON, USER_JSON_FIELDS } from '../user-json.js';
 
 /** A user's JSON text computed from the stored row `id` (its department joined). */
 const userJsonOf = (id: string) =>
   `(SELECT ${SQLITE_USER_JSON} FROM users u LEFT JOIN departments d ON d.id = u.department_id WHERE u.id = ${id})`;
 
 /** Every column of users a user's JSON text is made of (migration 8's update trigger watches them). */
-const USER_JSON_SOURCES = 'id, department_id, first_name, last_name, email, timezone, work_hours, role, created_at, updated_at, status, avatar_url, deleted_at';
+const USER_JSON_SOURCES = [...new Set(USER_JSON_FIELDS.flatMap(([, sql]) => [...sql.matchAll(/\bu\.(\w+)/g)].map((m) => m[1])))].join(', ');
 
 /**
  * Numbered schema migrations, tracked with `PRAGMA user_version`. Append new ones; never edit a
