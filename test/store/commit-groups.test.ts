@@ -7,22 +7,30 @@ import { changeSignal } from '../../src/store/sqlite/db.js';
 import { isBusyError, openStore } from '../../src/store/index.js';
 import { tempDir } from '../tmp.js';
 
+const open: Database.Database[] = [];
+afterEach(() => open.splice(0).forEach((db) => db.close()));
+
+/** Two connections to a new WAL database file holding `schema`: `db` under test, `other` standing for another process. */
+function twoConnections(schema: string) {
+  const file = join(tempDir('confctl-groups-'), 'groups.db');
+  const db = new Database(file);
+  const other = new Database(file);
+  open.push(db, other);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.exec(schema);
+  return { db, other };
+}
+
 /**
  * Group commit on a real database file, with the COMMIT scheduled by hand (`commitNow`) instead
  * of at `setImmediate`; a second connection stands for anyone who sees only committed data.
  */
 describe('commit groups', () => {
-  const open: Database.Database[] = [];
-  afterEach(() => open.splice(0).forEach((db) => db.close()));
-
   function setup() {
-    const file = join(tempDir('confctl-groups-'), 'groups.db');
-    const db = new Database(file);
-    const reader = new Database(file);
-    open.push(db, reader);
-    db.pragma('journal_mode = WAL');
-    db.pragma('foreign_keys = ON');
-    db.exec('CREATE TABLE parent (id INTEGER PRIMARY KEY, email TEXT UNIQUE); CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id))');
+    const { db, other: reader } = twoConnections(
+      'CREATE TABLE parent (id INTEGER PRIMARY KEY, email TEXT UNIQUE); CREATE TABLE child (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parent(id))',
+    );
     const scheduled: (() => void)[] = [];
     const groups = commitGroups(db, (commit) => scheduled.push(commit));
     const insert = db.prepare('INSERT INTO parent (email) VALUES (?)');
@@ -166,23 +174,15 @@ describe('commit groups', () => {
  * standing for another process that commits while it is open.
  */
 describe('shared reads', () => {
-  const open: Database.Database[] = [];
-  afterEach(() => open.splice(0).forEach((db) => db.close()));
-
-  function setup() {
-    const file = join(tempDir('confctl-reads-'), 'reads.db');
-    const db = new Database(file);
-    const other = new Database(file);
-    open.push(db, other);
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+  /** `guard` false leaves out `beforeWrites`, to show what it prevents. */
+  function setup(guard = true) {
+    const { db, other } = twoConnections('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
     const scheduled: (() => void)[] = [];
     const groups = commitGroups(db, (end) => scheduled.push(end));
-    beforeWrites(db, groups.endRead);
+    if (guard) beforeWrites(db, groups.endRead);
     const count = db.prepare('SELECT count(*) FROM t').pluck();
     const otherInsert = other.prepare('INSERT INTO t (v) VALUES (?)');
-    const nextRun = () => new Promise<void>((resolve) => setImmediate(resolve));
-    return { db, groups, count, otherInsert, scheduled, nextRun };
+    return { db, groups, count, otherInsert, scheduled };
   }
 
   it('the reads of one synchronous run share a snapshot; a request of a later run reads what was committed since', async () => {
@@ -226,16 +226,10 @@ describe('shared reads', () => {
   });
 
   it('without the guard, the same write fails with SQLITE_BUSY_SNAPSHOT: why every write ends it', () => {
-    const file = join(tempDir('confctl-reads-'), 'bare.db');
-    const db = new Database(file);
-    const other = new Database(file);
-    open.push(db, other);
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
-    const groups = commitGroups(db, () => undefined);
+    const { db, groups, count, otherInsert } = setup(false);
     groups.read();
-    db.prepare('SELECT count(*) FROM t').get();
-    other.prepare('INSERT INTO t (v) VALUES (?)').run('other');
+    count.get();
+    otherInsert.run('other');
     expect(() => db.prepare('INSERT INTO t (v) VALUES (?)').run('mine')).toThrow(expect.objectContaining({ code: 'SQLITE_BUSY_SNAPSHOT' }));
   });
 
