@@ -36,7 +36,7 @@ export const SIGNING_SECRET_SETTING = 'signing_secret';
 /** The tables besides the data tables that `replace` empties: shared settings and rate-limit windows. */
 const SHARED_TABLES = ['confctl_settings', 'confctl_rate_windows'] as const;
 
-/** The key `serve --database` takes while it creates the first tenant (see `initFirstTenantShared`). */
+/** The key `serve --database` takes while it creates the first tenant (`INIT_LOCK`, see `initFirstTenant`). */
 const INIT_LOCK = "hashtextextended('confctl:init', 0)";
 
 export interface CopyOptions {

@@ -6,35 +6,12 @@
  * the same key take turns), checks the records against stored data again and writes them with
  * their webhook deliveries (`events.created`), or writes nothing.
  */
-import { pgAttendees, pgCalendars, pgConferenceAccounts, pgConferences, pgConnectedAccounts, pgEvents, pgProviders, pgRecordings } from '../store/postgres/conferences.js';
-import { pgCustomers, pgUsers } from '../store/postgres/people.js';
-import { inTransaction, type Queryable } from '../store/postgres/pool.js';
-import { pgDepartments, pgRoles } from '../store/postgres/tenancy.js';
+import { inTransaction } from '../store/postgres/pool.js';
+import { pgStepStore } from '../store/postgres/step-store.js';
 import { lockName } from '../store/postgres/units.js';
-import { pgMeetingLinks, pgWebhookOutbox } from '../store/postgres/webhooks.js';
 import { type ImportKind, type ImportResult, planImport } from './import.js';
-import { runStepsAsync, type StepStore } from './steps.js';
+import { runStepsAsync } from './steps.js';
 import type { PgTarget } from './postgres-changes.js';
-
-/** The repositories the step rules use (steps.ts), every statement on `db` (a pool, or one transaction's client). */
-export function pgStepStore(db: Queryable): StepStore {
-  return {
-    users: pgUsers(db),
-    customers: pgCustomers(db),
-    departments: pgDepartments(db),
-    roles: pgRoles(db),
-    providers: pgProviders(db),
-    connectedAccounts: pgConnectedAccounts(db),
-    conferenceAccounts: pgConferenceAccounts(db),
-    calendars: pgCalendars(db),
-    events: pgEvents(db, (work) => work(db)),
-    conferences: pgConferences(db),
-    attendees: pgAttendees(db),
-    recordings: pgRecordings(db),
-    meetingLinks: pgMeetingLinks(db),
-    webhookOutbox: pgWebhookOutbox(db),
-  };
-}
 
 /**
  * Imports the records of `text` as `kind` into the tenant (see `importRecords`). With `dryRun`

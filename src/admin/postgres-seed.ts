@@ -6,7 +6,7 @@
  */
 import { inTransaction } from '../store/postgres/pool.js';
 import { lockName } from '../store/postgres/units.js';
-import { pgStepStore } from './postgres-import.js';
+import { pgStepStore } from '../store/postgres/step-store.js';
 import type { PgTarget } from './postgres-changes.js';
 import { bulkSteps } from './seed/bulk.js';
 import { type DemoSummary, demoSteps, writeDemoFiles } from './seed/demo.js';

@@ -21,6 +21,7 @@ import type {
   WebhookDestinationRepo,
   WebhookOutboxRepo,
 } from './types.js';
+import type { AtomicOptions, Steps } from './steps.js';
 
 /**
  * A value now or a promise of it. The port's methods answer `Awaitable`s and callers always
@@ -172,6 +173,12 @@ export interface WebhookSenderStore {
  */
 export interface DataStore extends ServiceStore {
   readonly backend: 'sqlite' | 'postgres';
+  /**
+   * Runs a unit written as steps (steps.ts) all or nothing: SQLite in one IMMEDIATE transaction
+   * (a savepoint inside one), PostgreSQL in one transaction that first takes the unit's advisory
+   * locks. With `dryRun` it runs and rolls back, answering what it would have answered.
+   */
+  atomic<T>(steps: Steps<T>, options?: AtomicOptions): Awaitable<T>;
   tenants: Port<TenantRepo, 'create' | 'addAlias' | 'byDomain' | 'get' | 'list'>;
   keys: Port<AccessKeyRepo, 'create' | 'get' | 'list' | 'revoke'>;
   roles: Port<RoleRepo, 'create' | 'list' | 'exists'>;

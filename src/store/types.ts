@@ -15,6 +15,7 @@ import type {
   Address,
 } from '../contract/index.js';
 import type { CommitGroups, UnitsOfWork } from './port.js';
+import type { AtomicOptions, Steps } from './steps.js';
 
 /**
  * The store's contract: everything the server, the admin commands and the seeders need from
@@ -37,6 +38,8 @@ export interface Store {
    * having written nothing.
    */
   transaction<T>(fn: () => T): T;
+  /** `DataStore.atomic`, answered at once: the steps run in one `transaction`. */
+  atomic<T>(steps: Steps<T>, options?: AtomicOptions): T;
   /** How long a write waits for another process's write lock before failing busy (milliseconds). */
   setBusyTimeout(ms: number): void;
   /**

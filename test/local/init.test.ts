@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createTenant, initFirstTenant } from '../../src/local/init.js';
 import { findTenant } from '../../src/local/open.js';
 import { openStore } from '../../src/store/index.js';
+import type { Store } from '../../src/store/types.js';
 
 describe('first tenant', () => {
   it('creates localhost with loopback aliases, the default roles and an all-permissions key', () => {
@@ -46,7 +47,7 @@ describe('first tenant, two processes', () => {
     const other = openStore(join(dir, 'confctl.db'));
     try {
       // The other process initialises after this one saw an empty store but before it writes.
-      const racing = { ...mine, transaction: <T>(fn: () => T): T => (initFirstTenant(other), mine.transaction(fn)) };
+      const racing: Store = { ...mine, atomic: (steps, options) => (initFirstTenant(other), mine.atomic(steps, options)) };
       expect(mine.tenants.list()).toEqual([]);
       expect(initFirstTenant(racing)).toBeUndefined();
       expect(mine.tenants.list()).toHaveLength(1);

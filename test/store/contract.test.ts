@@ -6,6 +6,7 @@ import { openStore } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { DataStore } from '../../src/store/port.js';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
+import { atomicContract } from './contract/atomic.js';
 import { conferenceContract } from './contract/conferences.js';
 import type { StoreFactory } from './contract/fixtures.js';
 import { jsonContract } from './contract/json.js';
@@ -27,6 +28,7 @@ function storeContract(factory: StoreFactory) {
   unitContract(factory);
   webhookContract(factory);
   jsonContract(factory);
+  atomicContract(factory);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-store-'));

@@ -1,5 +1,5 @@
 import type { Store } from '../../store/types.js';
-import { ask, runSteps, type Steps } from '../steps.js';
+import { ask, type Steps } from '../steps.js';
 
 /** The roles a new tenant starts with (decisions §7). */
 export const DEFAULT_ROLES = ['Admin', 'Manager', 'Member'] as const;
@@ -11,5 +11,5 @@ export function* defaultRoleSteps(tenantId: number): Steps<void> {
 
 /** Creates the default roles of a tenant; existing ones are kept (idempotent). */
 export function ensureDefaultRoles(store: Store, tenantId: number): void {
-  store.transaction(() => runSteps(store, defaultRoleSteps(tenantId)));
+  store.atomic(defaultRoleSteps(tenantId));
 }

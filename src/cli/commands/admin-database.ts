@@ -8,8 +8,7 @@
  * reads and `--dry-run` never change the database: one without confctl's schema reads as empty.
  */
 import type { Command } from 'commander';
-import { DEFAULT_ROLES } from '../../admin/seed/roles.js';
-import { initFirstTenantShared } from '../../local/init-shared.js';
+import { createTenant, initFirstTenant } from '../../local/init.js';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/index.js';
 import { createPool, maskDatabaseUrl } from '../../store/postgres/pool.js';
 import type { AccessKeyRecord, TenantRecord } from '../../store/types.js';
@@ -83,7 +82,7 @@ export async function tenantOf(store: Pick<PostgresStore, 'tenants'>, opts: Opts
 
 /**
  * `admin init --database`: the first tenant and key as `serve --database` makes them on its first
- * start (`initFirstTenantShared`, once however many start together), the profile asked for first
+ * start (`initFirstTenant`, once however many start together), the profile asked for first
  * as on a data directory. A database with a tenant is exit 5.
  */
 export async function init(ctx: CliContext, cmd: Command, url: string): Promise<void> {
@@ -92,7 +91,7 @@ export async function init(ctx: CliContext, cmd: Command, url: string): Promise<
       where: maskDatabaseUrl(url),
       store,
       hasTenant: async () => (await store.tenants.list()).length > 0,
-      create: (domain) => initFirstTenantShared(store as PostgresStore, domain),
+      create: async (domain) => initFirstTenant(store as PostgresStore, domain),
       keysHint: "create more keys with 'confctl admin keys create --database URL'",
     }),
   );
@@ -110,13 +109,12 @@ export async function tenantsAdd(ctx: CliContext, cmd: Command, url: string, dom
     if (dryRun) return plan(ctx, [`would create tenant ${domains[0]}${aliasText(domains.slice(1))} with roles Admin, Manager, Member`]);
     let tenant: TenantRecord;
     try {
-      tenant = await store.tenants.create(domains[0], domains.slice(1));
+      tenant = await createTenant(store as PostgresStore, domains[0], domains.slice(1));
     } catch (err) {
       // Another writer took one of the domains since the check above.
       if ((err as { code?: string }).code === '23505') throw new CliError(`domain already in use: ${domains.join(', ')}`, EXIT.conflict);
       throw err;
     }
-    for (const role of DEFAULT_ROLES) await store.roles!.create(tenant.id, role);
     await print(ctx, cmd, tenantRow(tenant));
   });
 }

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import * as pgChanges from '../../admin/postgres-changes.js';
 import * as pgLifecycle from '../../admin/postgres-lifecycle.js';
 import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
-import { initFirstTenantShared } from '../../local/init-shared.js';
+import { initFirstTenant } from '../../local/init.js';
 import { AdminError } from '../../admin/errors.js';
 import { ImportError } from '../../admin/import.js';
 import { importRecordsPg } from '../../admin/postgres-import.js';
@@ -92,7 +92,7 @@ export async function seedDatabase(ctx: CliContext, cmd: Command, url: string, w
         const more = bulk ? `, then add ${what.users} generated users and ${what.customers} generated customers to it` : '';
         return plan(ctx, [`would create tenant localhost with the demo data set and an all-permissions key 'admin' (its secret printed once)${more}`]);
       }
-      const first = await initFirstTenantShared(target);
+      const first = await initFirstTenant(target);
       if (!first) throw new CliError('another writer filled the database meanwhile: the demo data set was not added', EXIT.conflict);
       tenant = first.tenant;
       created = { key_id: first.key.id, secret: first.key.secret };

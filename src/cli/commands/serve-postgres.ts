@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { initFirstTenantShared } from '../../local/init-shared.js';
+import { initFirstTenant } from '../../local/init.js';
 import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
 import type { CreatedKey } from '../../local/init.js';
 import { maskDatabaseUrl, openPostgresStore, type PostgresStore } from '../../store/postgres/index.js';
@@ -38,7 +38,7 @@ export async function openShared(url: string, options: Pick<ServeOptions, 'data'
   try {
     // As on SQLite: a profile the new key would replace is replaced only with consent, asked before the key exists.
     if (options.profile && !(await store.tenants.list()).length) await consentToLocalProfile(ctx, store, options.profile);
-    const created = await initFirstTenantShared(store);
+    const created = await initFirstTenant(store);
     const demo = options.demo ? await loadDemo(store, mediaDir) : undefined;
     const signingSecret = await store.shared!.signingSecret(() => randomBytes(32).toString('hex'));
     return { store, signingSecret, mediaDir, created, demo };

@@ -9,7 +9,9 @@ import { createPool, inTransaction, maskDatabaseUrl, one, type Queryable } from 
 import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting } from './shared.js';
 import { pgDepartments, pgInvitations, pgKeys, pgRoles, pgTenants } from './tenancy.js';
 import { sharingReads, TurnQueue } from './turn.js';
-import { pgUnits } from './units.js';
+import { lockName, pgUnits } from './units.js';
+import { pgStepStore } from './step-store.js';
+import { runAtomically, runStepsAsync } from '../steps.js';
 import { pgMeetingLinks, pgWebhookDestinations, pgWebhookOutbox } from './webhooks.js';
 
 export { maskDatabaseUrl } from './pool.js';
@@ -61,6 +63,14 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
       const row = await one<{ version: number }>(pool, 'SELECT max(version) AS version FROM confctl_schema');
       if (row?.version !== PG_SCHEMA_VERSION) throw new SchemaMismatch(row?.version ?? 0, PG_SCHEMA_VERSION);
     },
+    atomic: (steps, options = {}) =>
+      runAtomically(steps, options.dryRun, (unit) =>
+        atomically(async (tx) => {
+          // Sorted, so two units taking some of the same names cannot wait for each other.
+          for (const name of [...new Set(options.locks)].sort()) await lockName(tx, name);
+          return runStepsAsync(pgStepStore(tx), unit);
+        }),
+      ),
     changeToken: async () => (await changes()).all,
     tenancyToken: async () => (await changes()).tenancy,
     shared: {

@@ -15,6 +15,7 @@ import { userRepo } from './repos/users.js';
 import { meetingLinkRepo } from './repos/meeting-links.js';
 import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from '../types.js';
+import { type AtomicOptions, runAtomically, runSteps, type Steps } from '../steps.js';
 import { sqliteUnits } from './units.js';
 import { commitGroups } from './commit-groups.js';
 import { beforeWrites } from './write-guard.js';
@@ -41,6 +42,8 @@ export function openStore(location: string): Store {
     },
     // IMMEDIATE (see `immediate`); nested calls are savepoints: an inner failure rolls back only itself.
     transaction: <T>(fn: () => T): T => immediate(db, fn)(),
+    // Answered at once: `runSteps` is synchronous, so the unit's answer is never a promise here.
+    atomic: <T>(steps: Steps<T>, options?: AtomicOptions): T => runAtomically(steps, options?.dryRun, (unit) => immediate(db, () => runSteps(store as Store, unit))()) as T,
     setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
     ping() {
       const version = schemaVersion.get() as number;
