@@ -3,12 +3,15 @@
  * (decisions §13) written to the outbox in the same transaction: creating yields
  * `events.created`; changing `start` or `end` yields `events.rescheduled`, changing anything else
  * `events.updated` (both when both change); deleting yields `events.deleted`. A change that
- * changes nothing yields nothing.
+ * changes nothing yields nothing. Each change is one unit (./change.ts) on either store; it locks
+ * the event it changes, so changes of one event take turns.
  */
 import type { CalendarEvent } from '../contract/index.js';
 import type { Awaitable, DataStore } from '../store/port.js';
-import type { EventPatch, Store } from '../store/types.js';
+import { ask, type Steps } from '../store/steps.js';
+import type { EventPatch } from '../store/types.js';
 import type { EventType } from '../webhooks/destinations.js';
+import { change } from './change.js';
 import { AdminError } from './errors.js';
 
 export interface EventChange {
@@ -53,14 +56,22 @@ export function checkPatch(patch: EventPatch): void {
   if (patch.title !== undefined && !patch.title.trim()) throw new AdminError('invalid', 'the title must not be empty');
 }
 
-export function createEvent(store: Store, tenantId: number, input: NewEvent): EventChange {
+/** The tenant's live event; inside a unit its row is locked until commit (PostgreSQL). */
+function* lockedEvent(tenantId: number, id: number): Steps<CalendarEvent> {
+  const calendarId = yield* ask((s) => s.events.calendarOf(tenantId, id, true));
+  const event = calendarId === undefined ? undefined : yield* ask((s) => s.events.get(tenantId, calendarId, id));
+  if (!event) throw missing(id);
+  return event;
+}
+
+const emit = (tenantId: number, type: EventType, event: { id: number; calendar_id: number }) => ask((s) => emitEvent(s, tenantId, type, event));
+
+export function* createEventSteps(tenantId: number, input: NewEvent): Steps<EventChange> {
   checkNewEvent(input);
-  return store.transaction(() => {
-    if (!store.calendars.get(tenantId, input.calendar_id)) throw new AdminError('not_found', `no calendar ${input.calendar_id} in this tenant`);
-    const event = store.events.insert(tenantId, input);
-    emitEvent(store, tenantId, 'events.created', event);
-    return { event, emitted: ['events.created'] };
-  });
+  if (!(yield* ask((s) => s.calendars.get(tenantId, input.calendar_id)))) throw new AdminError('not_found', `no calendar ${input.calendar_id} in this tenant`);
+  const event = yield* ask((s) => s.events.insert(tenantId, input));
+  yield* emit(tenantId, 'events.created', event);
+  return { event, emitted: ['events.created'] };
 }
 
 export const missing = (id: number) => new AdminError('not_found', `no event ${id} in this tenant`);
@@ -74,18 +85,14 @@ export function typesOf(before: CalendarEvent, patch: EventPatch): EventType[] {
   return types;
 }
 
-export function updateEvent(store: Store, tenantId: number, id: number, patch: EventPatch): EventChange {
+export function* updateEventSteps(tenantId: number, id: number, patch: EventPatch): Steps<EventChange> {
   checkPatch(patch);
-  return store.transaction(() => {
-    const calendarId = store.events.calendarOf(tenantId, id);
-    const before = calendarId === undefined ? undefined : store.events.get(tenantId, calendarId, id);
-    if (!before) throw missing(id);
-    checkSpan(patch.start ?? before.start, patch.end ?? before.end);
-    const emitted = typesOf(before, patch);
-    const event = emitted.length ? store.events.update(tenantId, id, patch)! : before;
-    for (const type of emitted) emitEvent(store, tenantId, type, event);
-    return { event, emitted };
-  });
+  const before = yield* lockedEvent(tenantId, id);
+  checkSpan(patch.start ?? before.start, patch.end ?? before.end);
+  const emitted = typesOf(before, patch);
+  const event = emitted.length ? (yield* ask((s) => s.events.update(tenantId, id, patch)))! : before;
+  for (const type of emitted) yield* emit(tenantId, type, event);
+  return { event, emitted };
 }
 
 /** An event backing an online conference is deleted with its conference, never alone. */
@@ -95,14 +102,15 @@ export function refuseIfBacking(event: CalendarEvent): void {
   }
 }
 
-export function deleteEvent(store: Store, tenantId: number, id: number): EventChange {
-  return store.transaction(() => {
-    const calendarId = store.events.calendarOf(tenantId, id);
-    const event = calendarId === undefined ? undefined : store.events.get(tenantId, calendarId, id);
-    if (!event) throw missing(id);
-    refuseIfBacking(event);
-    store.events.remove(tenantId, id);
-    emitEvent(store, tenantId, 'events.deleted', event);
-    return { event, emitted: ['events.deleted'] };
-  });
+export function* deleteEventSteps(tenantId: number, id: number): Steps<EventChange> {
+  const event = yield* lockedEvent(tenantId, id);
+  refuseIfBacking(event);
+  yield* ask((s) => s.events.remove(tenantId, id));
+  yield* emit(tenantId, 'events.deleted', event);
+  return { event, emitted: ['events.deleted'] };
 }
+
+export const createEvent = change(createEventSteps);
+export const updateEvent = change(updateEventSteps);
+/** Takes the lock conference creation takes (store/postgres/units.ts): no conference backed by the event can appear meanwhile. */
+export const deleteEvent = change(deleteEventSteps, (tenantId) => ({ locks: [`conferences:${tenantId}`] }));

@@ -9,9 +9,11 @@
  * checked for references.
  */
 import { orderErrors, parseWith, type FieldErrors } from '../contract/validation.js';
+import type { Awaitable, DataStore } from '../store/port.js';
+import { andThen } from '../store/steps.js';
 import type { Store } from '../store/types.js';
 import { IMPORT_KINDS, ImportContext, type ImportKind, type KindSpec } from './import-kinds.js';
-import { runSteps, type Steps } from './steps.js';
+import type { Steps } from './steps.js';
 import { ImportError, readRecords, type ImportRecord, type ImportRowError } from './records.js';
 
 export { IMPORT_KINDS, type ImportKind } from './import-kinds.js';
@@ -107,13 +109,24 @@ export function planImport(tenantId: number, kind: ImportKind, text: string, opt
  * Imports the records of `text` (a JSON array or NDJSON, see `records.ts`) as `kind` into the
  * tenant. `fileName` names the file in errors. Returns how many records were created.
  *
- * Validation runs first, outside the write lock, so `serve` keeps writing meanwhile; the checks
- * against stored data (references, uniqueness) run again inside the one IMMEDIATE transaction
- * that writes, since another process may have committed in between. Only that second, cheap pass
- * holds the lock.
+ * Validation runs first, outside any transaction, so `serve` keeps writing meanwhile; the checks
+ * against stored data (references, uniqueness) run again inside the one unit that writes (taking
+ * the locks the kind names: the names the API's units take, so writers of one key take turns),
+ * since another writer may have committed in between. Only that second, cheap pass holds locks.
+ * With `dryRun` the unit runs and is rolled back: the answer is what would have been created.
  */
-export function importRecords(store: Store, tenantId: number, kind: ImportKind, text: string, options: { fileName: string }): ImportResult {
+export function importRecords(store: Store, tenantId: number, kind: ImportKind, text: string, options: ImportOptions): ImportResult;
+export function importRecords(store: DataStore, tenantId: number, kind: ImportKind, text: string, options: ImportOptions): Awaitable<ImportResult>;
+export function importRecords(store: DataStore, tenantId: number, kind: ImportKind, text: string, options: ImportOptions): Awaitable<ImportResult> {
   const plan = planImport(tenantId, kind, text, options);
-  const { write } = plan.afterFirst(runSteps(store, plan.first));
-  return store.transaction(() => runSteps(store, write));
+  return andThen(store.readSteps(plan.first), (first) => {
+    const { valid, write } = plan.afterFirst(first);
+    const locks = valid.flatMap(({ value }) => plan.spec.locks?.(value, tenantId) ?? []);
+    return store.atomic(write, { locks, dryRun: options.dryRun });
+  });
+}
+
+export interface ImportOptions {
+  fileName: string;
+  dryRun?: boolean;
 }

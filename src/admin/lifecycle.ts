@@ -7,13 +7,21 @@
  *   ended (`ended_at`; its status-1 recordings become 2 Processing with `stopped_at`).
  * - recording: 1 Recording or 2 Processing → 3 Finished (with a media file) or 4 Failed.
  * Anything else is an `AdminError` of kind `conflict`; unknown ids are `not_found`.
+ *
+ * Each change is one unit (./change.ts) on either store that first locks what it changes: the
+ * conference's row to start or end it, the recording's row to finish or fail it (PostgreSQL;
+ * SQLite's transaction holds the write lock). `dryRun` runs the change and rolls it back: a plan
+ * with every check of the real change.
  */
 import { renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { RECORDING_STATUS } from '../contract/resources.js';
 import type { OnlineConference, OnlineConferenceRecording } from '../contract/resources.js';
+import type { Awaitable, DataStore } from '../store/port.js';
+import { andThen, ask, recovering, type Steps } from '../store/steps.js';
 import type { Store } from '../store/types.js';
+import { change } from './change.js';
 import { copyPrivateFile, ensurePrivateDir, writePrivateFile } from '../media/files.js';
 import { generateWav } from '../media/wav.js';
 import { AdminError } from './errors.js';
@@ -26,8 +34,9 @@ const STATUS_NAMES: Record<number, string> = Object.fromEntries(Object.entries(R
 /** The error of a conference that does not exist (or is deleted). */
 export const noConference = (conferenceId: number) => new AdminError('not_found', `Online conference ${conferenceId} does not exist.`);
 
-function getConference(store: Store, tenantId: number, conferenceId: number): OnlineConference {
-  const conference = store.conferences.get(tenantId, conferenceId);
+/** The tenant's live conference, its row locked until commit. */
+function* lockedConference(tenantId: number, conferenceId: number): Steps<OnlineConference> {
+  const conference = yield* ask((s) => s.conferences.get(tenantId, conferenceId, true));
   if (!conference) throw noConference(conferenceId);
   return conference;
 }
@@ -53,43 +62,43 @@ export function openRecording(recording: OnlineConferenceRecording | undefined, 
   return recording;
 }
 
-function getOpenRecording(store: Store, tenantId: number, recordingId: number, action: string): OnlineConferenceRecording {
-  return openRecording(store.recordings.get(tenantId, recordingId), recordingId, action);
+/** The recording when it is Recording or Processing (see `openRecording`), its row locked until commit. */
+function* lockedOpenRecording(tenantId: number, recordingId: number, action: string): Steps<OnlineConferenceRecording> {
+  return openRecording(yield* ask((s) => s.recordings.get(tenantId, recordingId, true)), recordingId, action);
+}
+
+const dryRunOption = (...args: [number, number, Date, boolean?]) => ({ dryRun: args[3] });
+
+function* startSteps(tenantId: number, conferenceId: number, now: Date, _dryRun?: boolean): Steps<{ conference: OnlineConference; recording: OnlineConferenceRecording }> {
+  checkStartable(yield* lockedConference(tenantId, conferenceId));
+  const at = now.toISOString();
+  const conference = yield* ask((s) => s.conferences.update(tenantId, conferenceId, { started_at: at }));
+  const recording = yield* ask((s) => s.recordings.insert(conferenceId, { status: RECORDING_STATUS.Recording, started_at: at }));
+  return { conference, recording };
+}
+
+function* endSteps(tenantId: number, conferenceId: number, now: Date, _dryRun?: boolean): Steps<{ conference: OnlineConference; recordings: OnlineConferenceRecording[] }> {
+  checkEndable(yield* lockedConference(tenantId, conferenceId));
+  const at = now.toISOString();
+  const conference = yield* ask((s) => s.conferences.update(tenantId, conferenceId, { ended_at: at }));
+  const recordings: OnlineConferenceRecording[] = [];
+  for (const r of yield* ask((s) => s.recordings.byStatus(conferenceId, RECORDING_STATUS.Recording))) {
+    recordings.push(yield* ask((s) => s.recordings.update(r.id, { status: RECORDING_STATUS.Processing, stopped_at: at })));
+  }
+  return { conference, recordings };
+}
+
+function* failSteps(tenantId: number, recordingId: number, options: { now: Date; dryRun?: boolean }): Steps<OnlineConferenceRecording> {
+  const before = yield* lockedOpenRecording(tenantId, recordingId, 'failed');
+  return yield* ask((s) => s.recordings.update(recordingId, failedPatch(before, options.now)));
 }
 
 /** Starts a conference: sets `started_at` and begins a recording (status 1) at the same instant. */
-export function startConference(
-  store: Store,
-  tenantId: number,
-  conferenceId: number,
-  now: Date,
-): { conference: OnlineConference; recording: OnlineConferenceRecording } {
-  return store.transaction(() => {
-    checkStartable(getConference(store, tenantId, conferenceId));
-    const at = now.toISOString();
-    const conference = store.conferences.update(tenantId, conferenceId, { started_at: at });
-    const recording = store.recordings.insert(conferenceId, { status: RECORDING_STATUS.Recording, started_at: at });
-    return { conference, recording };
-  });
-}
-
+export const startConference = change(startSteps, dryRunOption);
 /** Ends a started conference: sets `ended_at`; its running recordings stop and become Processing. */
-export function endConference(
-  store: Store,
-  tenantId: number,
-  conferenceId: number,
-  now: Date,
-): { conference: OnlineConference; recordings: OnlineConferenceRecording[] } {
-  return store.transaction(() => {
-    checkEndable(getConference(store, tenantId, conferenceId));
-    const at = now.toISOString();
-    const conference = store.conferences.update(tenantId, conferenceId, { ended_at: at });
-    const recordings = store.recordings
-      .byStatus(conferenceId, RECORDING_STATUS.Recording)
-      .map((r) => store.recordings.update(r.id, { status: RECORDING_STATUS.Processing, stopped_at: at }));
-    return { conference, recordings };
-  });
-}
+export const endConference = change(endSteps, dryRunOption);
+/** Marks a recording Failed (status 4); `stopped_at` is kept when set, else `now`. */
+export const failRecording = change(failSteps, (_tenantId, _recordingId, { dryRun }) => ({ dryRun }));
 
 /** Length in seconds of the WAV generated for a recording: its length, between 1 and the cap. */
 export function generatedWavSeconds(startedAt: string | null, stoppedAt: string): number {
@@ -173,37 +182,38 @@ export const finishedPatch = (current: OnlineConferenceRecording, staged: Staged
 /** The change that fails `current` (read in the transaction). */
 export const failedPatch = (current: OnlineConferenceRecording, now: Date) => ({ status: RECORDING_STATUS.Failed, stopped_at: current.stopped_at ?? now.toISOString() });
 
+function* finishSteps(tenantId: number, recordingId: number, staged: StagedMedia): Steps<OnlineConferenceRecording> {
+  const current = yield* lockedOpenRecording(tenantId, recordingId, 'finished');
+  staged.place();
+  return yield* ask((s) => s.recordings.update(recordingId, finishedPatch(current, staged)));
+}
+
+const finish = change(finishSteps);
+
 /**
  * Finishes a recording (status 3) with its media file. The file is stored in `mediaDir` as
  * `rec-<id><ext>` (`ext` of `file`, lower-cased, dropped unless plain; `.wav` when generated); `path` is that name
  * relative to `mediaDir` and `file_name` its base name (the same text while the directory is
  * flat). `stopped_at` is kept when set, else `now`. Without `file`, a playable WAV tone as long as
  * the recording (see `generatedWavSeconds`) is written. The file is written to a temporary name
- * first and renamed in place inside the store transaction; on any failure it is removed.
+ * first and renamed in place inside the unit that records it; on any failure it is removed.
  */
-export function finishRecording(
-  store: Store,
-  tenantId: number,
-  recordingId: number,
-  options: { mediaDir: string; file?: string; now: Date },
-): OnlineConferenceRecording {
-  const staged = stageRecordingMedia(getOpenRecording(store, tenantId, recordingId, 'finished'), options);
-  try {
-    return store.transaction(() => {
-      const current = getOpenRecording(store, tenantId, recordingId, 'finished');
-      staged.place();
-      return store.recordings.update(recordingId, finishedPatch(current, staged));
-    });
-  } catch (error) {
-    staged.discard();
-    throw error;
-  }
+export function finishRecording(store: Store, tenantId: number, recordingId: number, options: FinishOptions): OnlineConferenceRecording;
+export function finishRecording(store: DataStore, tenantId: number, recordingId: number, options: FinishOptions): Awaitable<OnlineConferenceRecording>;
+export function finishRecording(store: DataStore, tenantId: number, recordingId: number, options: FinishOptions): Awaitable<OnlineConferenceRecording> {
+  const run = (staged: StagedMedia) =>
+    recovering(
+      () => finish(store, tenantId, recordingId, staged),
+      (error) => {
+        staged.discard();
+        throw error;
+      },
+    );
+  return andThen(store.recordings.get(tenantId, recordingId), (before) => run(stageRecordingMedia(openRecording(before, recordingId, 'finished'), options)));
 }
 
-/** Marks a recording Failed (status 4); `stopped_at` is kept when set, else `now`. */
-export function failRecording(store: Store, tenantId: number, recordingId: number, options: { now: Date }): OnlineConferenceRecording {
-  return store.transaction(() => {
-    const before = getOpenRecording(store, tenantId, recordingId, 'failed');
-    return store.recordings.update(recordingId, failedPatch(before, options.now));
-  });
+export interface FinishOptions {
+  mediaDir: string;
+  file?: string;
+  now: Date;
 }

@@ -1,9 +1,14 @@
 /**
  * Meeting links: booking pages of a calendar. Scheduling through one books a new event in the
  * link's calendar for the booker, matched to a customer by e-mail (or a new customer), and writes
- * `events.created` and `meeting_links.scheduled` to the outbox in the same transaction.
+ * `events.created` and `meeting_links.scheduled` to the outbox in the same transaction. Each
+ * change is one unit (./change.ts) on either store.
  */
+import type { Awaitable, DataStore } from '../store/port.js';
+import { ask, recovering, type Steps } from '../store/steps.js';
 import type { EventInsert, MeetingLinkRecord, Store } from '../store/types.js';
+import { UniqueViolation } from '../store/util.js';
+import { change } from './change.js';
 import { AdminError } from './errors.js';
 import { emitEvent } from './events.js';
 
@@ -21,13 +26,13 @@ export function checkNewLink(input: NewMeetingLink): void {
 
 export const noCalendar = (id: number) => new AdminError('not_found', `no calendar ${id} in this tenant`);
 
-export function createMeetingLink(store: Store, tenantId: number, input: NewMeetingLink): MeetingLinkRecord {
+export function* createMeetingLinkSteps(tenantId: number, input: NewMeetingLink): Steps<MeetingLinkRecord> {
   checkNewLink(input);
-  return store.transaction(() => {
-    if (!store.calendars.get(tenantId, input.calendar_id)) throw noCalendar(input.calendar_id);
-    return store.meetingLinks.insert(tenantId, input);
-  });
+  if (!(yield* ask((s) => s.calendars.get(tenantId, input.calendar_id)))) throw noCalendar(input.calendar_id);
+  return yield* ask((s) => s.meetingLinks.insert(tenantId, input));
 }
+
+export const createMeetingLink = change(createMeetingLinkSteps);
 
 export interface Booker {
   name: string;
@@ -80,16 +85,33 @@ export const scheduledData = (link: MeetingLinkRecord, eventId: number, booker: 
   contact_number: booker.contact_number,
 });
 
-export function scheduleMeeting(store: Store, tenantId: number, linkId: number, booker: Booker, start: string): Scheduled {
+export function* scheduleSteps(tenantId: number, linkId: number, booker: Booker, start: string): Steps<Scheduled> {
   checkBooker(booker);
-  return store.transaction(() => {
-    const link = store.meetingLinks.get(tenantId, linkId);
-    if (!link) throw noLink(linkId);
-    const known = store.customers.findByEmail(tenantId, booker.email);
-    const customer = known ?? store.customers.insert(tenantId, { ...nameParts(booker.name), email: booker.email, contact_number: booker.contact_number });
-    const event = store.events.insert(tenantId, bookedEvent(link, booker, customer.id, start));
-    emitEvent(store, tenantId, 'events.created', event);
-    store.webhookOutbox.enqueue(tenantId, 'meeting_links.scheduled', scheduledData(link, event.id, booker));
-    return { link, event_id: event.id, customer_id: customer.id, customer_created: !known };
-  });
+  const link = yield* ask((s) => s.meetingLinks.get(tenantId, linkId));
+  if (!link) throw noLink(linkId);
+  const known = yield* ask((s) => s.customers.findByEmail(tenantId, booker.email));
+  const customer = known ?? (yield* ask((s) => s.customers.insert(tenantId, { ...nameParts(booker.name), email: booker.email, contact_number: booker.contact_number })));
+  const event = yield* ask((s) => s.events.insert(tenantId, bookedEvent(link, booker, customer.id, start)));
+  yield* ask((s) => emitEvent(s, tenantId, 'events.created', event));
+  yield* ask((s) => s.webhookOutbox.enqueue(tenantId, 'meeting_links.scheduled', scheduledData(link, event.id, booker)));
+  return { link, event_id: event.id, customer_id: customer.id, customer_created: !known };
+}
+
+/** Bookings of one e-mail take turns on a lock named after it, so the customer is made once. */
+const book = change(scheduleSteps, (tenantId, _linkId, booker) => ({ locks: [`customers.email:${tenantId}:${booker.email.toLowerCase()}`] }));
+
+/**
+ * Books through a link. When a customer of the booker's e-mail was made meanwhile outside this
+ * command (the API, on PostgreSQL), the booking runs once more and finds it.
+ */
+export function scheduleMeeting(store: Store, tenantId: number, linkId: number, booker: Booker, start: string): Scheduled;
+export function scheduleMeeting(store: DataStore, tenantId: number, linkId: number, booker: Booker, start: string): Awaitable<Scheduled>;
+export function scheduleMeeting(store: DataStore, tenantId: number, linkId: number, booker: Booker, start: string): Awaitable<Scheduled> {
+  return recovering(
+    () => book(store, tenantId, linkId, booker, start),
+    (err) => {
+      if (err instanceof UniqueViolation) return book(store, tenantId, linkId, booker, start);
+      throw err;
+    },
+  );
 }

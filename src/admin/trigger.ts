@@ -6,10 +6,11 @@
  * deleting or booking an event yields `events.created` too, before its own type.
  */
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../store/types.js';
-import { createEvent, deleteEvent, updateEvent } from './events.js';
+import { ask, type Steps } from '../store/steps.js';
+import { change } from './change.js';
+import { createEventSteps, deleteEventSteps, updateEventSteps } from './events.js';
 import { AdminError } from './errors.js';
-import { createMeetingLink, scheduleMeeting } from './meeting-links.js';
+import { createMeetingLinkSteps, scheduleSteps } from './meeting-links.js';
 import type { EventType } from '../webhooks/destinations.js';
 
 /** The types `trigger` can produce. */
@@ -33,22 +34,23 @@ export function triggerPlan(type: string, now: Date): { tag: string; email: stri
   return { tag, email: `webhooks-trigger-${tag}@example.invalid`, at: (minutes) => new Date(start.getTime() + minutes * 60_000).toISOString() };
 }
 
-export function trigger(store: Store, tenantId: number, type: string, now: Date): TriggerResult {
+function* triggerSteps(tenantId: number, type: string, now: Date): Steps<TriggerResult> {
   const { tag, email, at } = triggerPlan(type, now);
-  const calendar = store.transaction(() => {
-    const customer = store.customers.insert(tenantId, { first_name: 'Webhook', last_name: `Trigger ${tag}`, email });
-    return store.calendars.insert(tenantId, { owner_type: 'Customer', owner_id: customer.id, name: `Webhook trigger ${tag}` });
-  });
+  const customer = yield* ask((s) => s.customers.insert(tenantId, { first_name: 'Webhook', last_name: `Trigger ${tag}`, email }));
+  const calendar = yield* ask((s) => s.calendars.insert(tenantId, { owner_type: 'Customer', owner_id: customer.id, name: `Webhook trigger ${tag}` }));
   if (type === 'meeting_links.scheduled') {
-    const link = createMeetingLink(store, tenantId, { calendar_id: calendar.id, name: `Webhook trigger ${tag}`, duration_minutes: 30 });
-    const booked = scheduleMeeting(store, tenantId, link.id, { name: `Webhook Trigger ${tag}`, email, contact_number: null }, at(0));
+    const link = yield* createMeetingLinkSteps(tenantId, { calendar_id: calendar.id, name: `Webhook trigger ${tag}`, duration_minutes: 30 });
+    const booked = yield* scheduleSteps(tenantId, link.id, { name: `Webhook Trigger ${tag}`, email, contact_number: null }, at(0));
     return { customer_id: calendar.owner_id, calendar_id: calendar.id, event_id: booked.event_id, emitted: ['events.created', 'meeting_links.scheduled'] };
   }
-  const created = createEvent(store, tenantId, { calendar_id: calendar.id, title: `Webhook trigger ${tag}`, start: at(0), end: at(30) });
+  const created = yield* createEventSteps(tenantId, { calendar_id: calendar.id, title: `Webhook trigger ${tag}`, start: at(0), end: at(30) });
   const emitted = [...created.emitted];
   const id = created.event.id;
-  if (type === 'events.updated') emitted.push(...updateEvent(store, tenantId, id, { title: `Webhook trigger ${tag} (updated)` }).emitted);
-  if (type === 'events.rescheduled') emitted.push(...updateEvent(store, tenantId, id, { start: at(60), end: at(90) }).emitted);
-  if (type === 'events.deleted') emitted.push(...deleteEvent(store, tenantId, id).emitted);
+  if (type === 'events.updated') emitted.push(...(yield* updateEventSteps(tenantId, id, { title: `Webhook trigger ${tag} (updated)` })).emitted);
+  if (type === 'events.rescheduled') emitted.push(...(yield* updateEventSteps(tenantId, id, { start: at(60), end: at(90) })).emitted);
+  if (type === 'events.deleted') emitted.push(...(yield* deleteEventSteps(tenantId, id)).emitted);
   return { customer_id: calendar.owner_id, calendar_id: calendar.id, event_id: id, emitted };
 }
+
+/** The whole trigger is one unit: its data and every webhook event of it commit together, or nothing does. */
+export const trigger = change(triggerSteps);

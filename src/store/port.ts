@@ -179,6 +179,8 @@ export interface DataStore extends ServiceStore {
    * locks. With `dryRun` it runs and rolls back, answering what it would have answered.
    */
   atomic<T>(steps: Steps<T>, options?: AtomicOptions): Awaitable<T>;
+  /** Runs steps outside any transaction (each statement on its own): for reads that checks repeat inside a unit later. */
+  readSteps<T>(steps: Steps<T>): Awaitable<T>;
   tenants: Port<TenantRepo, 'create' | 'addAlias' | 'byDomain' | 'get' | 'list'>;
   keys: Port<AccessKeyRepo, 'create' | 'get' | 'list' | 'revoke'>;
   roles: Port<RoleRepo, 'create' | 'list' | 'exists'>;
@@ -189,7 +191,7 @@ export interface DataStore extends ServiceStore {
   connectedAccounts: Port<ConnectedAccountRepo, 'insert' | 'get' | 'listByOwner'>;
   conferenceAccounts: Port<ConferenceAccountRepo, 'insert' | 'get' | 'listByOwner'>;
   calendars: Port<CalendarRepo, 'insert' | 'get'>;
-  events: Port<EventRepo, 'insert' | 'get' | 'exists'>;
+  events: Port<EventRepo, 'insert' | 'get' | 'exists' | 'calendarOf' | 'update' | 'remove'>;
   conferences: Port<ConferenceRepo, 'list' | 'insert' | 'get' | 'update' | 'softDelete' | 'publicIdTaken' | 'backerEventTaken'>;
   attendees: Port<AttendeeRepo, 'listByConference' | 'count' | 'get' | 'findByEmail' | 'insert' | 'softDelete'>;
   recordings: Port<RecordingRepo, 'listByConference' | 'get' | 'insert' | 'update' | 'revoked' | 'byStatus'>;

@@ -65,20 +65,32 @@ function* thenRollBack<T>(steps: Steps<T>): Steps<T> {
   throw new DryRun(yield* steps);
 }
 
+/** `next` of `value`, at once when `value` is not a promise. */
+export function andThen<T, U>(value: Awaitable<T>, next: (value: T) => Awaitable<U>): Awaitable<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/** What `run` answers, or, when it throws or rejects, what `recover` answers for the error (at once when both are synchronous). */
+export function recovering<T>(run: () => Awaitable<T>, recover: (err: unknown) => Awaitable<T>): Awaitable<T> {
+  try {
+    const answer = run();
+    return answer instanceof Promise ? answer.catch(recover) : answer;
+  } catch (err) {
+    return recover(err);
+  }
+}
+
 /**
  * "Dry run = run it, roll it back", once for both adapters: `transact` runs the steps it is given
  * in one transaction (synchronously or not); with `dryRun` they end by throwing, which rolls the
  * transaction back, and the answer they reached is returned instead.
  */
 export function runAtomically<T>(steps: Steps<T>, dryRun: boolean | undefined, transact: (steps: Steps<T>) => Awaitable<T>): Awaitable<T> {
-  const answerOf = (err: unknown): T => {
-    if (err instanceof DryRun) return err.answer as T;
-    throw err;
-  };
-  try {
-    const answer = transact(dryRun ? thenRollBack(steps) : steps);
-    return answer instanceof Promise ? answer.catch(answerOf) : answer;
-  } catch (err) {
-    return answerOf(err);
-  }
+  return recovering(
+    () => transact(dryRun ? thenRollBack(steps) : steps),
+    (err) => {
+      if (err instanceof DryRun) return err.answer as T;
+      throw err;
+    },
+  );
 }

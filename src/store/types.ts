@@ -40,6 +40,8 @@ export interface Store {
   transaction<T>(fn: () => T): T;
   /** `DataStore.atomic`, answered at once: the steps run in one `transaction`. */
   atomic<T>(steps: Steps<T>, options?: AtomicOptions): T;
+  /** `DataStore.readSteps`, answered at once. */
+  readSteps<T>(steps: Steps<T>): T;
   /** How long a write waits for another process's write lock before failing busy (milliseconds). */
   setBusyTimeout(ms: number): void;
   /**
@@ -412,8 +414,11 @@ export interface EventRepo {
   get(tenantId: number, calendarId: number, eventId: number): CalendarEvent | undefined;
   /** True for a non-deleted event of the tenant (any calendar). */
   exists(tenantId: number, eventId: number): boolean;
-  /** The calendar of a non-deleted event of the tenant, or undefined. */
-  calendarOf(tenantId: number, eventId: number): number | undefined;
+  /**
+   * The calendar of a non-deleted event of the tenant, or undefined. `forUpdate` (inside a unit):
+   * PostgreSQL locks the event's row until commit; SQLite's transaction holds the write lock already.
+   */
+  calendarOf(tenantId: number, eventId: number, forUpdate?: boolean): number | undefined;
   /** Changes the given fields of a non-deleted event; the event as it now is, or undefined if there is none. */
   update(tenantId: number, eventId: number, patch: EventPatch): CalendarEvent | undefined;
   /** Deletes an event softly; false when there is no non-deleted one of that id. */
@@ -443,7 +448,8 @@ export interface ConferenceRepo {
   /** One page of the tenant's conferences per a validated list query, with the exact total. */
   list(tenantId: number, query: ListQuery): ListResult<OnlineConference>;
   insert(tenantId: number, input: ConferenceInsert): OnlineConference;
-  get(tenantId: number, id: number): OnlineConference | undefined;
+  /** `forUpdate` (inside a unit): PostgreSQL locks the conference's row until commit; SQLite's transaction holds the write lock already. */
+  get(tenantId: number, id: number, forUpdate?: boolean): OnlineConference | undefined;
   update(tenantId: number, id: number, patch: Partial<Pick<ConferenceInsert, 'title' | 'is_public' | 'started_at' | 'ended_at'>>): OnlineConference;
   /**
    * Soft-deletes the tenant's non-deleted conference (sets `deleted_at`) and returns it as
@@ -488,8 +494,8 @@ export interface RecordingInsert {
 
 export interface RecordingRepo {
   listByConference(conferenceId: number, page: PageQuery): ListResult<OnlineConferenceRecording>;
-  /** A recording of the tenant (through its conference), by id. */
-  get(tenantId: number, id: number): OnlineConferenceRecording | undefined;
+  /** A recording of the tenant (through its conference), by id; `forUpdate` as for conferences. */
+  get(tenantId: number, id: number, forUpdate?: boolean): OnlineConferenceRecording | undefined;
   insert(conferenceId: number, input: RecordingInsert): OnlineConferenceRecording;
   update(id: number, patch: Partial<RecordingInsert>): OnlineConferenceRecording;
   /** Whether the recording belongs to one of the tenant's deleted conferences (its links are revoked). */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEvent, createMeetingLink, deleteEvent, listMeetingLinks, scheduleMeeting, trigger, updateEvent } from '../../src/admin/postgres-changes.js';
-import { TRIGGER_TYPES } from '../../src/admin/trigger.js';
+import { createEvent, deleteEvent, updateEvent } from '../../src/admin/events.js';
+import { createMeetingLink, scheduleMeeting } from '../../src/admin/meeting-links.js';
+import { trigger, TRIGGER_TYPES } from '../../src/admin/trigger.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
 
@@ -119,7 +120,7 @@ describe('meeting links on PostgreSQL', () => {
 
   it('books an event for a new customer and queues events.created and meeting_links.scheduled with the §13 data', async () => {
     const { tenantId, calendar, link } = await withLink();
-    expect(await listMeetingLinks(store, tenantId)).toEqual([link]);
+    expect(await store.meetingLinks.list(tenantId)).toEqual([link]);
     const r = await scheduleMeeting(store, tenantId, link.id, { name: 'Grace Brewster Hopper', email: 'grace@example.com', contact_number: '+1 555' }, '2026-12-01T15:00:00.000Z');
     expect(r.customer_created).toBe(true);
     expect(await store.customers.get(tenantId, r.customer_id)).toMatchObject({ first_name: 'Grace', last_name: 'Brewster Hopper', email: 'grace@example.com', contact_number: '+1 555' });

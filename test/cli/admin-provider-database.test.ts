@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdminError } from '../../src/admin/errors.js';
 import { ImportError } from '../../src/admin/import.js';
-import { importRecordsPg } from '../../src/admin/postgres-import.js';
-import { startConference } from '../../src/admin/postgres-lifecycle.js';
+import { importRecords } from '../../src/admin/import.js';
+import { startConference } from '../../src/admin/lifecycle.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { adminDatabaseFixture } from './admin-database-fixture.js';
 import type { AdminFake } from './admin-helpers.js';
@@ -328,7 +328,7 @@ describe('admin import --database', () => {
     const stores = [await openPostgresStore(url), await openPostgresStore(url)];
     try {
       const [tenant] = await stores[0].tenants.list();
-      const results = await Promise.allSettled(stores.map((s) => importRecordsPg(s, tenant.id, 'users', text, { fileName: 'same.ndjson' })));
+      const results = await Promise.allSettled(stores.map((s) => importRecords(s, tenant.id, 'users', text, { fileName: 'same.ndjson' })));
       expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<unknown>).value)).toEqual([{ kind: 'users', created: 20 }]);
       const refused = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
       expect(refused).toBeInstanceOf(ImportError);

@@ -4,7 +4,7 @@
  * (decisions §13) in its own transaction.
  */
 import type { Command } from 'commander';
-import { type EventChange, eventTime } from '../../admin/events.js';
+import { createEvent, deleteEvent, type EventChange, eventTime, updateEvent } from '../../admin/events.js';
 import type { EventPatch } from '../../store/types.js';
 import { type CliContext, UsageError } from '../context.js';
 import { isDryRun, type Opts, plan, print, wholeNumber } from './admin-local.js';
@@ -33,7 +33,7 @@ function patchOf(opts: Opts): EventPatch {
 }
 
 export async function eventsCreate(ctx: CliContext, cmd: Command): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ changes, tenantOf }, opts) => {
+  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
     const input = {
       calendar_id: wholeNumber('--calendar', opts.calendar),
       title: String(opts.title),
@@ -44,17 +44,17 @@ export async function eventsCreate(ctx: CliContext, cmd: Command): Promise<void>
     };
     const tenant = await tenantOf(opts);
     if (isDryRun(cmd)) return plan(ctx, [`would create event '${input.title}' in calendar ${input.calendar_id} of tenant ${tenant.primary_domain} (${input.start} to ${input.end}), sending events.created`]);
-    await print(ctx, cmd, changeRow(await changes.createEvent(tenant.id, input)));
+    await print(ctx, cmd, changeRow(await createEvent(store, tenant.id, input)));
   });
 }
 
 async function change(ctx: CliContext, cmd: Command, id: string, patchFrom: (opts: Opts) => EventPatch): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ changes, tenantOf }, opts) => {
+  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
     const eventId = wholeNumber('event id', id);
     const patch = patchFrom(opts);
     const tenant = await tenantOf(opts);
     if (isDryRun(cmd)) return plan(ctx, [`would change ${Object.keys(patch).join(', ')} of event ${eventId} of tenant ${tenant.primary_domain}`]);
-    await print(ctx, cmd, changeRow(await changes.updateEvent(tenant.id, eventId, patch)));
+    await print(ctx, cmd, changeRow(await updateEvent(store, tenant.id, eventId, patch)));
   });
 }
 
@@ -75,10 +75,10 @@ export async function eventsReschedule(ctx: CliContext, cmd: Command, id: string
 }
 
 export async function eventsDelete(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ changes, tenantOf }, opts) => {
+  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
     const eventId = wholeNumber('event id', id);
     const tenant = await tenantOf(opts);
     if (isDryRun(cmd)) return plan(ctx, [`would delete event ${eventId} of tenant ${tenant.primary_domain}, sending events.deleted`]);
-    await print(ctx, cmd, { ...changeRow(await changes.deleteEvent(tenant.id, eventId)), deleted: true });
+    await print(ctx, cmd, { ...changeRow(await deleteEvent(store, tenant.id, eventId)), deleted: true });
   });
 }

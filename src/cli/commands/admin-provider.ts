@@ -1,7 +1,8 @@
 /** `confctl admin conferences|recordings|import`: the provider's side the API does not expose. */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { isImportKind, IMPORT_KINDS } from '../../admin/import.js';
+import { importRecords, isImportKind, IMPORT_KINDS } from '../../admin/import.js';
+import { endConference, failRecording, finishRecording, startConference } from '../../admin/lifecycle.js';
 import { type CliContext, UsageError } from '../context.js';
 import type { Row } from '../output/index.js';
 import { isDryRun, plan, print } from './admin-local.js';
@@ -13,38 +14,38 @@ function idArg(value: string, what: string): number {
 }
 
 export async function conferenceStart(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ changes, tenantOf }, opts) => {
+  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
     const tenantId = (await tenantOf(opts)).id;
     const dryRun = isDryRun(cmd);
-    const { conference, recording } = await changes.startConference(tenantId, idArg(id, 'conference id'), ctx.now(), dryRun);
+    const { conference, recording } = await startConference(store, tenantId, idArg(id, 'conference id'), ctx.now(), dryRun);
     if (dryRun) return plan(ctx, [`would start conference ${conference.id} '${conference.title}' and begin its recording`]);
     await print(ctx, cmd, { conference, recording });
   });
 }
 
 export async function conferenceEnd(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ changes, tenantOf }, opts) => {
+  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
     const tenantId = (await tenantOf(opts)).id;
     const dryRun = isDryRun(cmd);
-    const ended = await changes.endConference(tenantId, idArg(id, 'conference id'), ctx.now(), dryRun);
+    const ended = await endConference(store, tenantId, idArg(id, 'conference id'), ctx.now(), dryRun);
     if (dryRun) return plan(ctx, [`would end conference ${ended.conference.id} '${ended.conference.title}'; ${ended.recordings.length} running recording(s) would become Processing`]);
     await print(ctx, cmd, ended as unknown as Row);
   });
 }
 
 export async function recordingFinish(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ changes, tenantOf, mediaDir }, opts) => {
+  await withStore(ctx, cmd, true, async ({ store, tenantOf, mediaDir }, opts) => {
     const tenantId = (await tenantOf(opts)).id;
-    const recording = await changes.finishRecording(tenantId, idArg(id, 'recording id'), { mediaDir, file: opts.file as string | undefined, now: ctx.now() });
+    const recording = await finishRecording(store, tenantId, idArg(id, 'recording id'), { mediaDir, file: opts.file as string | undefined, now: ctx.now() });
     await print(ctx, cmd, recording);
   });
 }
 
 export async function recordingFail(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ changes, tenantOf }, opts) => {
+  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
     const tenantId = (await tenantOf(opts)).id;
     const dryRun = isDryRun(cmd);
-    const recording = await changes.failRecording(tenantId, idArg(id, 'recording id'), ctx.now(), dryRun);
+    const recording = await failRecording(store, tenantId, idArg(id, 'recording id'), { now: ctx.now(), dryRun });
     if (dryRun) return plan(ctx, [`would mark recording ${recording.id} Failed`]);
     await print(ctx, cmd, recording);
   });
@@ -58,10 +59,10 @@ export async function importFile(ctx: CliContext, cmd: Command, kind: string, fi
   } catch {
     throw new UsageError(`cannot read ${file}`);
   }
-  await withStore(ctx, cmd, true, async ({ changes, tenantOf }, opts) => {
+  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
     const tenant = await tenantOf(opts);
     const dryRun = isDryRun(cmd);
-    const result = await changes.importRecords(tenant.id, kind, text, file, dryRun);
+    const result = await importRecords(store, tenant.id, kind, text, { fileName: file, dryRun });
     if (dryRun) return plan(ctx, [`would import ${result.created} ${kind} into tenant ${tenant.primary_domain}`]);
     await print(ctx, cmd, { ...result, tenant: tenant.primary_domain });
   });

@@ -4,13 +4,10 @@
  * --database`. Loaded only when a database is given.
  */
 import type { Command } from 'commander';
-import * as pgChanges from '../../admin/postgres-changes.js';
-import * as pgLifecycle from '../../admin/postgres-lifecycle.js';
 import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
 import { initFirstTenant } from '../../local/init.js';
 import { AdminError } from '../../admin/errors.js';
 import { ImportError } from '../../admin/import.js';
-import { importRecordsPg } from '../../admin/postgres-import.js';
 import { seedBulkPg, seedDemoPg } from '../../admin/postgres-seed.js';
 import { DEMO_MARKER_EMAIL } from '../../admin/seed/demo.js';
 import type { DataStore } from '../../store/port.js';
@@ -19,7 +16,7 @@ import type { TenantRecord } from '../../store/types.js';
 import { type CliContext, CliError, EXIT } from '../context.js';
 import { connectionFailure, openForAdmin, tenantOf } from './admin-database.js';
 import { adminFailure, importFailure, isDryRun, type Opts, plan, print } from './admin-local.js';
-import type { AdminChanges, AdminStore } from './admin-store.js';
+import type { AdminStore } from './admin-store.js';
 
 /** A database without confctl's schema, as the reads see it: no tenant, destination, delivery or link. */
 const EMPTY = {
@@ -28,27 +25,6 @@ const EMPTY = {
   webhookOutbox: { list: async () => [], get: async () => undefined },
   meetingLinks: { list: async () => [], get: async () => undefined },
 } as unknown as DataStore;
-
-function changesOf(store: PostgresStore | undefined): AdminChanges {
-  const target = (): PostgresStore => {
-    // Only a write opens the store; a change without one is a bug in the command.
-    if (!store) throw new Error('a change needs the database opened for writing');
-    return store;
-  };
-  return {
-    createEvent: (tenantId, input) => pgChanges.createEvent(target(), tenantId, input),
-    updateEvent: (tenantId, id, patch) => pgChanges.updateEvent(target(), tenantId, id, patch),
-    deleteEvent: (tenantId, id) => pgChanges.deleteEvent(target(), tenantId, id),
-    createMeetingLink: (tenantId, input) => pgChanges.createMeetingLink(target(), tenantId, input),
-    scheduleMeeting: (tenantId, linkId, booker, start) => pgChanges.scheduleMeeting(target(), tenantId, linkId, booker, start),
-    trigger: (tenantId, type, now) => pgChanges.trigger(target(), tenantId, type, now),
-    startConference: (tenantId, id, now, dryRun) => pgLifecycle.startConference(target(), tenantId, id, now, dryRun),
-    endConference: (tenantId, id, now, dryRun) => pgLifecycle.endConference(target(), tenantId, id, now, dryRun),
-    finishRecording: (tenantId, id, options) => pgLifecycle.finishRecording(target(), tenantId, id, options),
-    failRecording: (tenantId, id, now, dryRun) => pgLifecycle.failRecording(target(), tenantId, id, now, dryRun),
-    importRecords: (tenantId, kind, text, fileName, dryRun) => importRecordsPg(target(), tenantId, kind, text, { fileName, dryRun }),
-  };
-}
 
 /**
  * Runs `work` on the store at `url` and always closes it. A write (not under `--dry-run`) opens
@@ -63,7 +39,7 @@ export async function withDatabaseStore<T>(ctx: CliContext, cmd: Command, url: s
   // As `serve --database` resolves it: recording files live beside no data directory of their own.
   const mediaDir = resolveMediaDir(opts.media as string | undefined, env, resolveDataDir(undefined, env));
   try {
-    return await work({ store: data, changes: changesOf(store), tenantOf: (o) => tenantOf(data, o, url), mediaDir }, opts);
+    return await work({ store: data, tenantOf: (o) => tenantOf(data, o, url), mediaDir }, opts);
   } catch (err) {
     if (err instanceof AdminError) throw adminFailure(err);
     if (err instanceof ImportError) throw importFailure(ctx, err);

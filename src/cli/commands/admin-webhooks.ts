@@ -13,6 +13,7 @@ import type { DataStore } from '../../store/port.js';
 import { isDryRun, plan, print, printList, wholeNumber } from './admin-local.js';
 import { withStore } from './admin-store.js';
 import { secretFrom } from './webhooks-secret.js';
+import { trigger } from '../../admin/trigger.js';
 
 const destinationRow = (d: WebhookDestinationRecord, tenants: Map<number, string>): Row => ({
   id: d.id,
@@ -135,10 +136,10 @@ export async function webhooksRedeliver(ctx: CliContext, cmd: Command, id: strin
 
 /** A real change of TYPE on data made for it; `serve` delivers the events it queued. */
 export async function webhooksTrigger(ctx: CliContext, cmd: Command, type: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, changes, tenantOf }, opts) => {
+  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
     const tenant = await tenantOf(opts);
     if (isDryRun(cmd)) return plan(ctx, [`would create a customer, a calendar and an event in tenant ${tenant.primary_domain} and make a change sending ${type}`]);
-    const result = await changes.trigger(tenant.id, type, ctx.now());
+    const result = await trigger(store, tenant.id, type, ctx.now());
     const destinations = (await store.webhookDestinations.list(tenant.id)).length;
     const { emitted, ...made } = result;
     await print(ctx, cmd, { tenant: tenant.primary_domain, ...made, webhook_events: emitted, destinations });

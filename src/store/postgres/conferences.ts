@@ -64,8 +64,12 @@ const CONFERENCE_PATCHABLE = ['title', 'is_public', 'started_at', 'ended_at'] as
 
 /** Conferences (as the SQLite store's `conferenceRepo`): rows are never removed, so ids are never reused. */
 export function pgConferences(db: Queryable, totals?: ListTotals) {
-  const read = async (tenantId: number, id: number, live = true): Promise<OnlineConference | undefined> => {
-    const r = await one<ConferenceRow>(db, `SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = $1 AND id = $2${live ? ' AND deleted_at IS NULL' : ''}`, [tenantId, id]);
+  const read = async (tenantId: number, id: number, live = true, forUpdate = false): Promise<OnlineConference | undefined> => {
+    const r = await one<ConferenceRow>(
+      db,
+      `SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = $1 AND id = $2${live ? ' AND deleted_at IS NULL' : ''}${forUpdate ? ' FOR UPDATE' : ''}`,
+      [tenantId, id],
+    );
     return r && toConference(r);
   };
   return {
@@ -82,7 +86,8 @@ export function pgConferences(db: Queryable, totals?: ListTotals) {
       );
       return (await read(tenantId, r!.id))!;
     },
-    get: (tenantId: number, id: number) => read(tenantId, id),
+    /** With `forUpdate` (inside a transaction) the row stays locked until commit, so changes of one conference take turns. */
+    get: (tenantId: number, id: number, forUpdate = false) => read(tenantId, id, true, forUpdate),
     update: async (tenantId: number, id: number, patch: Partial<Pick<ConferenceInsert, 'title' | 'is_public' | 'started_at' | 'ended_at'>>) => {
       const values: unknown[] = [tenantId, id];
       const set = patchSet(patch, CONFERENCE_PATCHABLE, values, (f, v) => (v === null ? null : f === 'is_public' ? (v ? 1 : 0) : f === 'title' ? v : iso(v as string)));

@@ -71,6 +71,7 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
           return runStepsAsync(pgStepStore(tx), unit);
         }),
       ),
+    readSteps: (steps) => runStepsAsync(pgStepStore(pool), steps),
     changeToken: async () => (await changes()).all,
     tenancyToken: async () => (await changes()).tenancy,
     shared: {

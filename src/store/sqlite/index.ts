@@ -43,7 +43,14 @@ export function openStore(location: string): Store {
     // IMMEDIATE (see `immediate`); nested calls are savepoints: an inner failure rolls back only itself.
     transaction: <T>(fn: () => T): T => immediate(db, fn)(),
     // Answered at once: `runSteps` is synchronous, so the unit's answer is never a promise here.
-    atomic: <T>(steps: Steps<T>, options?: AtomicOptions): T => runAtomically(steps, options?.dryRun, (unit) => immediate(db, () => runSteps(store as Store, unit))()) as T,
+    // Methods on `this`, so a store spread with some repositories replaced (tests) runs steps on those.
+    readSteps<T>(this: Store, steps: Steps<T>): T {
+      return runSteps(this, steps);
+    },
+    // Answered at once: `runSteps` is synchronous, so the unit's answer is never a promise here.
+    atomic<T>(this: Store, steps: Steps<T>, options?: AtomicOptions): T {
+      return runAtomically(steps, options?.dryRun, (unit) => this.transaction(() => runSteps(this, unit))) as T;
+    },
     setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
     ping() {
       const version = schemaVersion.get() as number;
