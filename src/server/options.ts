@@ -42,7 +42,7 @@ export interface ServerOptions {
   /** Open connections served at once; default 500. Beyond it: 503 `Too many connections.` (see connections.ts). */
   maxConnections?: number;
   /**
-   * Open connections served per client address; `null` for no cap. Default 50, or no cap with
+   * Open connections served per client address; `null` for no cap. Default 100, or no cap with
    * `trustProxy` (behind a proxy every connection comes from the proxy's address).
    */
   maxConnectionsPerAddress?: number | null;
@@ -61,7 +61,7 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = { client: 5, tenant: 10 };
 export const DEFAULT_MAX_ATTENDEES = 5;
 export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 20_000, requestMs: 30_000, keepAliveMs: 5_000 };
 export const DEFAULT_MAX_CONNECTIONS = 500;
-export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 50;
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 100;
 
 /** The per-address connection cap when none is given: none behind a trusted proxy. */
 export const defaultMaxConnectionsPerAddress = (trustProxy: boolean): number | null => (trustProxy ? null : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);

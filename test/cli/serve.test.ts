@@ -15,7 +15,7 @@ describe('serve flags', () => {
       trustProxy: false,
       profile: { name: 'local', force: false },
       log: 'pretty',
-      connections: { timeouts: { headersMs: 20_000, requestMs: 30_000 }, maxConnections: 500, maxConnectionsPerAddress: 50 },
+      connections: { timeouts: { headersMs: 20_000, requestMs: 30_000 }, maxConnections: 500, maxConnectionsPerAddress: 100 },
       strict: false,
       cors: [],
     });

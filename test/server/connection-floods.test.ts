@@ -22,10 +22,10 @@ function expectTooManyConnections(res: RawExchange) {
 }
 
 describe('connection caps', () => {
-  it('default to 500 in all and 50 per address, and no per-address cap behind a trusted proxy', async () => {
+  it('default to 500 in all and 100 per address, and no per-address cap behind a trusted proxy', async () => {
     await live.start();
     const base = { store: live.f.store, signingSecret: 's', mediaDir: '/m' };
-    expect(resolveOptions(base)).toMatchObject({ maxConnections: 500, maxConnectionsPerAddress: 50 });
+    expect(resolveOptions(base)).toMatchObject({ maxConnections: 500, maxConnectionsPerAddress: 100 });
     expect(resolveOptions({ ...base, trustProxy: true }).maxConnectionsPerAddress).toBeNull();
     expect(resolveOptions({ ...base, trustProxy: true, maxConnectionsPerAddress: 8 }).maxConnectionsPerAddress).toBe(8);
   });
@@ -40,7 +40,7 @@ describe('connection caps', () => {
   });
 
   it('keep a slow-header flood from one address to its cap: a client from another address is served', { timeout: 30_000 }, async () => {
-    await live.start(); // the defaults: 50 per address, 500 in all
+    await live.start(); // the defaults: 100 per address, 500 in all
     const flood = await Promise.all(
       Array.from({ length: 500 }, async () => {
         const socket = live.keep(await connect(live.port, '127.0.0.2'));
@@ -51,11 +51,11 @@ describe('connection caps', () => {
     );
     const refused = await new Promise<RawExchange[]>((resolve) => {
       const answers: RawExchange[] = [];
-      for (const { closed } of flood) void closed.then((res) => answers.push(res) === 450 && resolve(answers));
+      for (const { closed } of flood) void closed.then((res) => answers.push(res) === 400 && resolve(answers));
     });
     for (const res of refused) expectTooManyConnections(res);
-    await openConnections(live.f.app.server, 50);
-    expect(flood.filter(({ socket }) => !socket.destroyed)).toHaveLength(50);
+    await openConnections(live.f.app.server, 100);
+    expect(flood.filter(({ socket }) => !socket.destroyed)).toHaveLength(100);
     expect((await live.kept('127.0.0.1')).answer.status).toBe(200);
   });
 

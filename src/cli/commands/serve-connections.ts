@@ -13,7 +13,7 @@ function count(flag: string, value: string, orElse = ''): number {
 
 /**
  * `--headers-timeout`, `--request-timeout`, `--max-connections`, `--max-connections-per-address`
- * (a number or `off`; by default 50, or off with `--trust-proxy`): flags → options, no I/O.
+ * (a number or `off`; by default 100, or off with `--trust-proxy`): flags → options, no I/O.
  */
 export function parseConnectionFlags(o: Record<string, unknown>): ConnectionFlags {
   const headers = count('--headers-timeout', String(o.headersTimeout ?? '20'));

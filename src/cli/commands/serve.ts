@@ -103,7 +103,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--headers-timeout <seconds>', "time a request's header section may take", '20')
     .option('--request-timeout <seconds>', 'time a whole request (headers and body) may take', '30')
     .option('--max-connections <n>', 'open connections served at once; more are answered 503', '500')
-    .option('--max-connections-per-address <n>', "open connections per client address, or 'off'; more are answered 503 (default: 50, off with --trust-proxy)")
+    .option('--max-connections-per-address <n>', "open connections per client address, or 'off'; more are answered 503 (default: 100, off with --trust-proxy)")
     .addHelpText(
       'after',
       `
