@@ -7,35 +7,94 @@ import { HttpError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import { errorReply } from './reply.js';
 
-/** 503 `Too many connections.`: the connection is closed after it. */
-export const tooManyConnections = (): HttpError =>
-  new HttpError(503, MESSAGES.tooManyConnections, { 'Retry-After': '1', Connection: 'close' });
+/**
+ * How long a refused connection stays open for its client to read the 503 and close first: closing
+ * with the client's request still unread would reset the connection, and a reset can discard
+ * the 503 before the client reads it.
+ */
+const REFUSED_LINGER_MS = 1000;
+
+/** An error as a whole HTTP/1.1 response that closes the connection, to write straight to a socket. */
+function rawResponse(err: HttpError): Buffer {
+  const reply = errorReply(err);
+  const body = Buffer.from(reply.body, 'utf8');
+  const headers = { ...reply.headers, 'X-Process-ID': randomUUID(), 'Content-Length': String(body.length), Connection: 'close' };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  return Buffer.concat([Buffer.from(`HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status]}\r\n${head}\r\n`, 'latin1'), body]);
+}
 
 /**
- * Counts open connections, in all and per client address (the socket's: behind a proxy every
- * connection shares one). A connection opened over a cap is answered 503 on its first request
- * (the caller asks `isOverCap`), then closed; the count drops as connections close.
+ * Admits or refuses each connection as it is accepted, before it sends anything (a slow-header
+ * client would never complete a request to be refused on). Counts open connections, in all and
+ * per client address (the socket's: behind a proxy every connection shares one).
+ * - Over the per-address cap: refused.
+ * - At the total cap: room is made by closing, without a word, the oldest connection with no
+ *   request in hand (idle keep-alive, or a header section still arriving) of the address that
+ *   holds the most connections; if every connection has a request in hand, refused.
+ * A refused connection gets 503 `Too many connections.` with `Retry-After: 1`, written to the
+ * socket at once, and is closed when its client closes or after `REFUSED_LINGER_MS`; it counts
+ * toward no cap, and no request it sends is handled (its socket is no longer writable).
  */
-export function countConnections(server: http.Server, options: Pick<ResolvedOptions, 'maxConnections' | 'maxConnectionsPerAddress'>) {
-  let open = 0;
-  const perAddress = new Map<string, number>();
-  const over = new WeakSet<Socket>();
-  server.on('connection', (socket: Socket) => {
+export function admitConnections(
+  server: http.Server,
+  options: Pick<ResolvedOptions, 'maxConnections' | 'maxConnectionsPerAddress'>,
+  hasRequest: (socket: Socket) => boolean,
+): void {
+  const byAddress = new Map<string, Set<Socket>>();
+  const addressOf = new Map<Socket, string>();
+
+  const forget = (socket: Socket) => {
+    const address = addressOf.get(socket);
+    if (address === undefined) return;
+    addressOf.delete(socket);
+    const mine = byAddress.get(address)!;
+    mine.delete(socket);
+    if (!mine.size) byAddress.delete(address);
+  };
+  /** Closes the oldest connection without a request of the address holding the most; false if none. */
+  const reclaim = (): boolean => {
+    let victim: Socket | undefined;
+    let most = 0;
+    for (const sockets of byAddress.values()) {
+      if (sockets.size <= most) continue;
+      for (const s of sockets) {
+        if (hasRequest(s)) continue;
+        victim = s;
+        most = sockets.size;
+        break;
+      }
+    }
+    if (!victim) return false;
+    forget(victim);
+    victim.destroy();
+    return true;
+  };
+
+  // Before node's own listener, so a refused socket is answered before its HTTP parser exists.
+  server.prependListener('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
-    const mine = (perAddress.get(address) ?? 0) + 1;
-    perAddress.set(address, mine);
-    open++;
     const cap = options.maxConnectionsPerAddress;
-    if (open > options.maxConnections || (cap !== null && mine > cap)) over.add(socket);
-    socket.once('close', () => {
-      open--;
-      const left = perAddress.get(address)! - 1;
-      if (left) perAddress.set(address, left);
-      else perAddress.delete(address);
-    });
+    const mine = byAddress.get(address);
+    if ((cap !== null && (mine?.size ?? 0) >= cap) || (addressOf.size >= options.maxConnections && !reclaim())) {
+      refuse(socket);
+      return;
+    }
+    addressOf.set(socket, address);
+    if (mine) mine.add(socket);
+    else byAddress.set(address, new Set([socket]));
+    socket.once('close', () => forget(socket));
   });
-  return { isOverCap: (socket: Socket) => over.has(socket) };
 }
+
+function refuse(socket: Socket): void {
+  socket.end(rawResponse(tooManyConnections()));
+  const linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(linger));
+}
+
+/** 503 `Too many connections.`: the connection is closed after it. */
+const tooManyConnections = (): HttpError =>
+  new HttpError(503, MESSAGES.tooManyConnections, { 'Retry-After': '1', Connection: 'close' });
 
 const timedOut = new WeakSet<object>();
 
@@ -67,11 +126,7 @@ export function answerClientErrors(server: http.Server): void {
       return;
     }
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOut.add(socket);
-    const reply = errorReply(parserError(err.code));
-    const body = Buffer.from(reply.body, 'utf8');
-    const headers = { ...reply.headers, 'X-Process-ID': randomUUID(), 'Content-Length': String(body.length), Connection: 'close' };
-    const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-    socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status]}\r\n${head}\r\n`, 'latin1'), body]), () => socket.destroy());
+    socket.end(rawResponse(parserError(err.code)), () => socket.destroy());
   });
 }
 

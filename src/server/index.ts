@@ -1,13 +1,14 @@
 import http from 'node:http';
 import { payloadTooLarge, readNodeBody } from './body.js';
 import { SERVE_BUSY_TIMEOUT_MS } from './busy.js';
-import { answerClientErrors, countConnections, timeoutOptions } from './connections.js';
+import { admitConnections, answerClientErrors, timeoutOptions } from './connections.js';
 import { HANDLERS } from './handlers/index.js';
 import { createHealthRoute, isHealthPath } from './health.js';
 import type { HandlerMap } from './handlers/types.js';
 import { createMediaRoute, isMediaPath } from './media-route.js';
 import { type ServerOptions, resolveOptions } from './options.js';
 import { createPipeline, type PipelineRequest } from './pipeline.js';
+import { createLanes, gone } from './pipelining.js';
 import type { Reply } from './reply.js';
 import { createRoomsRoute, isRoomPath } from './rooms-route.js';
 import { isClosing } from './shutdown.js';
@@ -16,7 +17,7 @@ export { closeGracefully } from './shutdown.js';
 export { HttpError, ValidationError, notFound } from './errors.js';
 export type { Handler, HandlerContext, HandlerMap } from './handlers/types.js';
 export { HANDLERS } from './handlers/index.js';
-export { DEFAULT_MAX_ATTENDEES, DEFAULT_MAX_CONNECTIONS, DEFAULT_RATE_LIMIT, DEFAULT_TIMEOUTS, MAX_BODY_BYTES } from './options.js';
+export { DEFAULT_MAX_ATTENDEES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, DEFAULT_RATE_LIMIT, DEFAULT_TIMEOUTS, MAX_BODY_BYTES } from './options.js';
 export type { LogFormat, RateLimitOptions, ResolvedOptions, ServerOptions, Timeouts } from './options.js';
 export type { Reply } from './reply.js';
 export { OPENAPI_PATH } from './pipeline.js';
@@ -55,8 +56,9 @@ export interface ConfServer {
  * and `/readyz` are served beside the pipeline, on the socket only.
  * The server ends responses with `Connection: close` once `closeGracefully` has begun. It sets
  * the store's busy timeout short (see busy.ts): the caller's start-up writes are done by then. It sets
- * node's timeouts, answers a connection over the caps with 503, and renders the parser's own
- * refusals (400, 408, 431) like every other error.
+ * node's timeouts, refuses a connection over the caps as it is accepted (see connections.ts), paces
+ * each connection's pipelined requests (see pipelining.ts), and renders the parser's own refusals
+ * (400, 408, 431) like every other error.
  */
 export function createServer(options: ServerOptions, handlers: HandlerMap = HANDLERS): ConfServer {
   const resolved = resolveOptions(options);
@@ -65,20 +67,20 @@ export function createServer(options: ServerOptions, handlers: HandlerMap = HAND
   const media = createMediaRoute(resolved);
   const rooms = createRoomsRoute(resolved);
   const health = createHealthRoute(resolved.store, () => isClosing(server));
-  const server = http.createServer(timeoutOptions(resolved), (req, res) => {
-    const overCap = connections.isOverCap(req.socket);
-    // Load-balancer probes: before the connection caps, so a full server still says it is alive.
+  const lanes = createLanes();
+  const server = http.createServer(timeoutOptions(resolved), (req, res) => lanes.enqueue(req.socket, res, () => {
+    // Load-balancer probes: outside the pipeline's tenancy, keys and rate limits.
     if (isHealthPath(req.url ?? '/')) {
       if (isClosing(server)) res.setHeader('Connection', 'close');
       return health(req, res);
     }
     // Recording links stream a file, so they bypass the JSON pipeline (see media-route.ts).
-    if (!overCap && isMediaPath(req.url ?? '/')) {
+    if (isMediaPath(req.url ?? '/')) {
       if (isClosing(server)) res.setHeader('Connection', 'close');
       return media(req, res);
     }
     // Join pages are HTML, not API JSON (see rooms-route.ts).
-    if (!overCap && isRoomPath(req.url ?? '/')) {
+    if (isRoomPath(req.url ?? '/')) {
       if (isClosing(server)) res.setHeader('Connection', 'close');
       return rooms(req, res);
     }
@@ -88,13 +90,13 @@ export function createServer(options: ServerOptions, handlers: HandlerMap = HAND
       headers: req.headers,
       remoteAddress: req.socket.remoteAddress ?? '',
       readBody: (limit) => readNodeBody(req, limit),
-      overCap,
+      gone: () => gone(req.socket),
     };
     handle(request)
       .then((reply) => write(res, reply, isClosing(server)))
       .catch(() => res.destroy());
-  });
-  const connections = countConnections(server, resolved);
+  }));
+  admitConnections(server, resolved, lanes.hasRequest);
   answerClientErrors(server);
   return { server, request: (init) => inject(handle, init) };
 }

@@ -39,9 +39,12 @@ export interface ServerOptions {
   logStream?: NodeJS.WritableStream;
   /** Default headers 20 s, whole request 30 s, keep-alive 5 s. */
   timeouts?: Partial<Timeouts>;
-  /** Open connections served at once; default 500. Beyond it: 503 `Too many connections.` */
+  /** Open connections served at once; default 500. Beyond it: 503 `Too many connections.` (see connections.ts). */
   maxConnections?: number;
-  /** Open connections served per client address; default null (no cap: behind a proxy all share one address). */
+  /**
+   * Open connections served per client address; `null` for no cap. Default 100, or no cap with
+   * `trustProxy` (behind a proxy every connection comes from the proxy's address).
+   */
   maxConnectionsPerAddress?: number | null;
   /** Apply the hosted service's complete-body rules (`serve --strict`); default false (lenient). */
   strict?: boolean;
@@ -58,6 +61,10 @@ export const DEFAULT_RATE_LIMIT: RateLimitOptions = { client: 5, tenant: 10 };
 export const DEFAULT_MAX_ATTENDEES = 5;
 export const DEFAULT_TIMEOUTS: Timeouts = { headersMs: 20_000, requestMs: 30_000, keepAliveMs: 5_000 };
 export const DEFAULT_MAX_CONNECTIONS = 500;
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 100;
+
+/** The per-address connection cap when none is given: none behind a trusted proxy. */
+export const defaultMaxConnectionsPerAddress = (trustProxy: boolean): number | null => (trustProxy ? null : DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
 /** Largest accepted request body (decisions §1). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -72,7 +79,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     logStream: process.stderr,
     now: Date.now,
     maxConnections: DEFAULT_MAX_CONNECTIONS,
-    maxConnectionsPerAddress: null,
+    maxConnectionsPerAddress: defaultMaxConnectionsPerAddress(options.trustProxy ?? false),
     strict: false,
     cors: [],
     ...stripUndefined(options),

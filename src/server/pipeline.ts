@@ -5,10 +5,9 @@ import type { AccessKeyRecord, ListResult } from '../store/types.js';
 import { createLogger } from './access-log.js';
 import { authenticated, authorize, verifyKey } from './auth.js';
 import { retryBusy } from './busy.js';
-import { tooManyConnections } from './connections.js';
 import { corsHeaders } from './cors.js';
 import { DOCS_BUNDLE_PATH, DOCS_PATH, docsBundle, docsReply } from './docs.js';
-import { HttpError, notFound } from './errors.js';
+import { ClientClosedRequest, HttpError, notFound } from './errors.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
 import { fieldOrder, validateInput } from './input.js';
 import { openApiJson } from './openapi.js';
@@ -31,8 +30,8 @@ export interface PipelineRequest {
   remoteAddress: string;
   /** Reads the body, rejecting with 413 beyond `limit` bytes. Called only for operations with a body. */
   readBody(limit: number): Promise<Buffer>;
-  /** The connection was opened over the server's connection caps: answered 503 before anything else. */
-  overCap?: boolean;
+  /** True once the client has gone: the handler is then not run (the request is logged 499). */
+  gone?(): boolean;
 }
 
 type Target =
@@ -98,7 +97,6 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     key ? `key:${key.id}` : `address:${clientAddress(req.headers, req.remoteAddress, trustProxy)}`;
 
   async function dispatch(req: PipelineRequest, headers: Record<string, string>): Promise<Reply> {
-    if (req.overCap) throw tooManyConnections();
     const q = req.url.indexOf('?');
     const pathname = q === -1 ? req.url : req.url.slice(0, q);
     const search = q === -1 ? '' : req.url.slice(q + 1);
@@ -141,6 +139,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const origin = `${requestScheme(req.headers, trustProxy)}://${host}`;
     const base = { store, tenant, key, op, params: match.params, body: undefined, query: undefined, origin, now, options };
     const ctx = await validateInput(base, handler, target.order, search, (limit) => req.readBody(limit));
+    if (req.gone?.()) throw new ClientClosedRequest();
     const data = await retryBusy(() => {
       if (commits && op.method !== 'GET') commits.join();
       return handler.run(ctx);

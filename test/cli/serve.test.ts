@@ -15,7 +15,7 @@ describe('serve flags', () => {
       trustProxy: false,
       profile: { name: 'local', force: false },
       log: 'pretty',
-      connections: { timeouts: { headersMs: 20_000, requestMs: 30_000 }, maxConnections: 500, maxConnectionsPerAddress: null },
+      connections: { timeouts: { headersMs: 20_000, requestMs: 30_000 }, maxConnections: 500, maxConnectionsPerAddress: 100 },
       strict: false,
       cors: [],
     });
@@ -31,6 +31,10 @@ describe('serve flags', () => {
       connections: { timeouts: { headersMs: 5000, requestMs: 9000 }, maxConnections: 64, maxConnectionsPerAddress: 8 },
     });
     expect(parseServeOptions({ profileName: 'dev', force: true }).profile).toEqual({ name: 'dev', force: true });
+    // No per-address cap with 'off', nor by default behind a trusted proxy (every connection is the proxy's).
+    expect(parseServeOptions({ maxConnectionsPerAddress: 'off' }).connections.maxConnectionsPerAddress).toBeNull();
+    expect(parseServeOptions({ trustProxy: true }).connections.maxConnectionsPerAddress).toBeNull();
+    expect(parseServeOptions({ trustProxy: true, maxConnectionsPerAddress: '20' }).connections.maxConnectionsPerAddress).toBe(20);
     expect(() => parseServeOptions({ profileName: 'a b' })).toThrow(/profile name 'a b' may hold only/);
     expect(() => parseServeOptions({ profile: false, profileName: 'dev' })).toThrow('--no-profile does not go with --profile-name or --force');
   });
@@ -56,10 +60,10 @@ describe('serve flags', () => {
       ['--headers-timeout', 'headersTimeout', '0'],
       ['--request-timeout', 'requestTimeout', '1.5'],
       ['--max-connections', 'maxConnections', 'lots'],
-      ['--max-connections-per-address', 'maxConnectionsPerAddress', '-2'],
     ]) {
       expect(() => parseServeOptions({ [key]: bad }), flag).toThrow(new RegExp(`^${flag} must be a whole number of at least 1, not '${bad}'`));
     }
+    expect(() => parseServeOptions({ maxConnectionsPerAddress: '-2' })).toThrow("--max-connections-per-address must be a whole number of at least 1 or 'off', not '-2'");
     expect(() => parseServeOptions({ headersTimeout: '40' })).toThrow("--headers-timeout (40 s) must not be longer than --request-timeout (30 s)");
   });
 

@@ -7,15 +7,15 @@ let sandbox: Sandbox;
 afterEach(() => sandbox.dispose());
 
 describe.each(BACKENDS)('serve on %s', (backend) => {
-it('serve takes --headers-timeout, --request-timeout and --max-connections', { timeout: 60_000 }, async () => {
+it('serve takes --headers-timeout, --request-timeout and --max-connections-per-address', { timeout: 60_000 }, async () => {
   sandbox = new Sandbox(backend);
-  const { baseUrl } = await sandbox.serve(['--no-profile', '--headers-timeout', '1', '--request-timeout', '2', '--max-connections', '1']);
+  const { baseUrl } = await sandbox.serve(['--no-profile', '--headers-timeout', '1', '--request-timeout', '2', '--max-connections-per-address', '1']);
   const port = Number(new URL(baseUrl).port);
   // A header section still unfinished after one second is answered 408 and closed.
   const slow = await exchange(port, 'GET /api/public/v2.0/users HTTP/1.1\r\nHost: localhost\r\nX-Slow: ');
   expect([slow.status, slow.body]).toEqual([408, 'Request timeout.']);
-  // One connection is served; a second one opened beside it is refused. The server may count the
-  // timed-out connection until its close reaches it: open the first one again until it is served.
+  // One connection from an address is served; a second one opened beside it is refused. The server
+  // may count the timed-out connection until its close reaches it: open the first one again until it is served.
   let first: net.Socket;
   let answered: string;
   do {

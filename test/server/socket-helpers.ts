@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import net from 'node:net';
 import { PassThrough } from 'node:stream';
 
@@ -22,12 +23,51 @@ function parse(text: string): RawExchange {
   return { text, status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4, end + 4 + length) };
 }
 
-/** Opens a raw TCP connection (resolves once connected). */
-export function connect(port: number): Promise<net.Socket> {
+/** Opens a raw TCP connection to 127.0.0.1, from `localAddress` if given (resolves once connected). */
+export function connect(port: number, localAddress?: string): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => resolve(socket));
     socket.once('error', reject);
   });
+}
+
+/** Reads one whole response (by Content-Length) from a kept-alive socket. */
+export function readResponse(socket: net.Socket): Promise<{ status: number; text: string }> {
+  return new Promise((resolve) => {
+    let text = '';
+    const onData = (c: Buffer) => {
+      text += c.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(text)?.[1] ?? -1);
+      if (end !== -1 && length >= 0 && text.length >= end + 4 + length) {
+        socket.off('data', onData);
+        resolve({ status: Number(text.split(' ')[1]), text });
+      }
+    };
+    socket.on('data', onData);
+  });
+}
+
+/** A raw `GET path` on the `localhost` tenant with `headers` (the key pair, say), and `extra` header lines. */
+export const rawGet = (path: string, headers: Record<string, string> = {}, extra = ''): string =>
+  `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}${extra}\r\n`;
+
+/** A connection from `localAddress` that has been answered `request` and is kept alive. */
+export async function served(port: number, request: string, localAddress?: string) {
+  const socket = await connect(port, localAddress);
+  const answer = readResponse(socket);
+  socket.write(request);
+  return { socket, answer: await answer };
+}
+
+/** Waits (polling, up to about a second) until `server` counts `n` open connections. */
+export async function openConnections(server: Server, n: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const count = await new Promise<number>((r) => server.getConnections((_e, c) => r(c)));
+    if (count === n) return;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`the server never had ${n} connections`);
 }
 
 /** Collects what the server writes on `socket` until it closes the connection. */

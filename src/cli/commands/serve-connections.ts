@@ -1,4 +1,4 @@
-import type { ServerOptions } from '../../server/options.js';
+import { defaultMaxConnectionsPerAddress, type ServerOptions } from '../../server/options.js';
 import { UsageError } from '../context.js';
 
 /** The server's timeouts and connection caps as `serve` flags set them. */
@@ -6,12 +6,15 @@ export type ConnectionFlags = Required<Pick<ServerOptions, 'maxConnections' | 'm
   timeouts: { headersMs: number; requestMs: number };
 };
 
-function count(flag: string, value: string): number {
-  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a whole number of at least 1, not '${value}'`);
+function count(flag: string, value: string, orElse = ''): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a whole number of at least 1${orElse}, not '${value}'`);
   return Number(value);
 }
 
-/** `--headers-timeout`, `--request-timeout`, `--max-connections`, `--max-connections-per-address`: flags → options, no I/O. */
+/**
+ * `--headers-timeout`, `--request-timeout`, `--max-connections`, `--max-connections-per-address`
+ * (a number or `off`; by default 100, or off with `--trust-proxy`): flags → options, no I/O.
+ */
 export function parseConnectionFlags(o: Record<string, unknown>): ConnectionFlags {
   const headers = count('--headers-timeout', String(o.headersTimeout ?? '20'));
   const request = count('--request-timeout', String(o.requestTimeout ?? '30'));
@@ -20,6 +23,9 @@ export function parseConnectionFlags(o: Record<string, unknown>): ConnectionFlag
   return {
     timeouts: { headersMs: headers * 1000, requestMs: request * 1000 },
     maxConnections: count('--max-connections', String(o.maxConnections ?? '500')),
-    maxConnectionsPerAddress: perAddress === undefined ? null : count('--max-connections-per-address', String(perAddress)),
+    maxConnectionsPerAddress:
+      perAddress === undefined ? defaultMaxConnectionsPerAddress(o.trustProxy === true)
+      : perAddress === 'off' ? null
+      : count('--max-connections-per-address', String(perAddress), " or 'off'"),
   };
 }

@@ -103,7 +103,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--headers-timeout <seconds>', "time a request's header section may take", '20')
     .option('--request-timeout <seconds>', 'time a whole request (headers and body) may take', '30')
     .option('--max-connections <n>', 'open connections served at once; more are answered 503', '500')
-    .option('--max-connections-per-address <n>', 'open connections per client address (default: no cap)')
+    .option('--max-connections-per-address <n>', "open connections per client address, or 'off'; more are answered 503 (default: 100, off with --trust-proxy)")
     .addHelpText(
       'after',
       `
@@ -111,6 +111,11 @@ On an empty data directory, serve creates the tenant 'localhost' (aliases 127.0.
 all-permissions key, prints the key once and saves it as the profile 'local' (or --profile-name).
 A profile of that name that points elsewhere is replaced only with consent: asked on a terminal,
 else --force. This is checked before the key exists.
+
+Connections over --max-connections or --max-connections-per-address are refused as they are
+accepted, before they send anything (503 Too many connections., Retry-After: 1). At the total cap a
+new connection first closes the oldest connection with no request in hand (idle, or with headers
+still arriving) of the address holding the most. Pipelined requests are handled one at a time.
 
 serve also delivers webhooks to the destinations of 'confctl admin webhooks', including events
 queued by admin commands in other processes; each attempt is logged as one line on stderr.
