@@ -119,7 +119,7 @@ describe('flags that write a file that exists', () => {
     f = adminFake();
     (await f.ctx.config()).save('acme', { base_url: BASE, key_id: 'ak_test', secret: SECRET }, { activate: true });
     const records = join(f.configDir, 'c.ndjson');
-    writeFileSync(records, '{"first_name":"A","last_name":"L","email":"bad"}\n');
+    writeFileSync(records, '{"first_name":"A","last_name":"L","email":"taken@example.com"}\n');
     const errors = join(f.configDir, 'failed.ndjson');
     writeFileSync(errors, 'earlier failures\n');
     expect(await f.run(['customers', 'create', '--from-file', records, '--errors', errors])).toBe(2);
@@ -130,7 +130,7 @@ describe('flags that write a file that exists', () => {
     f.agent
       .get(ORIGIN)
       .intercept({ path: '/api/public/v2.0/customers', method: 'POST' })
-      .reply(400, { message: 'The email field must be a valid email address.', errors: { email: ['The email field must be a valid email address.'] } }, JSON_HEADERS);
+      .reply(400, { message: 'The email has already been taken.', errors: { email: ['The email has already been taken.'] } }, JSON_HEADERS);
     expect(await f.run(['customers', 'create', '--from-file', records, '--errors', errors, '--force'])).toBe(6);
     expect(JSON.parse(readFileSync(errors, 'utf8'))).toMatchObject({ line: 1, status: 400 });
   });
