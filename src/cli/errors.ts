@@ -1,4 +1,4 @@
-import { ApiError, type FieldErrors, NetworkError } from '../client/errors.js';
+import { ApiError, type FieldErrors, NetworkError, refusedLoopbackPort } from '../client/errors.js';
 
 /** Exit codes (decisions §9). */
 export const EXIT = {
@@ -107,7 +107,13 @@ export function errorLines(err: unknown): string[] {
     return [`error: ${err.method} ${err.path} failed (${err.status}): ${err.message}`, ...fieldLines(err.errors), ...(hint ? [`hint: ${hint}`] : [])];
   }
   if (err instanceof NetworkError) {
-    const hint = err.timedOut ? 'raise --timeout, or check the service' : 'check --base-url / the profile and the network';
+    const port = refusedLoopbackPort(err.cause, err.url);
+    const hint =
+      port !== undefined
+        ? `is \`confctl serve\` running on port ${port}? Start it with 'confctl serve' (or check --base-url and the profile)`
+        : err.timedOut
+          ? 'raise --timeout, or check the service'
+          : 'check --base-url / the profile and the network';
     const tries = err.tries > 1 ? ` (after ${err.tries} tries)` : '';
     return [`error: ${err.method} ${err.url}: ${err.message}${tries}`, `hint: ${hint}`];
   }
