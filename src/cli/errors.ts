@@ -1,4 +1,4 @@
-import { ApiError, type FieldErrors, NetworkError, refusedLoopbackPort } from '../client/errors.js';
+import { ApiError, type FieldErrors, NetworkError, plainHttpBaseUrl, plainHttpHint, refusedLoopbackPort } from '../client/errors.js';
 
 /** Exit codes (decisions §9). */
 export const EXIT = {
@@ -108,8 +108,10 @@ export function errorLines(err: unknown): string[] {
   }
   if (err instanceof NetworkError) {
     const port = refusedLoopbackPort(err.cause, err.url);
-    const hint =
-      port !== undefined
+    const plain = plainHttpBaseUrl(err, err.url);
+    const hint = plain
+      ? plainHttpHint(new URL(err.url).host, plain)
+      : port !== undefined
         ? `is \`confctl serve\` running on port ${port}? Start it with 'confctl serve' (or check --base-url and the profile)`
         : err.timedOut
           ? 'raise --timeout, or check the service'

@@ -228,7 +228,7 @@ export function createClient(options: ClientOptions): ApiClient {
  * A network failure in one line. OpenSSL's errors (`write EPROTO 80DC…:error:0A00010B:SSL
  * routines:ssl3_get_record:wrong version number:../deps/…`) keep their code and reason only.
  */
-function describe(err: unknown): string {
+export function describe(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   const message = e.message ?? e.cause?.message ?? String(err);

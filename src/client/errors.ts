@@ -74,3 +74,26 @@ export function refusedLoopbackPort(err: unknown, url: string): number | undefin
   if (!isLoopbackHost(parsed.hostname) || !refused(err)) return undefined;
   return Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
 }
+
+/** What OpenSSL says when TLS is spoken to a port that answers plain http. */
+const TLS_TO_PLAIN = /wrong version number|packet length too long|WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG/i;
+
+/** Whether `err` (or a cause) is TLS spoken to a plain-http port. */
+export function tlsToPlainHttp(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown };
+  return TLS_TO_PLAIN.test(`${String(e.code ?? '')} ${String(e.message ?? '')}`) || tlsToPlainHttp(e.cause, depth + 1);
+}
+
+/**
+ * The plain-http base URL to give instead, when an https request to `url` failed because the
+ * host answers plain http (a local `confctl serve` given as `--domain`); else undefined.
+ */
+export function plainHttpBaseUrl(err: unknown, url: string): string | undefined {
+  if (!url.startsWith('https://') || !tlsToPlainHttp(err)) return undefined;
+  return `http://${new URL(url).host}/api/public/v2.0`;
+}
+
+/** The hint for a host that answers plain http on the TLS port. */
+export const plainHttpHint = (host: string, baseUrl: string) =>
+  `${host} answers plain http, not https (a local 'confctl serve' does): give --base-url ${baseUrl} instead of --domain (e.g. confctl profile add NAME --base-url ${baseUrl} --key-id ID --secret-stdin --force)`;
