@@ -124,12 +124,20 @@ export interface GlobalOptions {
   query?: string;
 }
 
+/** `--raw` prints the whole envelope as json or yaml: `--fields`, or another format, would be ignored, so they are exit 2. */
+function refuseDoingNothing(raw: boolean, fields: string[] | undefined, output: OutputFormat | undefined): void {
+  if (!raw) return;
+  if (fields?.length) throw new UsageError('--fields does nothing with --raw (the envelope prints whole)', 'drop one of them, or pick from the envelope with --query');
+  if (output === 'table' || output === 'csv') throw new UsageError(`--raw prints the envelope as json or yaml, not ${output}`, 'give -o json or -o yaml, or drop --raw');
+}
+
 /** Reads and checks the global options as seen from `cmd`. */
 export function globalOptions(cmd: Command): GlobalOptions {
   const o = cmd.optsWithGlobals<Record<string, string | boolean | undefined>>();
   const timeout = o.timeout === undefined ? 30 : Number(o.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${o.timeout}'`);
   const fields = typeof o.fields === 'string' ? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
+  refuseDoingNothing(Boolean(o.raw), fields, o.output as OutputFormat | undefined);
   return {
     profile: o.profile as string | undefined,
     output: o.output as OutputFormat | undefined,
