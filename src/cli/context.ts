@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { ApiClient, ClientOptions } from '../client/client.js';
 import { curlCommand } from '../client/curl.js';
 import type { Env, OutputFormat, ProfileReader, ProfileStore } from '../config/profiles.js';
+import type { OperationId } from '../contract/operations-meta.js';
 import type { UrlOpener } from './open-url.js';
 import { OUTPUT_FORMATS } from '../config/profiles.js';
 import type { Settings } from '../config/settings.js';
@@ -123,12 +124,20 @@ export interface GlobalOptions {
   query?: string;
 }
 
+/** `--raw` prints the whole envelope as json or yaml: `--fields`, or another format, would be ignored, so they are exit 2. */
+function refuseDoingNothing(raw: boolean, fields: string[] | undefined, output: OutputFormat | undefined): void {
+  if (!raw) return;
+  if (fields?.length) throw new UsageError('--fields does nothing with --raw (the envelope prints whole)', 'drop one of them, or pick from the envelope with --query');
+  if (output === 'table' || output === 'csv') throw new UsageError(`--raw prints the envelope as json or yaml, not ${output}`, 'give -o json or -o yaml, or drop --raw');
+}
+
 /** Reads and checks the global options as seen from `cmd`. */
 export function globalOptions(cmd: Command): GlobalOptions {
   const o = cmd.optsWithGlobals<Record<string, string | boolean | undefined>>();
   const timeout = o.timeout === undefined ? 30 : Number(o.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${o.timeout}'`);
   const fields = typeof o.fields === 'string' ? o.fields.split(',').map((f) => f.trim()).filter(Boolean) : undefined;
+  refuseDoingNothing(Boolean(o.raw), fields, o.output as OutputFormat | undefined);
   return {
     profile: o.profile as string | undefined,
     output: o.output as OutputFormat | undefined,
@@ -210,8 +219,19 @@ export function requireAccess(settings: Settings): Settings & Required<Pick<Sett
 /**
  * An API client for the selected profile, with `--timeout` and `--verbose` applied, and the output
  * format that profile implies. A missing or bad URL or key is exit 2 with a hint (`requireAccess`).
+ * `printed` names the operation whose answer the command prints: its `--fields` are checked
+ * against the contract first (`checkFieldsBeforeRequest`), so no write is sent whose answer
+ * cannot print.
  */
-export async function apiClient(ctx: CliContext, globals: GlobalOptions): Promise<{ client: ApiClient; settings: Settings; format: OutputFormat }> {
+export async function apiClient(ctx: CliContext, globals: GlobalOptions, printed?: OperationId): Promise<{ client: ApiClient; settings: Settings; format: OutputFormat }> {
+  if (printed && globals.fields) {
+    const [{ checkFieldsBeforeRequest }, { OPERATION_RESOURCE }, { operationMeta }] = await Promise.all([
+      import('./output/fields.js'),
+      import('../contract/resource-fields.js'),
+      import('../contract/operations-meta.js'),
+    ]);
+    checkFieldsBeforeRequest(globals.fields, OPERATION_RESOURCE[printed], operationMeta(printed).method !== 'GET');
+  }
   const settings = requireAccess(await settingsFor(ctx, globals));
   const client = await ctx.createClient({
     baseUrl: settings.baseUrl,
@@ -221,5 +241,14 @@ export async function apiClient(ctx: CliContext, globals: GlobalOptions): Promis
     log: globals.verbose ? (line) => ctx.streams.stderr.write(`${line}\n`) : undefined,
     dryRun: globals.dryRun ? (req) => ctx.streams.stdout.write(`${curlCommand(req, { showSecret: globals.showSecret })}\n`) : undefined,
   });
-  return { client, settings, format: outputFormat(ctx, globals, settings.output) };
+  return { client: checkingBodies(client), settings, format: outputFormat(ctx, globals, settings.output) };
+}
+
+/** The client with every write's body checked against the contract before it is sent (`check-body.ts`). */
+function checkingBodies(client: ApiClient): ApiClient {
+  const call: ApiClient['call'] = async (id, input) => {
+    await (await import('./check-body.js')).checkBody(id, input?.body ?? {});
+    return client.call(id, input);
+  };
+  return { ...client, call };
 }

@@ -1,4 +1,4 @@
-import { ApiError, NetworkError } from '../client/errors.js';
+import { ApiError, type FieldErrors, NetworkError, plainHttpBaseUrl, plainHttpHint, refusedLoopbackPort } from '../client/errors.js';
 
 /** Exit codes (decisions §9). */
 export const EXIT = {
@@ -15,13 +15,14 @@ export const EXIT = {
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** An error a command throws on purpose: its message, an optional hint and the exit code. */
+/** An error a command throws on purpose: its message, an optional hint, the exit code and any invalid fields. */
 export class CliError extends Error {
   override name = 'CliError';
   constructor(
     message: string,
     readonly exitCode: ExitCode = EXIT.unexpected,
     readonly hint?: string,
+    readonly errors?: FieldErrors,
   ) {
     super(message);
   }
@@ -93,17 +94,28 @@ function isPromptCancel(err: unknown): boolean {
   return err instanceof Error && err.name === 'ExitPromptError';
 }
 
+/** One indented line per message of a validation failure's fields. */
+export const fieldLines = (errors: FieldErrors | undefined): string[] =>
+  Object.entries(errors ?? {}).flatMap(([field, messages]) => messages.map((m) => `  ${field}: ${m}`));
+
 /** Stderr lines for an error: one line saying what failed, a hint, one line per invalid field. */
 export function errorLines(err: unknown): string[] {
   if (isPromptCancel(err)) return ['cancelled; nothing was sent'];
-  if (err instanceof CliError) return [`error: ${err.message}`, ...(err.hint ? [`hint: ${err.hint}`] : [])];
+  if (err instanceof CliError) return [`error: ${err.message}`, ...fieldLines(err.errors), ...(err.hint ? [`hint: ${err.hint}`] : [])];
   if (err instanceof ApiError) {
     const hint = apiHint(err);
-    const fields = Object.entries(err.errors ?? {}).flatMap(([field, messages]) => messages.map((m) => `  ${field}: ${m}`));
-    return [`error: ${err.method} ${err.path} failed (${err.status}): ${err.message}`, ...fields, ...(hint ? [`hint: ${hint}`] : [])];
+    return [`error: ${err.method} ${err.path} failed (${err.status}): ${err.message}`, ...fieldLines(err.errors), ...(hint ? [`hint: ${hint}`] : [])];
   }
   if (err instanceof NetworkError) {
-    const hint = err.timedOut ? 'raise --timeout, or check the service' : 'check --base-url / the profile and the network';
+    const port = refusedLoopbackPort(err.cause, err.url);
+    const plain = plainHttpBaseUrl(err, err.url);
+    const hint = plain
+      ? plainHttpHint(new URL(err.url).host, plain)
+      : port !== undefined
+        ? `is \`confctl serve\` running on port ${port}? Start it with 'confctl serve' (or check --base-url and the profile)`
+        : err.timedOut
+          ? 'raise --timeout, or check the service'
+          : 'check --base-url / the profile and the network';
     const tries = err.tries > 1 ? ` (after ${err.tries} tries)` : '';
     return [`error: ${err.method} ${err.url}: ${err.message}${tries}`, `hint: ${hint}`];
   }

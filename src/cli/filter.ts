@@ -2,6 +2,7 @@ import { parseIsoInstant } from '../contract/dates.js';
 import type { RowFilter } from '../contract/list-filter.js';
 import { booleanValue, type ListSpec, type Operator } from '../contract/list-specs.js';
 import { UsageError } from './errors.js';
+import { didYouMean } from './suggest.js';
 
 /** The list query parameters a `--filter` expression becomes (decisions §6). */
 export interface FilterParams {
@@ -32,7 +33,7 @@ export function parseFilter(expr: string, spec: ListSpec): FilterParams {
   if (!m || (!nullCheck && !symbol)) throw new UsageError(`cannot read filter '${expr}'`, `use one of: ${FILTER_SYNTAX}`);
   const attribute = m[1];
   if (!(attribute in spec.filters)) {
-    throw new UsageError(`cannot filter by '${attribute}'`, `filter attributes: ${Object.keys(spec.filters).join(', ')}`);
+    throw new UsageError(`cannot filter by '${attribute}'${didYouMean(attribute, Object.keys(spec.filters))}`, `filter attributes: ${Object.keys(spec.filters).join(', ')}`);
   }
   if (nullCheck) return { filter_attribute: attribute, filter_operator: nullCheck[1].toLowerCase() === 'null' ? 'IsNull' : 'NotNull' };
   const [sym, operator] = symbol!;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { MESSAGES } from '../contract/messages.js';
 import { fillPath, hasBody, OPERATION_META, type OperationId, operationMeta, pathParams } from '../contract/operations-meta.js';
 import type { PlannedRequest } from './curl.js';
-import { ApiError, type FieldErrors, NetworkError } from './errors.js';
+import { ApiError, type FieldErrors, NetworkError, refusedLoopbackPort } from './errors.js';
 import { type Connector, readText, request } from './http.js';
 import { abortableSleep, createPacer, type Pacer, realSleep, type Sleep } from './pacing.js';
 import type { CallInput, ItemOf, ListOperationId, OperationFunctions, Page, Query, ResultOf } from './types.js';
@@ -64,6 +64,12 @@ export function cannotHeal(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Tries in all when a loopback address refuses the connection: a local server that is down does
+ * not come up by waiting, so the command answers after 250 + 500 ms of waits, not 3.75 s.
+ */
+export const LOOPBACK_REFUSED_TRIES = 3;
 
 /** Exponential backoff for GET retries: 250 ms, 500 ms, 1 s, … at most 8 s. */
 export const backoffMs = (tries: number) => Math.min(250 * 2 ** (tries - 1), 8000);
@@ -137,7 +143,8 @@ export function createClient(options: ClientOptions): ApiClient {
         pacer?.observe(undefined);
         abort?.throwIfAborted();
         const e = err as NetworkError;
-        if (!idempotent || tries >= maxTries || cannotHeal(e.cause)) throw new NetworkError(e.message, method, url, e.timedOut, tries, { cause: e.cause });
+        const limit = refusedLoopbackPort(e.cause, url) === undefined ? maxTries : Math.min(maxTries, LOOPBACK_REFUSED_TRIES);
+        if (!idempotent || tries >= limit || cannotHeal(e.cause)) throw new NetworkError(e.message, method, url, e.timedOut, tries, { cause: e.cause });
         await pause(tries, backoffMs(tries), e.message, abort);
         continue;
       }
@@ -221,7 +228,7 @@ export function createClient(options: ClientOptions): ApiClient {
  * A network failure in one line. OpenSSL's errors (`write EPROTO 80DC…:error:0A00010B:SSL
  * routines:ssl3_get_record:wrong version number:../deps/…`) keep their code and reason only.
  */
-function describe(err: unknown): string {
+export function describe(err: unknown): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   const message = e.message ?? e.cause?.message ?? String(err);

@@ -44,3 +44,56 @@ export class NetworkError extends Error {
     super(message, options);
   }
 }
+
+/** Whether `host` (a URL's hostname) is this machine: `localhost`, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(h) || h === '::1';
+}
+
+/** Whether `err` (or its cause, or one of an AggregateError's) is a refused connection. */
+function refused(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (e.code === 'ECONNREFUSED') return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => refused(x, depth + 1))) return true;
+  return refused(e.cause, depth + 1);
+}
+
+/**
+ * The port of a loopback `url` whose connection `err` was refused: nothing listens there (a local
+ * `confctl serve` that is not running), which waiting does not heal. Undefined otherwise.
+ */
+export function refusedLoopbackPort(err: unknown, url: string): number | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (!isLoopbackHost(parsed.hostname) || !refused(err)) return undefined;
+  return Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
+}
+
+/** What OpenSSL says when TLS is spoken to a port that answers plain http. */
+const TLS_TO_PLAIN = /wrong version number|packet length too long|WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG/i;
+
+/** Whether `err` (or a cause) is TLS spoken to a plain-http port. */
+export function tlsToPlainHttp(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown };
+  return TLS_TO_PLAIN.test(`${String(e.code ?? '')} ${String(e.message ?? '')}`) || tlsToPlainHttp(e.cause, depth + 1);
+}
+
+/**
+ * The plain-http base URL to give instead, when an https request to `url` failed because the
+ * host answers plain http (a local `confctl serve` given as `--domain`); else undefined.
+ */
+export function plainHttpBaseUrl(err: unknown, url: string): string | undefined {
+  if (!url.startsWith('https://') || !tlsToPlainHttp(err)) return undefined;
+  return `http://${new URL(url).host}/api/public/v2.0`;
+}
+
+/** The hint for a host that answers plain http on the TLS port. */
+export const plainHttpHint = (host: string, baseUrl: string) =>
+  `${host} answers plain http, not https (a local 'confctl serve' does): give --base-url ${baseUrl} instead of --domain (e.g. confctl profile add NAME --base-url ${baseUrl} --key-id ID --secret-stdin --force)`;

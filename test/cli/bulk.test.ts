@@ -14,9 +14,9 @@ const file = (name: string, text: string) => {
   return path;
 };
 const ndjson = (n: number, bad: number[] = []) =>
-  Array.from({ length: n }, (_, i) => JSON.stringify({ first_name: `F${i + 1}`, last_name: 'L', email: bad.includes(i + 1) ? `bad${i + 1}` : `c${i + 1}@example.com` })).join('\n');
+  Array.from({ length: n }, (_, i) => JSON.stringify({ first_name: `F${i + 1}`, last_name: 'L', email: bad.includes(i + 1) ? `taken${i + 1}@example.com` : `c${i + 1}@example.com` })).join('\n');
 
-/** Stubs POST /customers: 400 for e-mails without @, else the customer; records the bodies and start times. */
+/** Stubs POST /customers: 400 for e-mails starting `taken` (a rule only the server can check), else the customer; records the bodies and start times. */
 function stubCreate(times: number, delayMs = 0) {
   const seen: { body: any; at: number }[] = [];
   const scope = f.agent
@@ -25,8 +25,8 @@ function stubCreate(times: number, delayMs = 0) {
     .reply((req) => {
       const body = JSON.parse(String(req.body));
       seen.push({ body, at: performance.now() });
-      if (!String(body.email).includes('@')) {
-        const errors = { email: ['The email field must be a valid email address.'] };
+      if (String(body.email).startsWith('taken')) {
+        const errors = { email: ['The email has already been taken.'] };
         return { statusCode: 400, data: { message: errors.email[0], errors }, responseOptions: JSON_HEADERS };
       }
       return { statusCode: 200, data: { message: 'Customer created.', data: { id: seen.length, ...body } }, responseOptions: JSON_HEADERS };
@@ -90,13 +90,13 @@ describe('customers create --from-file', () => {
   it('reports the refused records with their lines and field errors; validation only → exit 6', async () => {
     f = await withProfile();
     const seen = stubCreate(5);
-    const csv = 'first_name,last_name,email,address.city\nA,L,a@x.io,Paris\nB,L,bad-b,\n"C, Jr",L,c@x.io,\nD,L,bad-d,Rome\nE,L,e@x.io,\n';
+    const csv = 'first_name,last_name,email,address.city\nA,L,a@x.io,Paris\nB,L,taken-b@x.io,\n"C, Jr",L,c@x.io,\nD,L,taken-d@x.io,Rome\nE,L,e@x.io,\n';
     expect(await f.run(['customers', 'create', '--from-file', file('c.csv', csv)])).toBe(6);
     // Every record is sent as a complete body: all six keys, null for the missing, {} for no address.
     expect(seen.find((s) => s.body.first_name === 'A')!.body).toEqual({ first_name: 'A', middle_name: null, last_name: 'L', email: 'a@x.io', contact_number: null, address: { city: 'Paris' } });
     expect(seen.find((s) => s.body.first_name === 'E')!.body).toEqual({ first_name: 'E', middle_name: null, last_name: 'L', email: 'e@x.io', contact_number: null, address: {} });
     expect(JSON.parse(f.stdout()).map((c: any) => c.first_name)).toEqual(['A', 'C, Jr', 'E']);
-    expect(f.stderr()).toContain('line 3: failed (400): The email field must be a valid email address.\n  email: The email field must be a valid email address.\n');
+    expect(f.stderr()).toContain('line 3: failed (400): The email has already been taken.\n  email: The email has already been taken.\n');
     expect(f.stderr()).toContain('line 5: failed (400)');
     expect(f.stderr()).toContain('error: created 3, failed 2 of 5\n');
   });
@@ -107,7 +107,7 @@ describe('customers create --from-file', () => {
     const errors = join(f.configDir, 'failed.ndjson');
     expect(await f.run(['customers', 'create', '--from-file', file('c.ndjson', ndjson(3, [2])), '--errors', errors])).toBe(6);
     expect(readFileSync(errors, 'utf8').trim().split('\n').map((l) => JSON.parse(l))).toEqual([
-      { line: 2, status: 400, message: 'The email field must be a valid email address.', errors: { email: ['The email field must be a valid email address.'] }, record: { first_name: 'F2', last_name: 'L', email: 'bad2' } },
+      { line: 2, status: 400, message: 'The email has already been taken.', errors: { email: ['The email has already been taken.'] }, record: { first_name: 'F2', last_name: 'L', email: 'taken2@example.com' } },
     ]);
     expect(f.stderr()).not.toContain('line 2');
     expect(f.stderr()).toContain(`created 2, failed 1 of 3`);

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Prompter } from '../../src/cli/context.js';
 import { type AdminFake, adminFake } from './admin-helpers.js';
 import { BASE, JSON_HEADERS, ORIGIN, SECRET } from './helpers.js';
@@ -70,13 +70,32 @@ describe('admin init and serve never replace a profile without consent', () => {
     expect((await f.ctx.config()).get('local')?.key_id).toBe(key.id);
   });
 
-  it('the first serve on an empty directory refuses the same way, before creating anything', async () => {
+  it('the first serve on an empty directory refuses the same way, before creating anything (the directory included)', async () => {
     await withForeignLocal();
     expect(await f.run(['serve', '--port', '0', '--log', 'off'])).toBe(2);
+    expect(existsSync(f.dataDir)).toBe(false);
     expect(f.stderr()).toContain("error: profile 'local' (http://localhost:9999/api/public/v2.0, key ak_elsewhere) already exists; not replacing it");
     expect(tenants()).toBe(0);
     expect(f.stdout()).toBe('');
     expect((await f.ctx.config()).get('local')).toEqual(ELSEWHERE);
+  });
+
+  it('a refused serve on an existing but empty directory leaves its files as they were', async () => {
+    await withForeignLocal();
+    mkdirSync(f.dataDir);
+    writeFileSync(join(f.dataDir, 'notes.txt'), 'mine');
+    expect(await f.run(['serve', '--port', '0', '--log', 'off'])).toBe(2);
+    expect(readdirSync(f.dataDir)).toEqual(['notes.txt']);
+  });
+
+  it('on a terminal a new directory is asked about once, then served', async () => {
+    const yes = scripted(['y']);
+    await withForeignLocal({ tty: true, prompter: yes });
+    const serving = f.run(['serve', '--port', '0', '--log', 'off']);
+    await vi.waitFor(() => expect(f.stdout()).toContain('Listening on'), { timeout: 10_000 });
+    process.emit('SIGTERM');
+    expect(await serving).toBe(0);
+    expect(yes.asked).toHaveLength(1);
   });
 });
 
@@ -119,7 +138,7 @@ describe('flags that write a file that exists', () => {
     f = adminFake();
     (await f.ctx.config()).save('acme', { base_url: BASE, key_id: 'ak_test', secret: SECRET }, { activate: true });
     const records = join(f.configDir, 'c.ndjson');
-    writeFileSync(records, '{"first_name":"A","last_name":"L","email":"bad"}\n');
+    writeFileSync(records, '{"first_name":"A","last_name":"L","email":"taken@example.com"}\n');
     const errors = join(f.configDir, 'failed.ndjson');
     writeFileSync(errors, 'earlier failures\n');
     expect(await f.run(['customers', 'create', '--from-file', records, '--errors', errors])).toBe(2);
@@ -130,7 +149,7 @@ describe('flags that write a file that exists', () => {
     f.agent
       .get(ORIGIN)
       .intercept({ path: '/api/public/v2.0/customers', method: 'POST' })
-      .reply(400, { message: 'The email field must be a valid email address.', errors: { email: ['The email field must be a valid email address.'] } }, JSON_HEADERS);
+      .reply(400, { message: 'The email has already been taken.', errors: { email: ['The email has already been taken.'] } }, JSON_HEADERS);
     expect(await f.run(['customers', 'create', '--from-file', records, '--errors', errors, '--force'])).toBe(6);
     expect(JSON.parse(readFileSync(errors, 'utf8'))).toMatchObject({ line: 1, status: 400 });
   });

@@ -159,3 +159,17 @@ describe('version', () => {
     });
   }
 });
+
+describe('combinations that would do nothing are refused (exit 2, before any request)', () => {
+  it.each([
+    [['users', 'list', '--raw', '--fields', 'bogus'], '--fields does nothing with --raw'],
+    [['users', 'get', '1', '--raw', '--fields', 'id'], '--fields does nothing with --raw'],
+    [['users', 'list', '--raw', '-o', 'csv'], '--raw prints the envelope as json or yaml, not csv'],
+    [['users', 'get', '1', '--raw', '-o', 'table'], '--raw prints the envelope as json or yaml, not table'],
+  ])('%j', async (args, message) => {
+    const f = tracked();
+    expect(await f.run(args)).toBe(2);
+    expect(f.stderr()).toContain(`error: ${message}`);
+    expect(f.agent.requests).toEqual([]);
+  });
+});

@@ -28,10 +28,17 @@ describe('--fields names are checked', () => {
     expect(f.stderr()).toContain('unknown field for --fields: nope');
     const g = await withProfile();
     api(g).intercept({ path: `${P}/customers`, method: 'GET' }).reply(200, page([{ id: 1, address: null }]), JSON_HEADERS);
-    expect(await g.run(['customers', 'list', '--fields', 'id,address.town,x', '-o', 'json'])).toBe(2);
+    expect(await g.run(['customers', 'list', '--fields', 'id,address.zone,x', '-o', 'json'])).toBe(2);
     expect(g.stdout()).toBe('');
-    expect(g.stderr()).toContain('unknown fields for --fields: address.town, x');
+    expect(g.stderr()).toContain('unknown fields for --fields: address.zone, x');
     expect(g.stderr()).toContain('address.city');
+  });
+
+  it('a misspelt contract field is refused before the request, with a did-you-mean', async () => {
+    const g = await withProfile();
+    expect(await g.run(['customers', 'list', '--fields', 'id,address.ctiy,x', '-o', 'json'])).toBe(2);
+    expect(g.agent.requests).toEqual([]);
+    expect(g.stderr()).toContain('unknown field for --fields: address.ctiy (did you mean address.city?)');
   });
 
   it('contract fields absent from an answer, keys the answer has beyond the contract, and paths into work hours are fine', async () => {

@@ -32,13 +32,13 @@ describe.each(BACKENDS)('e2e: bulk --from-file (serve on %s)', (backend) => {
   });
   afterAll(() => box.dispose());
 
-  it('creates the 7 valid customers of 10, reports the 3 invalid with their lines, exits 6', async () => {
+  it('creates the 7 valid customers of 10, reports the 3 invalid with their lines (refused before sending), exits 2', async () => {
     const r = await box.run(['customers', 'create', '--from-file', csv, '-o', 'ndjson']);
-    expect(r.code).toBe(6);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('created 7, failed 3 of 10');
-    expect(r.stderr).toContain('line 4: failed (400): The email field must be a valid email address.\n  email: The email field must be a valid email address.\n');
-    expect(r.stderr).toContain('line 8: failed (400): The last_name field is required.');
-    expect(r.stderr).toContain('line 11: failed (400): The contact_number field format is invalid.');
+    expect(r.stderr).toContain('line 4: failed: The email field must be a valid email address.\n  email: The email field must be a valid email address.\n');
+    expect(r.stderr).toContain('line 8: failed: The last_name field is required.');
+    expect(r.stderr).toContain('line 11: failed: The contact_number field format is invalid.');
     expect(r.stderr.match(/^line \d+:/gm)).toEqual(['line 4:', 'line 8:', 'line 11:']);
     const created = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(created.map((c) => c.first_name)).toEqual(['Ann', 'Bob, Jr', 'Dee', 'Eve', 'Gus', 'Hal', 'Jon']);
@@ -49,7 +49,7 @@ describe.each(BACKENDS)('e2e: bulk --from-file (serve on %s)', (backend) => {
     expect(stored.find((c) => c.first_name === 'Ann')).toMatchObject({ contact_number: '+441234567890', address: { city: 'London', country: 'United Kingdom' } });
   });
 
-  it('run again with --errors: every record is a duplicate now except the 3 invalid ones, all reported in the file', async () => {
+  it('run again with --errors: every record is a duplicate now (400, exit 6) except the 3 invalid ones, all reported in the file', async () => {
     const r = await box.run(['customers', 'create', '--from-file', csv, '--errors', errors, '--concurrency', '2']);
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('created 0, failed 10 of 10');

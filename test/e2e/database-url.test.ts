@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Sandbox } from './harness.js';
 
@@ -29,15 +30,17 @@ describe('e2e: serve --database, its URL and its first start', () => {
     try {
       const saved = await fresh.run(['profile', 'add', 'local', '--domain', 'elsewhere.example', '--key-id', 'ak_elsewhere', '--secret-stdin'], { input: 'x\n' });
       expect(saved.code, saved.stderr).toBe(0);
-      await fresh.useDatabase();
+      const url = (await fresh.useDatabase())!;
       const refused = await fresh.run(['serve', '--port', '0']);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain("error: profile 'local' (https://elsewhere.example/api/public/v2.0, key ak_elsewhere) already exists; not replacing it");
-      const store = await fresh.openStore();
+      // Nothing was created, the schema included: the database is as it was.
+      const client = new pg.Client(url);
+      await client.connect();
       try {
-        expect(await store.tenants.list()).toEqual([]);
+        expect((await client.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'")).rows[0].n).toBe(0);
       } finally {
-        await store.close();
+        await client.end();
       }
       const forced = await fresh.serve(['--force']);
       expect(forced.output()).toContain(`Profile 'local' points at ${forced.baseUrl}`);

@@ -44,12 +44,12 @@ describe.each(BACKENDS)('e2e: users create and the invitations outbox (on %s)', 
     expect(taken.stderr).toContain('email: The email has already been taken.');
   });
 
-  it('a key without users.lock.* may create but not activate (exit 3), and an invalid body is still exit 6', async () => {
+  it('a key without users.lock.* may create but not activate (exit 3), and an invalid body is refused before sending (exit 2)', async () => {
     const denied = await box.run(['users', 'create', ...FIELDS('lock@example.com'), '--activate'], as(createOnly));
     expect(denied.code).toBe(3);
     expect(denied.stderr).toContain('Access denied.');
     const invalid = await box.run(['users', 'create', ...FIELDS('not-an-email'), '--activate'], as(createOnly));
-    expect(invalid.code).toBe(6);
+    expect(invalid.code).toBe(2);
     expect((await box.json<any[]>(['users', 'list', '--filter', 'email=lock@example.com'])).length).toBe(0);
     expect((await box.json(['users', 'create', ...FIELDS('lock@example.com')], as(createOnly))).status).toBe(0);
   });

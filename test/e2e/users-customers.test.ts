@@ -52,11 +52,13 @@ describe.each(BACKENDS)('e2e: users and customers through the built CLI (on %s)'
     expect(listed.map((c) => c.id)).toEqual([created.id]);
   });
 
-  it('validation failures exit 6 with one line per field and store nothing', async () => {
-    const r = await box.run(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Again', '--email', 'ADA@example.com', '--contact-number', '12']);
+  it('a body the contract refuses is exit 2 before sending; the server’s own checks exit 6; nothing is stored', async () => {
+    const local = await box.run(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Again', '--email', 'ADA@example.com', '--contact-number', '12']);
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain('error: The contact_number field format is invalid.\n  contact_number: The contact_number field format is invalid.\n');
+    const r = await box.run(['customers', 'create', '--first-name', 'Ada', '--last-name', 'Again', '--email', 'ADA@example.com']);
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('email: The email has already been taken.');
-    expect(r.stderr).toContain('contact_number: The contact_number field format is invalid.');
     const all = await box.json<any[]>(['customers', 'list', '--filter', 'last_name=Again']);
     expect(all).toEqual([]);
   });

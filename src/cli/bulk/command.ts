@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../client/client.js';
+import type { OperationId } from '../../contract/operations-meta.js';
 import { apiClient, type CliContext, type GlobalOptions, UsageError } from '../context.js';
 import { consentToOverwriteFile } from '../overwrite.js';
 import type { Row } from '../output/index.js';
@@ -23,6 +24,8 @@ export interface FromFileOptions {
 
 /** What differs between bulk commands. */
 export interface BulkKind {
+  /** The operation each record is sent to (its resource is what prints). */
+  operation: OperationId;
   verb: string;
   columns?: string[];
   /** Keys a list export holds that the request does not take (`id`, `name`, `*_at`): dropped, so an export re-imports. */
@@ -79,7 +82,7 @@ export async function runFromFile(opts: FromFileOptions, kind: BulkKind, ctx: Cl
   await consentToOverwriteFile(ctx, opts.errorsFile, '--errors', opts.force);
   const records = await readRecords(opts.file, ctx.streams.stdin);
   for (const { record } of records) for (const key of kind.responseOnly ?? []) delete record[key];
-  const { client, format } = await apiClient(ctx, opts.globals);
+  const { client, format } = await apiClient(ctx, opts.globals, kind.operation);
   await runBulk(
     {
       records,

@@ -4,12 +4,12 @@
  *
  * Exit: 0 when every record succeeded; otherwise the code of the most severe failure, in this
  * order: 3 auth, 1 unexpected/5xx, 8 network, 7 rate limited, 4 not found, 5 conflict,
- * 6 validation (so a run whose failures are all 400s exits 6).
+ * 6 validation, 2 refused before sending (so a run whose failures are all 400s exits 6).
  */
 import { writeFile } from 'node:fs/promises';
 import { ApiError, type FieldErrors, NetworkError } from '../../client/errors.js';
 import { type CliContext, CliError, EXIT, type OutputFormat } from '../context.js';
-import { type ExitCode, exitCodeForStatus } from '../errors.js';
+import { type ExitCode, exitCodeForStatus, fieldLines } from '../errors.js';
 import { listWriter, type Row } from '../output/index.js';
 import { countBar } from './progress.js';
 import type { BulkRecord } from './records.js';
@@ -41,18 +41,19 @@ export interface BulkOptions {
   columns?: string[];
 }
 
-const SEVERITY: ExitCode[] = [EXIT.auth, EXIT.unexpected, EXIT.network, EXIT.rateLimited, EXIT.notFound, EXIT.conflict, EXIT.validation];
+const SEVERITY: ExitCode[] = [EXIT.auth, EXIT.unexpected, EXIT.network, EXIT.rateLimited, EXIT.notFound, EXIT.conflict, EXIT.validation, EXIT.usage];
 
 function failureOf({ line, record }: BulkRecord, err: unknown): { failure: BulkFailure; code: ExitCode } {
   if (err instanceof ApiError) return { failure: { line, status: err.status, message: err.message, errors: err.errors, record }, code: exitCodeForStatus(err.status) };
+  // Refused before sending (the contract's check): no status, the same field messages.
+  if (err instanceof CliError) return { failure: { line, status: null, message: err.message, errors: err.errors, record }, code: err.exitCode };
   const message = err instanceof Error ? err.message : String(err);
   return { failure: { line, status: null, message, record }, code: err instanceof NetworkError ? EXIT.network : EXIT.unexpected };
 }
 
 /** Stderr lines for one failure: what and where, then one line per invalid field. */
 export function failureLines(f: BulkFailure): string[] {
-  const fields = Object.entries(f.errors ?? {}).flatMap(([field, messages]) => messages.map((m) => `  ${field}: ${m}`));
-  return [`line ${f.line}: failed${f.status === null ? '' : ` (${f.status})`}: ${f.message}`, ...fields];
+  return [`line ${f.line}: failed${f.status === null ? '' : ` (${f.status})`}: ${f.message}`, ...fieldLines(f.errors)];
 }
 
 export async function runBulk(opts: BulkOptions, ctx: CliContext): Promise<void> {

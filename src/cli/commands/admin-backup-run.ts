@@ -23,7 +23,7 @@ async function report(ctx: CliContext, cmd: Command, work: () => Row): Promise<v
   try {
     row = work();
   } catch (err) {
-    throw err instanceof AdminError ? adminFailure(err) : err;
+    throw err instanceof AdminError ? adminFailure(err, cmd) : err;
   }
   await print(ctx, cmd, row);
 }

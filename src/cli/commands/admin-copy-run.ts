@@ -39,7 +39,7 @@ export async function copy(ctx: CliContext, cmd: Command): Promise<void> {
   try {
     summary = globals.dryRun ? await planCopy(options) : await copyToPostgres(options);
   } catch (err) {
-    if (err instanceof AdminError) throw adminFailure(err);
+    if (err instanceof AdminError) throw adminFailure(err, cmd);
     throw connectionFailure(err, options.to);
   }
   if (globals.dryRun) {

@@ -10,9 +10,10 @@
 import type { Command } from 'commander';
 import { createTenant, initFirstTenant } from '../../local/init.js';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/index.js';
-import { createPool, maskDatabaseUrl } from '../../store/postgres/pool.js';
+import { maskDatabaseUrl } from '../../store/postgres/pool.js';
 import type { AccessKeyRecord, TenantRecord } from '../../store/types.js';
 import { type CliContext, CliError, EXIT } from '../context.js';
+import { hasSchema } from './serve-postgres.js';
 import { isDryRun, type Opts, plan, print, printList } from './admin-local.js';
 import { aliasText, initOn, isPlainText, keyRow, parseExpiry, parseGrants, tenantRow } from './admin-setup.js';
 
@@ -33,17 +34,6 @@ export function connectionFailure(err: unknown, url: string): unknown {
   const code = (err as { code?: string }).code;
   if (code === undefined || !UNREACHABLE.has(code)) return err;
   return new CliError(`cannot reach the database ${maskDatabaseUrl(url)}: ${(err as Error).message}`, EXIT.network, 'check the URL (--database or CONFCTL_DATABASE_URL) and that PostgreSQL is running');
-}
-
-/** Whether the database has confctl's schema (without creating it). */
-async function hasSchema(url: string): Promise<boolean> {
-  const pool = createPool(url, 1);
-  try {
-    const { rows } = await pool.query<{ present: boolean }>("SELECT to_regclass('confctl_schema') IS NOT NULL AS present");
-    return rows[0].present;
-  } finally {
-    await pool.end();
-  }
 }
 
 /**

@@ -10,10 +10,33 @@ import { chooseDatabase } from './database-choice.js';
 
 export type Opts = Record<string, unknown>;
 
-/** An admin failure as the CLI reports it: not found 4, conflict 5, invalid 6. */
-export function adminFailure(err: AdminError): CliError {
+/** `admin events update` for the command `cmd` (its path below the program). */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** A hint for an admin failure of `kind` in command `cmd`, as client errors have. */
+function adminHint(kind: AdminError['kind'], cmd: Command): string {
+  const path = commandPath(cmd);
+  const lister = cmd.parent?.commands.find((c) => c.name() === 'list');
+  switch (kind) {
+    case 'not_found':
+      return lister
+        ? `'confctl ${commandPath(lister)}' lists what there is; --data, --database and --tenant choose the instance and tenant`
+        : 'check the ids and paths; --data, --database and --tenant choose the instance and tenant';
+    case 'conflict':
+      return `the stored state does not allow this now; 'confctl ${path} --help' says what the command needs`;
+    default:
+      return `check the flags and values: 'confctl ${path} --help' shows what each takes`;
+  }
+}
+
+/** An admin failure as the CLI reports it: not found 4, conflict 5, invalid 6, with a hint. */
+export function adminFailure(err: AdminError, cmd: Command): CliError {
   const code = err.kind === 'not_found' ? EXIT.notFound : err.kind === 'conflict' ? EXIT.conflict : EXIT.validation;
-  return new CliError(err.message, code);
+  return new CliError(err.message, code, adminHint(err.kind, cmd));
 }
 
 /** A refused import as the CLI reports it: every bad record listed on stderr, exit 6. */
@@ -44,7 +67,7 @@ export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: 
   try {
     return await work(local, opts);
   } catch (err) {
-    if (err instanceof AdminError) throw adminFailure(err);
+    if (err instanceof AdminError) throw adminFailure(err, cmd);
     if (err instanceof ImportError) throw importFailure(ctx, err);
     throw err;
   } finally {

@@ -41,7 +41,7 @@ export async function withDatabaseStore<T>(ctx: CliContext, cmd: Command, url: s
   try {
     return await work({ store: data, tenantOf: (o) => tenantOf(data, o, url), mediaDir }, opts);
   } catch (err) {
-    if (err instanceof AdminError) throw adminFailure(err);
+    if (err instanceof AdminError) throw adminFailure(err, cmd);
     if (err instanceof ImportError) throw importFailure(ctx, err);
     throw connectionFailure(err, url);
   } finally {

@@ -4,6 +4,7 @@
  * 429 answers retried after `Retry-After`. Any HTTP answer is returned, never thrown.
  */
 import { randomUUID } from 'node:crypto';
+import { describe } from '../../client/client.js';
 import { NetworkError } from '../../client/errors.js';
 import { type Connector, readText, request } from '../../client/http.js';
 import { type CliContext, type GlobalOptions, requireAccess, settingsFor, UsageError } from '../context.js';
@@ -84,8 +85,7 @@ async function once(req: RawRequest, { timeoutMs, log, connect }: SendOptions, t
     return { status: res.status, headers: res.headers, text, ms };
   } catch (err) {
     const timedOut = signal.aborted;
-    const e = err as { message?: string; code?: string; cause?: { code?: string; message?: string } };
-    const reason = timedOut ? `timed out after ${timeoutMs / 1000} s` : [e.cause?.code ?? e.code, e.cause?.message ?? e.message].filter(Boolean).join(': ');
+    const reason = timedOut ? `timed out after ${timeoutMs / 1000} s` : describe(err);
     throw new NetworkError(reason, req.method, req.url, timedOut, tries, { cause: err });
   }
 }

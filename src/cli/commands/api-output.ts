@@ -1,5 +1,6 @@
 /** How `confctl api` prints an answer, and what a non-2xx answer exits with. */
 import { STATUS_CODES } from 'node:http';
+import type { FieldErrors } from '../../client/errors.js';
 import { CliError } from '../context.js';
 import { exitCodeForStatus } from '../errors.js';
 import type { RawAnswer, RawRequest } from './api-http.js';
@@ -17,10 +18,27 @@ export function bodyText(answer: Pick<RawAnswer, 'headers' | 'text'>): string {
   return answer.text.endsWith('\n') ? answer.text : `${answer.text}\n`;
 }
 
-/** A non-2xx answer as an error whose exit code is the status's. */
+/** A validation failure's `message` and `errors` (decisions §2), when the answer is one. */
+function validationOf(answer: Pick<RawAnswer, 'headers' | 'text'>): { message: string; errors?: FieldErrors } | undefined {
+  if (!(answer.headers['content-type'] ?? '').includes('json')) return undefined;
+  try {
+    const body = JSON.parse(answer.text) as { message?: unknown; errors?: unknown };
+    if (typeof body.message !== 'string') return undefined;
+    return { message: body.message, errors: body.errors && typeof body.errors === 'object' ? (body.errors as FieldErrors) : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A non-2xx answer as an error whose exit code is the status's; a validation failure's message
+ * and its fields go with it, so stderr says why even when stdout is piped away.
+ */
 export function statusError(req: RawRequest, answer: RawAnswer): CliError {
   const path = new URL(req.url).pathname + new URL(req.url).search;
-  return new CliError(`${req.method} ${path} answered ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trim(), exitCodeForStatus(answer.status));
+  const head = `${req.method} ${path} answered ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trim();
+  const invalid = validationOf(answer);
+  return new CliError(invalid ? `${head}: ${invalid.message}` : head, exitCodeForStatus(answer.status), undefined, invalid?.errors);
 }
 
 /** `HTTP/1.1 200 OK` and the headers, then an empty line. */

@@ -72,7 +72,7 @@ export async function runDelete(spec: DeleteSpec, opts: DeleteOptions, ctx: CliC
   const ask = !opts.yes && !opts.globals.dryRun;
   // Checked before the profile is read, so a script learns about --yes first.
   if (ask && !ctx.streams.canPrompt) throw new UsageError('refusing to delete without confirmation', 'add --yes to delete from a script (or --dry-run to see the request)');
-  const { client, format } = await apiClient(ctx, opts.globals);
+  const { client, format } = await apiClient(ctx, opts.globals, spec.id);
   if (ask) {
     const what = await spec.describe(client, opts.params);
     const sure = await choicePrompter(ctx).confirm({ message: `Delete ${what}?`, default: false });

@@ -62,7 +62,7 @@ export async function runCreate(opts: WriteOptions, ctx: CliContext): Promise<vo
 export async function runAttendeesAdd(opts: AttendeesAddOptions, ctx: CliContext): Promise<void> {
   const body = [...(opts.data !== undefined ? await readAttendeesData(opts.data, ctx.streams.stdin) : []), ...opts.attendees];
   if (!body.length) throw new UsageError('no attendees given', 'give --attendee "Name <email>" (repeatable) or --data JSON array');
-  const { client, format } = await apiClient(ctx, opts.globals);
+  const { client, format } = await apiClient(ctx, opts.globals, 'addConferenceAttendees');
   const res = await client.call('addConferenceAttendees', { params: opts.params, body });
   if (opts.globals.dryRun) return;
   if (opts.globals.raw) return renderValue(ctx.streams, res, format === 'yaml' ? 'yaml' : 'json', opts.globals.query);
@@ -99,7 +99,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     // One attendee per request, in file order: the server caps attendees per conference, so the
     // records past the maximum fail alone (409) and are reported with their lines.
     attendeesAddFromFile: (o) =>
-      runFromFile(o, { verb: 'added', columns: ATTENDEE_COLUMNS, send: async (client, record) => (await client.call('addConferenceAttendees', { params: o.params, body: [record] })).data[0] }, ctx),
+      runFromFile(o, { operation: 'addConferenceAttendees', verb: 'added', columns: ATTENDEE_COLUMNS, send: async (client, record) => (await client.call('addConferenceAttendees', { params: o.params, body: [record] })).data[0] }, ctx),
     attendeesJoinLink: (o) => runJoinLink(o, ctx),
     ...runF,
   };

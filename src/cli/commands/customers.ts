@@ -49,7 +49,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Custom
     get: (o) => runGet('getCustomer', o, ctx),
     create: (o) => runWrite('createCustomer', o, ctx, customerCreateBody),
     createFromFile: (o) =>
-      runFromFile(o, { verb: 'created', columns: CUSTOMER_COLUMNS, responseOnly: responseOnlyFields('Customer'), send: async (client, record) => (await client.call('createCustomer', { body: customerCreateBody(record) })).data }, ctx),
+      runFromFile(o, { operation: 'createCustomer', verb: 'created', columns: CUSTOMER_COLUMNS, responseOnly: responseOnlyFields('Customer'), send: async (client, record) => (await client.call('createCustomer', { body: customerCreateBody(record) })).data }, ctx),
     update: (o) =>
       runUpdate({ get: 'getCustomer', update: 'updateCustomer', noun: 'customer', writable: CUSTOMER_FIELDS.map((f) => f.key), finish: withAddressObject }, o, ctx),
     ...runF,

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { NetworkError } from '../../client/errors.js';
 import { baseUrlProblem, type CliContext, CliError, EXIT, type GlobalOptions, globalOptions, outputFormat } from '../context.js';
-import type { ExitCode } from '../errors.js';
+import { errorLines, type ExitCode } from '../errors.js';
 import { listWriter } from '../output/index.js';
 import { keyHeaders, type RawAnswer, resolveUrl, sendRaw } from './api-http.js';
 import { configRow, type Row, settingsRows } from './doctor-config.js';
@@ -22,11 +22,11 @@ export interface DoctorDeps {
 /** Runs the checks and prints them; a failure that makes the key unusable ends with its exit code. */
 export async function runDoctor(globals: GlobalOptions, ctx: CliContext, deps: DoctorDeps = {}): Promise<void> {
   const rows: Row[] = [configRow((await ctx.config()).path)];
-  const done = async (failure?: { message: string; code: ExitCode }) => {
+  const done = async (failure?: { message: string; code: ExitCode; hint?: string }) => {
     const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields, columns: ['check', 'status', 'detail'], query: globals.query });
     await writer.write(rows as unknown as Record<string, unknown>[]);
     await writer.end();
-    if (failure) throw new CliError(failure.message, failure.code);
+    if (failure) throw new CliError(failure.message, failure.code, failure.hint);
   };
 
   const local = await settingsRows(ctx, globals);
@@ -52,7 +52,7 @@ export async function runDoctor(globals: GlobalOptions, ctx: CliContext, deps: D
   } catch (err) {
     if (!(err instanceof NetworkError)) throw err;
     rows.push({ check: 'reachable', status: 'fail', detail: `${s.baseUrl}: ${err.message}` });
-    return done({ message: `cannot reach ${s.baseUrl}`, code: EXIT.network });
+    return done({ message: `cannot reach ${s.baseUrl}`, code: EXIT.network, hint: errorLines(err).find((l) => l.startsWith('hint: '))?.slice(6) });
   }
   rows.push({ check: 'reachable', status: 'ok', detail: `answered ${first.status} in ${first.ms} ms` });
   const text = first.text.trim();

@@ -30,7 +30,7 @@ export function parseJoinExpiry(value: string | undefined): number | undefined {
  */
 export async function runJoinLink(opts: JoinLinkOptions, ctx: CliContext): Promise<void> {
   if (opts.open && opts.globals.dryRun) throw new UsageError('--open does not go with --dry-run: no link is created');
-  const { client, format } = await apiClient(ctx, opts.globals);
+  const { client, format } = await apiClient(ctx, opts.globals, 'createAttendeeJoinToken');
   const body = opts.expiry === undefined ? {} : { expiry: opts.expiry };
   const res = await client.call('createAttendeeJoinToken', { params: opts.params, body });
   if (opts.globals.dryRun) return;

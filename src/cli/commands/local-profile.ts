@@ -34,11 +34,13 @@ export function localProfileChoice(opts: Record<string, unknown>): LocalProfileC
 /**
  * Called before a new instance's key is created (its secret is shown once, so it must not be lost
  * to a refused profile): a profile of the chosen name whose key is not one of this data
- * directory's is replaced only with consent. One whose key is this directory's is re-pointed silently.
+ * directory's is replaced only with consent. One whose key is this directory's is re-pointed
+ * silently. `store` undefined: an instance not created yet (it has no keys), asked about before
+ * anything is created, so a refusal leaves the directory or database as it was.
  */
-export async function consentToLocalProfile(ctx: CliContext, store: Pick<DataStore, 'keys'>, choice: LocalProfileChoice): Promise<void> {
+export async function consentToLocalProfile(ctx: CliContext, store: Pick<DataStore, 'keys'> | undefined, choice: LocalProfileChoice): Promise<void> {
   const existing = (await ctx.config()).get(choice.name);
-  if (!existing || (await store.keys.get(existing.key_id))) return;
+  if (!existing || (store && (await store.keys.get(existing.key_id)))) return;
   await consentToReplace(ctx, `profile '${choice.name}' (${profileSummary(existing)})`, {
     force: choice.force,
     hint: 'give --profile-name NAME to save the new key under another name, --force to replace the profile, or --no-profile',

@@ -147,6 +147,14 @@ export async function consentToReplaceProfile(ctx: CliContext, store: ProfileSto
   await consentToReplace(ctx, `profile '${name}' (${profileSummary(existing)})`, { force, hint: 'give --force to replace it, or another name' });
 }
 
+/** Warns when a domain answers plain http where https is expected (see `profile-probe.ts`). */
+async function warnIfPlainHttp(domain: string, say: (line: string) => void): Promise<void> {
+  const { answersPlainHttp, worthProbing } = await import('./profile-probe.js');
+  if (!worthProbing(domain) || !(await answersPlainHttp(domain))) return;
+  const { plainHttpHint } = await import('../../client/errors.js');
+  say(`warning: ${plainHttpHint(domain, `http://${domain}/api/public/v2.0`)}`);
+}
+
 function runners(ctx: CliContext): ProfileRunners {
   const say = (line: string) => ctx.streams.stderr.write(`${line}\n`);
   const planProfile = (line: string) => {
@@ -164,6 +172,7 @@ function runners(ctx: CliContext): ProfileRunners {
       const saved = store.save(name, profile, { activateIfNone: true, keyring: opts.keyring });
       say(`Saved profile '${name}'${store.active() === name ? ' (active)' : ''} in ${store.path}`);
       reportSecretStore(ctx, opts.keyring, saved, store.path);
+      if (profile.domain && !profile.base_url) await warnIfPlainHttp(profile.domain, say);
     },
     async list({ globals }) {
       const store = await ctx.config();

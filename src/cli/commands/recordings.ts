@@ -40,7 +40,7 @@ export async function runUrl(opts: UrlOptions, ctx: CliContext): Promise<void> {
   const { output, fields, raw } = opts.globals;
   if (opts.download !== undefined && (output || fields || raw)) throw new UsageError('-o, --fields and --raw do not go with --download: the file is saved as it comes');
   await consentToOverwriteFile(ctx, opts.download, '--download', Boolean(opts.force));
-  const { client, format } = await apiClient(ctx, opts.globals);
+  const { client, format } = await apiClient(ctx, opts.globals, 'getRecordingUrl');
   const query = opts.expiry === undefined ? undefined : { expiry: opts.expiry };
   const res = await client.call('getRecordingUrl', { params: opts.params, query });
   if (opts.download !== undefined) {

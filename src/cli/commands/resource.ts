@@ -111,7 +111,7 @@ export function listOptions(flags: Record<string, unknown>, globals: GlobalOptio
 
 /** Prints a list page, or with `--all` every page, streamed (see `printAllPages`). */
 export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliContext, columns?: string[]): Promise<void> {
-  const { client, format } = await apiClient(ctx, opts.globals);
+  const { client, format } = await apiClient(ctx, opts.globals, id);
   const input = { params: opts.params, query: opts.query };
   if (opts.all) {
     const { printAllPages } = await import('./list-all.js');
@@ -141,7 +141,7 @@ export async function printSingle(
 }
 
 export async function runGet(id: OperationId, opts: ItemOptions, ctx: CliContext): Promise<void> {
-  const { client, format } = await apiClient(ctx, opts.globals);
+  const { client, format } = await apiClient(ctx, opts.globals, id);
   await printSingle(ctx, opts.globals, format, (await client.call(id, { params: opts.params })) as { data: unknown }, id);
 }
 
@@ -151,7 +151,7 @@ export async function runGet(id: OperationId, opts: ItemOptions, ctx: CliContext
  */
 export async function runWrite(id: OperationId, opts: WriteOptions, ctx: CliContext, complete = (body: Record<string, unknown>) => body): Promise<void> {
   const body = complete({ ...(opts.data !== undefined ? await readData(opts.data, ctx.streams.stdin) : {}), ...opts.body });
-  const { client, format } = await apiClient(ctx, opts.globals);
+  const { client, format } = await apiClient(ctx, opts.globals, id);
   const answer = (await client.call(id, { params: opts.params, body })) as { data: unknown };
   // Under --dry-run the client printed the request as a curl line and sent nothing.
   if (!opts.globals.dryRun) await printSingle(ctx, opts.globals, format, answer, id);

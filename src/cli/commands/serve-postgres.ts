@@ -4,6 +4,7 @@ import { initFirstTenant } from '../../local/init.js';
 import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
 import type { CreatedKey } from '../../local/init.js';
 import { maskDatabaseUrl, openPostgresStore, type PostgresStore } from '../../store/postgres/index.js';
+import { createPool } from '../../store/postgres/pool.js';
 import type { TenantRecord } from '../../store/types.js';
 import type { DemoSummary } from '../../admin/seed/demo.js';
 import type { CliContext } from '../context.js';
@@ -32,12 +33,17 @@ export async function openShared(url: string, options: Pick<ServeOptions, 'data'
   const mediaDir = resolveMediaDir(options.media, env, resolveDataDir(options.data, env));
   mkdirSync(mediaDir, { recursive: true, mode: 0o700 });
   hideFromProcessList(url);
+  const unreachable = (err: Error) =>
+    new CliError(`cannot open the database ${maskDatabaseUrl(url)}: ${err.message.replaceAll(url, maskDatabaseUrl(url))}`, EXIT.network, 'check that PostgreSQL runs there and that the user may connect (CONFCTL_DATABASE_URL or --database)');
+  // As on SQLite: a profile the new key would replace is replaced only with consent, asked before
+  // the key exists, and on a database without confctl's schema before the schema is created.
+  const fresh = options.profile ? !(await hasSchema(url).catch((err: Error) => Promise.reject(unreachable(err)))) : false;
+  if (options.profile && fresh) await consentToLocalProfile(ctx, undefined, options.profile);
   const store = await openPostgresStore(url).catch((err: Error) => {
-    throw new CliError(`cannot open the database ${maskDatabaseUrl(url)}: ${err.message.replaceAll(url, maskDatabaseUrl(url))}`, EXIT.network, 'check that PostgreSQL runs there and that the user may connect (CONFCTL_DATABASE_URL or --database)');
+    throw unreachable(err);
   });
   try {
-    // As on SQLite: a profile the new key would replace is replaced only with consent, asked before the key exists.
-    if (options.profile && !(await store.tenants.list()).length) await consentToLocalProfile(ctx, store, options.profile);
+    if (options.profile && !fresh && !(await store.tenants.list()).length) await consentToLocalProfile(ctx, store, options.profile);
     const created = await initFirstTenant(store);
     const demo = options.demo ? await loadDemo(store, mediaDir) : undefined;
     const signingSecret = await store.shared!.signingSecret(() => randomBytes(32).toString('hex'));
@@ -45,6 +51,17 @@ export async function openShared(url: string, options: Pick<ServeOptions, 'data'
   } catch (err) {
     await store.close();
     throw err;
+  }
+}
+
+/** Whether the database has confctl's schema (without creating it). */
+export async function hasSchema(url: string): Promise<boolean> {
+  const pool = createPool(url, 1);
+  try {
+    const { rows } = await pool.query<{ present: boolean }>("SELECT to_regclass('confctl_schema') IS NOT NULL AS present");
+    return rows[0].present;
+  } finally {
+    await pool.end();
   }
 }
 

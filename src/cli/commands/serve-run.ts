@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { API_PREFIX } from '../../contract/index.js';
 import { initFirstTenant } from '../../local/init.js';
+import { dataDirLayout, resolveDataDir } from '../../local/data-dir.js';
 import { openLocal } from '../../local/open.js';
 import { closeGracefully, createServer } from '../../server/index.js';
 import type { CliContext } from '../context.js';
@@ -43,9 +45,13 @@ interface Opened {
 
 /** Opens (and on first use initialises) the SQLite data directory, seeding demo data on request. */
 async function openLocalService(options: ServeOptions, ctx: CliContext): Promise<Opened> {
-  const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv, (m) => ctx.streams.stderr.write(`${m}\n`), options.media);
+  const env = ctx.env as NodeJS.ProcessEnv;
+  // A new directory (no database yet): the profile is settled before anything is created.
+  const fresh = !existsSync(dataDirLayout(resolveDataDir(options.data, env)).database);
+  if (options.profile && fresh) await consentToLocalProfile(ctx, undefined, options.profile);
+  const local = openLocal(options.data, env, (m) => ctx.streams.stderr.write(`${m}\n`), options.media);
   const { store, layout } = local;
-  if (options.profile && !store.tenants.list().length) {
+  if (options.profile && !fresh && !store.tenants.list().length) {
     await consentToLocalProfile(ctx, store, options.profile).catch((err) => {
       store.close();
       throw err;

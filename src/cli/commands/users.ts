@@ -55,7 +55,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
     list: (o) => runList('listUsers', o, ctx, USER_COLUMNS),
     create: (o) => runUserCreate(o, ctx),
     createFromFile: (o) =>
-      runFromFile(o, { verb: 'created', columns: USER_COLUMNS, responseOnly: responseOnlyFields('User'), send: async (client, record) => (await client.call('createUser', { body: userCreateBody(record, o.switches) })).data }, ctx),
+      runFromFile(o, { operation: 'createUser', verb: 'created', columns: USER_COLUMNS, responseOnly: responseOnlyFields('User'), send: async (client, record) => (await client.call('createUser', { body: userCreateBody(record, o.switches) })).data }, ctx),
     get: (o) => runGet('getUser', o, ctx),
     update: (o) => runUpdate({ get: 'getUser', update: 'updateUser', noun: 'user', writable: USER_FIELDS.map((f) => f.key) }, o, ctx),
     accounts: (o) => runList('listUserConferenceAccounts', o, ctx, ACCOUNT_COLUMNS),

@@ -112,7 +112,7 @@ export async function runUpdate(spec: UpdateSpec, opts: UpdateOptions, ctx: CliC
   const unknown = unknownProblem(spec, given, '--data');
   if (unknown) throw new UsageError(unknown);
   if (opts.edit) editorCommand(ctx.env, ctx.streams); // no editor may run here: fail before any request
-  const { client, format } = await apiClient(ctx, opts.globals);
+  const { client, format } = await apiClient(ctx, opts.globals, spec.update);
   const id = Object.values(opts.params)[0];
   const complete = !opts.edit && spec.writable.every((k) => k in given);
   const fetched = complete ? undefined : await fetchCurrent(client, spec, opts);

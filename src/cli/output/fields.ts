@@ -4,6 +4,7 @@
  */
 import { CODE_LABELS, OBJECT_PARTS, RESOURCE_FIELDS, type ResourceName } from '../../contract/resource-fields.js';
 import { UsageError } from '../errors.js';
+import { closest } from '../suggest.js';
 import { at, type Row } from './values.js';
 
 /** The dotted paths the contract knows for a resource: its fields and their fixed parts. */
@@ -21,14 +22,31 @@ function inContract(path: string, resource: ResourceName | undefined): boolean {
 
 /**
  * Rejects `--fields` names that are neither in the contract's resource nor keys of `sample` (a
- * row as answered; absent for an empty list), listing the valid names.
+ * row as answered; absent before the request and for an empty list), listing the valid names.
  */
 export function checkFields(fields: readonly string[] | undefined, sample: Row | undefined, resource: ResourceName | undefined): void {
   if (!fields || (!sample && !resource)) return;
   const unknown = fields.filter((f) => !inContract(f, resource) && (!sample || at(sample, f) === undefined));
   if (!unknown.length) return;
-  const valid = [...new Set([...knownPaths(resource), ...(sample ? Object.keys(sample) : [])])];
-  throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} for --fields: ${unknown.join(', ')}`, `fields: ${valid.join(', ')}`);
+  refuse(unknown, [...new Set([...knownPaths(resource), ...(sample ? Object.keys(sample) : [])])]);
+}
+
+function refuse(unknown: readonly string[], valid: readonly string[]): never {
+  const guesses = unknown.map((f) => closest(f, valid)).filter((g) => g !== undefined);
+  const guess = guesses.length ? ` (did you mean ${guesses.join(', ')}?)` : '';
+  throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} for --fields: ${unknown.join(', ')}${guess}`, `fields: ${valid.join(', ')}`);
+}
+
+/**
+ * `--fields` checked before any request. A write must not be sent when its answer cannot print,
+ * so every name must be in the contract. A read refuses the names that look like misspellings of
+ * the contract's fields; any other name may still be a key of the answer (checked then).
+ */
+export function checkFieldsBeforeRequest(fields: readonly string[] | undefined, resource: ResourceName, write: boolean): void {
+  if (!fields) return;
+  const known = knownPaths(resource);
+  const unknown = fields.filter((f) => !inContract(f, resource) && (write || closest(f, known) !== undefined));
+  if (unknown.length) refuse(unknown, known);
 }
 
 /** Expands fixed objects into their dotted parts (`address` → `address.line_1` … `address.postal_code`). */
