@@ -18,6 +18,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   conferences: { summary: 'List, create, show, update and delete online conferences; list, add and remove attendees; make join links', load: () => import('./commands/conferences.js') },
   recordings: { summary: "List a conference's recordings; get a temporary URL or download one", load: () => import('./commands/recordings.js') },
   events: { summary: 'Show calendar events', load: () => import('./commands/events.js') },
+  wait: { summary: 'Wait until a conference, recording or user reaches a state (exit 124 on timeout)', load: () => import('./commands/wait.js') },
   profile: { summary: 'Manage saved API profiles (base URL and access key)', load: () => import('./commands/profile.js') },
   login: { summary: 'Save a profile interactively after checking the key', load: () => import('./commands/login.js') },
   serve: { summary: 'Run a local instance of the API', load: () => import('./commands/serve.js') },
