@@ -19,6 +19,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   recordings: { summary: "List a conference's recordings; get a temporary URL or download one", load: () => import('./commands/recordings.js') },
   events: { summary: 'Show calendar events', load: () => import('./commands/events.js') },
   wait: { summary: 'Wait until a conference, recording or user reaches a state (exit 124 on timeout)', load: () => import('./commands/wait.js') },
+  mirror: { summary: 'Build a local instance from a tenant read through the API, optionally anonymized', load: () => import('./commands/mirror.js') },
   profile: { summary: 'Manage saved API profiles (base URL and access key)', load: () => import('./commands/profile.js') },
   login: { summary: 'Save a profile interactively after checking the key', load: () => import('./commands/login.js') },
   serve: { summary: 'Run a local instance of the API', load: () => import('./commands/serve.js') },
