@@ -15,6 +15,8 @@ import { Sandbox } from './harness.js';
 const source = new Sandbox();
 const mirrors: Sandbox[] = [];
 let src: ApiClient;
+/** The source server's output: its access log, one JSON line per request. */
+let sourceLog: () => string;
 
 /** A client of a served instance, paced and retried as the CLI's. */
 const clientOf = (baseUrl: string, keyId: string, secret: string) => createClient({ baseUrl, keyId, secret });
@@ -47,7 +49,7 @@ async function rowsOf(client: ApiClient, id: Parameters<ApiClient['paginate']>[0
 const noBacker = (c: any) => ({ ...c, backer_event_id: null });
 
 beforeAll(async () => {
-  await source.serve(['--demo', '--rate-limit', '20']);
+  sourceLog = (await source.serve(['--demo', '--rate-limit', '20', '--log', 'json'])).output;
   const profiles = JSON.parse(readFileSync(join(source.configDir, 'profiles.json'), 'utf8'));
   const local = profiles.profiles.local;
   src = clientOf(local.base_url, local.key_id, local.secret);
@@ -65,6 +67,12 @@ describe('e2e: mirror of a served tenant', () => {
     const made = await mirrorInto();
     out = made.out;
     mirror = await serveMirror(made.box, out);
+  });
+
+  it('paces its reads by the rate-limit headers: the source (20 requests a second) answered no 429', () => {
+    const statuses = sourceLog().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l).status);
+    expect(statuses.length).toBeGreaterThan(50);
+    expect(statuses.filter((s) => s === 429)).toEqual([]);
   });
 
   it('reports what it mirrored and saves no profile', async () => {
@@ -182,6 +190,12 @@ describe('e2e: mirror --anonymize', () => {
     expect(fakes.map((u) => shape(u.email))).toEqual(users.map((u) => shape(u.email.toLowerCase())));
     const groups = (names: string[]) => Object.values(names.reduce<Record<string, number>>((m, n) => ((m[n] = (m[n] ?? 0) + 1), m), {})).sort();
     expect(groups(fakes.map((u) => u.last_name))).toEqual(groups(users.map((u) => u.last_name)));
+    // Cities, regions and countries are kept; phone numbers keep their length and first digit.
+    const fakeCustomers = table(box, 'SELECT city, region, region_code, country, country_code, contact_number FROM customers ORDER BY id');
+    expect(fakeCustomers.map(({ contact_number, ...place }) => place)).toEqual(
+      customers.map((c) => ({ city: c.address?.city ?? null, region: c.address?.region ?? null, region_code: c.address?.region_code ?? null, country: c.address?.country ?? null, country_code: c.address?.country_code ?? null })),
+    );
+    expect(fakeCustomers.map((c) => c.contact_number?.replace(/\d/g, '9').length ?? null)).toEqual(customers.map((c) => c.contact_number?.length ?? null));
     // An attendee who is a user carries that user's fake e-mail.
     const fakeAttendees = table(box, "SELECT attendee_id, email FROM conference_attendees WHERE attendee_type = 'User'");
     const byId = new Map(fakes.map((u) => [u.id, u.email]));
@@ -269,6 +283,40 @@ describe('e2e: mirror --since, --limit-per-kind, --resume', () => {
     const taken = await source.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--profile-name', 'mirrored']);
     expect(taken.code).toBe(5);
     expect(taken.stderr).toContain("profile 'mirrored' exists");
+  });
+
+  it('--resume after the process was killed mid-way gives the same mirror as one run', async () => {
+    const box = new Sandbox();
+    mirrors.push(box);
+    const { spawn } = await import('node:child_process');
+    const { existsSync } = await import('node:fs');
+    const { BIN } = await import('./harness.js');
+    const args = ['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--anonymize', '--seed', 'k'];
+    const child = spawn(process.execPath, [BIN, ...args], { env: source.env(), stdio: 'ignore' });
+    const stateFile = join(box.dataDir, 'mirror-state.json');
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    // Killed once the users are saved and before the conferences are (the source's rate limit keeps it slow).
+    for (;;) {
+      const stage = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')).stage : 'users';
+      if (stage === 'customers' || stage === 'conferences') break;
+      if (child.exitCode !== null) throw new Error('the mirror ended before it could be interrupted');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    expect(JSON.parse(readFileSync(stateFile, 'utf8')).stage).not.toBe('done');
+    const r = await source.run([...args, '--resume', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const whole = await mirrorInto(['--anonymize', '--seed', 'k']);
+    const dump = (b: Sandbox) => {
+      const db = new Database(join(b.dataDir, 'confctl.db'), { readonly: true });
+      try {
+        return ['users', 'customers', 'conferences', 'conference_attendees', 'recordings', 'conference_accounts'].map((t) => db.prepare(`SELECT * FROM ${t} ORDER BY id`).all());
+      } finally {
+        db.close();
+      }
+    };
+    expect(dump(box)).toEqual(dump(whole.box));
   });
 
   it('--resume completes a mirror interrupted during the conferences', async () => {
