@@ -386,3 +386,19 @@ describe('mirror: progress', () => {
     expect(await run(false)).toBe('');
   });
 });
+
+describe('e2e: mirror of a conference no user owns', () => {
+  it('skips it and counts it (the API lists conference accounts per user only)', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = join(source.root, 'accounts.json');
+    writeFileSync(file, JSON.stringify([{ owner_type: 'Customer', owner_id: 1, name: 'Desk room' }]));
+    expect((await source.run(['admin', 'import', 'conference-accounts', file])).code).toBe(0);
+    const db = new Database(join(source.dataDir, 'confctl.db'), { readonly: true });
+    const account = db.prepare("SELECT id FROM conference_accounts WHERE name = 'Desk room'").pluck().get() as number;
+    db.close();
+    const created = await source.run(['conferences', 'create', '--account', String(account), '--public-id', 'desk', '--title', 'Desk', '--private', '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    const { out } = await mirrorInto();
+    expect(out.counts).toMatchObject({ conferences: 4, skipped_conferences: 1 });
+  });
+});

@@ -17,7 +17,7 @@
 import path from 'node:path';
 import type { ApiClient } from '../../client/client.js';
 import { ApiError } from '../../client/errors.js';
-import type { ListOperationId } from '../../client/types.js';
+import type { ListOperationId, Page } from '../../client/types.js';
 import type { Customer, OnlineConference, OnlineConferenceAccount, OnlineConferenceAttendee, OnlineConferenceRecording, User } from '../../contract/resources.js';
 import { writePrivateFile } from '../../media/files.js';
 import { generateWav } from '../../media/wav.js';
@@ -153,24 +153,28 @@ export async function runMirror(job: MirrorJob): Promise<MirrorState> {
     page_number: page,
     ...(since && { filter_attribute: 'created_at', filter_operator: 'GreaterThanOrEqual', filter_value: since }),
   });
-  const stages: { stage: Stage; list: 'listUsers' | 'listCustomers' | 'listConferences'; write: (rows: any[]) => Promise<void> | void }[] = [
-    { stage: 'users', list: 'listUsers', write: writeUsers },
-    { stage: 'customers', list: 'listCustomers', write: writeCustomers },
-    { stage: 'conferences', list: 'listConferences', write: async (rows: OnlineConference[]) => { for (const c of rows) await writeConference(c); } },
-  ];
-  for (const [i, s] of stages.entries()) {
-    if (stages.findIndex((x) => x.stage === state.stage) > i || state.stage === 'done') continue;
+  /** Reads the stage's list from the saved page on, writes each page and saves the progress, then moves to `next`. */
+  async function runStage<T>(read: (page: number) => Promise<Page<T>>, write: (rows: T[]) => Promise<void> | void, next: Stage): Promise<void> {
     for (;;) {
-      const page = await job.client.call(s.list, { query: query(state.page) });
+      const page = await read(state.page);
       const rows = limit === null ? page.data : page.data.slice(0, Math.max(0, limit - state.taken));
-      await s.write(rows);
+      await write(rows);
       state.taken += rows.length;
       const more = rows.length === page.data.length && page.current_page < page.last_page && (limit === null || state.taken < limit);
       if (more) state.page++;
-      else Object.assign(state, { stage: stages[i + 1]?.stage ?? 'done', page: 1, taken: 0 });
+      else Object.assign(state, { stage: next, page: 1, taken: 0 });
       save();
-      if (!more) break;
+      if (!more) return;
     }
+  }
+
+  const { client } = job;
+  if (state.stage === 'users') await runStage((page) => client.call('listUsers', { query: query(page) }), writeUsers, 'customers');
+  if (state.stage === 'customers') await runStage((page) => client.call('listCustomers', { query: query(page) }), writeCustomers, 'conferences');
+  if (state.stage === 'conferences') {
+    await runStage((page) => client.call('listConferences', { query: query(page) }), async (rows) => {
+      for (const c of rows) await writeConference(c);
+    }, 'done');
   }
   return state;
 }
