@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { DURATION_UNITS, durationSyntax, parseDuration } from '../../contract/duration.js';
 import { type CliContext, type GlobalOptions, globalOptions, UsageError } from '../context.js';
 import { examples } from '../help.js';
-import { conferenceSubject, recordingSubject, type Subject, userSubject } from '../wait/subjects.js';
+import { CONDITIONS, conferenceSubject, recordingSubject, type Subject, userSubject } from '../wait/subjects.js';
 import { idArg } from './resource.js';
 
 export interface WaitOptions {
@@ -75,20 +75,17 @@ export function register(program: Command, ctx: CliContext, runF?: (opts: WaitOp
     .description('Wait until a conference, recording or user reaches a state (polls the API; reads only)')
     .addHelpText('after', `${HELP}\n${examples('confctl wait conference 5 --for ended --max-wait 2h', 'confctl wait recording 5 6 --for finished --fail-on failed --interval 10s')}`);
 
-  const conference = conferenceSubject('0').conditions;
-  addWaitOptions(wait.command('conference').description('Wait for a conference: started, ended, recording-ready, recording-failed or deleted').argument('<id>'), conference)
+  addWaitOptions(wait.command('conference').description('Wait for a conference: started, ended, recording-ready, recording-failed or deleted').argument('<id>'), CONDITIONS.conference)
     .addHelpText('after', examples('confctl wait conference 5 --for recording-ready --fail-on recording-failed'))
     .action((id: string, flags, cmd: Command) => run(waitOptions(conferenceSubject(idArg(id, 'id')), flags, globalOptions(cmd))));
 
-  const recording = recordingSubject('0', '0').conditions;
-  addWaitOptions(wait.command('recording').description('Wait for a recording: processing, finished, failed or deleted').argument('<conference_id>').argument('<recording_id>'), recording)
+  addWaitOptions(wait.command('recording').description('Wait for a recording: processing, finished, failed or deleted').argument('<conference_id>').argument('<recording_id>'), CONDITIONS.recording)
     .addHelpText('after', examples('confctl wait recording 5 6 --for finished --fail-on failed'))
     .action((conf: string, rec: string, flags, cmd: Command) =>
       run(waitOptions(recordingSubject(idArg(conf, 'conference_id'), idArg(rec, 'recording_id')), flags, globalOptions(cmd))),
     );
 
-  const user = userSubject('').conditions;
-  addWaitOptions(wait.command('user').description('Wait for a user with this e-mail: exists, active or inactive').argument('<email>'), user)
+  addWaitOptions(wait.command('user').description('Wait for a user with this e-mail: exists, active or inactive').argument('<email>'), CONDITIONS.user)
     .addHelpText('after', examples('confctl wait user grace@example.com --for exists --max-wait 1m'))
     .action((email: string, flags, cmd: Command) => run(waitOptions(userSubject(email), flags, globalOptions(cmd))));
 }

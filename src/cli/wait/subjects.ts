@@ -38,6 +38,13 @@ export interface Subject {
   holds(condition: string, reading: Reading): boolean;
 }
 
+/** The conditions of each noun, in the order help lists them. */
+export const CONDITIONS = {
+  conference: ['started', 'ended', 'recording-ready', 'recording-failed', 'deleted'],
+  recording: ['processing', 'finished', 'failed', 'deleted'],
+  user: ['exists', 'active', 'inactive'],
+} as const;
+
 const absent = (reading: Reading) => reading.resource === undefined;
 
 const isNotFound = (err: unknown) => err instanceof ApiError && err.status === 404;
@@ -55,7 +62,7 @@ export function conferenceSubject(id: string): Subject {
   return {
     label: `conference ${id}`,
     resource: 'OnlineConference',
-    conditions: ['started', 'ended', 'recording-ready', 'recording-failed', 'deleted'],
+    conditions: CONDITIONS.conference,
     async read(client, needs) {
       let conference: OnlineConference;
       try {
@@ -94,7 +101,7 @@ export function recordingSubject(conferenceId: string, recordingId: string): Sub
   return {
     label,
     resource: 'OnlineConferenceRecording',
-    conditions: [...Object.keys(RECORDING_CONDITIONS), 'deleted'],
+    conditions: CONDITIONS.recording,
     async read(client, needs) {
       let found: OnlineConferenceRecording | undefined;
       try {
@@ -118,7 +125,7 @@ export function userSubject(email: string): Subject {
   return {
     label: `user ${email}`,
     resource: 'User',
-    conditions: ['exists', 'active', 'inactive'],
+    conditions: CONDITIONS.user,
     async read(client) {
       const page = await client.call('listUsers', { query: { filter_attribute: 'email', filter_operator: 'Equal', filter_value: email, page_size: 1 } });
       const user: User | undefined = page.data[0];
