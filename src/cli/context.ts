@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { ApiClient, ClientOptions } from '../client/client.js';
+import type { Sleep } from '../client/pacing.js';
 import { curlCommand } from '../client/curl.js';
 import type { Env, OutputFormat, ProfileReader, ProfileStore } from '../config/profiles.js';
 import type { OperationId } from '../contract/operations-meta.js';
@@ -68,6 +69,8 @@ export interface CliContext {
   streams: Streams;
   env: Env;
   now: () => Date;
+  /** Waits between polls (`wait`); absent: a real timer. Tests pass one that moves their clock. */
+  sleep?: Sleep;
   /** Opens the profile store (honours `CONFCTL_CONFIG_DIR` in `env`). */
   config: () => Promise<ProfileStore>;
   /** Reads the profiles without conf, for commands that only use one (default: `config`). */

@@ -11,6 +11,10 @@ export const EXIT = {
   validation: 6,
   rateLimited: 7,
   network: 8,
+  /** `wait`: a `--fail-on` condition holds. */
+  failOn: 9,
+  /** `wait`: `--max-wait` passed first (as timeout(1)). */
+  timedOut: 124,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -47,6 +47,11 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'recordings list': API_READ,
   'recordings url': API_READ,
   'events get': API_READ,
+  'wait conference': [...ACCESS, ...OUTPUT],
+  'wait recording': [...ACCESS, ...OUTPUT],
+  'wait user': [...ACCESS, ...OUTPUT],
+  /** `--from-profile` names the source's profile: no `--profile` or `--base-url`. */
+  mirror: ['timeout', 'verbose', ...OUTPUT],
   'profile add': ['baseUrl', ...PLAN],
   'profile list': OUTPUT,
   'profile use': PLAN,

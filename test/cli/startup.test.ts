@@ -88,7 +88,7 @@ describe('packages loaded at start-up', () => {
     expect(loaded(['version']).packages).toEqual(['commander']);
   });
 
-  it.each(['users', 'customers', 'conferences', 'recordings', 'events', 'api', 'doctor', 'profile', 'login', 'serve', 'admin', 'completion', 'webhooks'])(
+  it.each(['users', 'customers', 'conferences', 'recordings', 'events', 'api', 'doctor', 'profile', 'login', 'serve', 'admin', 'completion', 'webhooks', 'wait', 'mirror'])(
     '%s --help loads commander alone (no zod, conf, table or colour)',
     (noun) => {
       const r = loaded([noun, '--help']);
