@@ -1,12 +1,13 @@
 import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../src/server/options.js';
+import { createPipeline } from '../../src/server/pipeline.js';
 import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_WAITING_PER_CONNECTION } from '../../src/server/pipelining.js';
 import { HANDLERS } from '../../src/server/index.js';
 import { API } from './fixtures.js';
 import { heldGetUser } from './held-handler.js';
 import { liveServer } from './live-server.js';
-import { connect, exchange, openConnections, readResponse, served, untilClosed, type RawExchange } from './socket-helpers.js';
+import { connect, exchange, logSink, openConnections, readResponse, served, untilClosed, type RawExchange } from './socket-helpers.js';
 
 const live = liveServer();
 
@@ -160,6 +161,20 @@ describe('pipelined requests', () => {
     held.release();
     await roundTrip();
     expect(held.calls()).toBe(10);
+  });
+
+  it('do not run the handler of a request whose client went away before it, and log it 499', async () => {
+    await live.start();
+    const log = logSink();
+    let calls = 0;
+    const options = resolveOptions({ store: live.f.store, signingSecret: 's', mediaDir: '/m', rateLimit: null, log: 'json', logStream: log.stream });
+    const handle = createPipeline(options, { ...HANDLERS, getUser: { run: async () => ({ id: ++calls }) } });
+    const request = { method: 'GET', url: `${API}/users/1`, headers: { host: 'localhost', ...live.f.admin }, remoteAddress: '127.0.0.1', readBody: async () => Buffer.alloc(0) };
+    expect((await handle({ ...request, gone: () => true })).status).toBe(499);
+    expect(calls).toBe(0);
+    expect((await handle({ ...request, gone: () => false })).status).toBe(200);
+    expect(calls).toBe(1);
+    expect(log.records().map((r) => r.status)).toEqual([499, 200]);
   });
 
   it('stop handling the requests of a client that does not read its answers', async () => {
