@@ -1,16 +1,21 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { createTurns } from './turns.js';
 
-/** Requests of one connection handled at once. */
-export const MAX_IN_FLIGHT_PER_CONNECTION = 1;
+/**
+ * Requests of one connection handled at once: the depth of a pipelining benchmark (10), which then
+ * runs as it would unpaced (a connection's requests begun together share one read snapshot).
+ */
+export const MAX_IN_FLIGHT_PER_CONNECTION = 10;
 /**
  * Requests of one connection waiting their turn beyond which the connection is no longer read:
- * far beyond the depth of any pipelining client (a benchmark's 10), since a connection that is
- * not read cannot be seen to close until an answer is written to it.
+ * far beyond the depth of any pipelining client, since a connection that is not read cannot be
+ * seen to close until an answer is written to it.
  */
 export const MAX_WAITING_PER_CONNECTION = 64;
 
 interface Lane {
+  /** Requests in flight, and those about to start. */
   running: number;
   waiting: (() => void)[];
   paused: boolean;
@@ -22,17 +27,21 @@ export const gone = (socket: Socket): boolean => !socket.writable;
 /**
  * Paces the pipelined requests of each connection. node:http parses every request that arrives
  * and emits each at once, though it must answer them in order; a client that sends many and reads
- * none would have them all handled. Here a request is handled only while fewer than
- * `MAX_IN_FLIGHT_PER_CONNECTION` of its connection's requests are in flight; a request is in
- * flight until its answer has been handed to the socket, so a client that does not read its
- * answers gets no more work done once the socket's buffers are full. With
- * `MAX_WAITING_PER_CONNECTION` requests waiting, the connection is not read until fewer wait (what
- * one read already brought is parsed whole). Waiting requests of a connection that has gone are
- * dropped unhandled; a client that leaves while its connection is not read is seen to have gone
- * when an answer is written to it, so at most one more of its requests is handled.
+ * none would have them all handled, one after another without a pause for any other socket.
+ * - A connection's requests are handled in order, `MAX_IN_FLIGHT_PER_CONNECTION` at a time; the
+ *   others wait. A request is in flight until its answer has been handed to the socket, so a
+ *   client that does not read its answers gets no more work done once the socket's buffers are full.
+ * - Requests start through turns of the event loop (see turns.ts), so that a burst of them does
+ *   not hold the loop: a new request on another connection is not kept behind the backlog.
+ * - With `MAX_WAITING_PER_CONNECTION` requests waiting, the connection is not read until fewer
+ *   wait (what one read already brought is parsed whole).
+ * - Requests of a connection that has gone are dropped unhandled; a client that leaves while its
+ *   connection is not read is seen to have gone when an answer is written to it, so at most one
+ *   more of its requests is handled.
  */
 export function createLanes() {
   const lanes = new WeakMap<Socket, Lane>();
+  const turns = createTurns();
 
   const laneOf = (socket: Socket): Lane => {
     let lane = lanes.get(socket);
@@ -46,36 +55,48 @@ export function createLanes() {
     return lane;
   };
 
+  /** Takes a slot in flight for `turn` and starts it in its turn. */
+  const begin = (lane: Lane, turn: () => void) => {
+    const idle = lane.running === 0;
+    lane.running++;
+    turns.run(turn, idle);
+  };
+
+  /** Begins the connection's next waiting requests while it has slots in flight. */
   const next = (socket: Socket, lane: Lane) => {
     if (gone(socket)) lane.waiting.length = 0;
-    while (lane.running < MAX_IN_FLIGHT_PER_CONNECTION && lane.waiting.length) lane.waiting.shift()!();
+    while (lane.running < MAX_IN_FLIGHT_PER_CONNECTION && lane.waiting.length) begin(lane, lane.waiting.shift()!);
     if (lane.paused && !gone(socket) && lane.waiting.length < MAX_WAITING_PER_CONNECTION) {
       lane.paused = false;
       socket.resume();
     }
   };
 
+  /**
+   * Runs a request whose slot in flight is taken, unless its connection has gone meanwhile; frees
+   * the slot when its answer has been handed over (`close` follows `finish`).
+   */
   const start = (socket: Socket, lane: Lane, res: ServerResponse, handle: () => void) => {
-    lane.running++;
-    let done = false;
-    const release = () => {
-      if (done) return;
-      done = true;
+    if (gone(socket)) {
+      lane.running--;
+      lane.waiting.length = 0;
+      return;
+    }
+    res.on('close', () => {
       lane.running--;
       next(socket, lane);
-    };
-    res.once('finish', release);
-    res.once('close', release);
+    });
     handle();
   };
 
   return {
-    /** Calls `handle` for the request whose answer is `res` now, or when its connection's turn comes; never once the connection has gone. */
+    /** Calls `handle` for the request whose answer is `res` in its turn; never once the connection has gone. */
     enqueue(socket: Socket, res: ServerResponse, handle: () => void): void {
       if (gone(socket)) return;
       const lane = laneOf(socket);
-      if (lane.running < MAX_IN_FLIGHT_PER_CONNECTION) return start(socket, lane, res, handle);
-      lane.waiting.push(() => start(socket, lane, res, handle));
+      const turn = () => start(socket, lane, res, handle);
+      if (lane.running < MAX_IN_FLIGHT_PER_CONNECTION && !lane.waiting.length) return begin(lane, turn);
+      lane.waiting.push(turn);
       if (lane.waiting.length >= MAX_WAITING_PER_CONNECTION) {
         lane.paused = true;
         socket.pause();

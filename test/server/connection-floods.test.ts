@@ -1,12 +1,13 @@
 import type net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { resolveOptions } from '../../src/server/options.js';
-import { MAX_WAITING_PER_CONNECTION } from '../../src/server/pipelining.js';
+import { createPipeline } from '../../src/server/pipeline.js';
+import { MAX_IN_FLIGHT_PER_CONNECTION, MAX_WAITING_PER_CONNECTION } from '../../src/server/pipelining.js';
 import { HANDLERS } from '../../src/server/index.js';
 import { API } from './fixtures.js';
 import { heldGetUser } from './held-handler.js';
 import { liveServer } from './live-server.js';
-import { connect, exchange, openConnections, readResponse, served, untilClosed, type RawExchange } from './socket-helpers.js';
+import { connect, exchange, logSink, openConnections, readResponse, served, untilClosed, type RawExchange } from './socket-helpers.js';
 
 const live = liveServer();
 
@@ -117,22 +118,22 @@ describe('pipelined requests', () => {
   /** Resolves once a request on a fresh connection has been answered: what the server had to do before, it has done. */
   const roundTrip = async () => expect((await served(live.port, live.get('/users', 'Connection: close\r\n'))).answer.status).toBe(200);
 
-  it('handle one request of a connection at a time, and stop reading it while 64 wait', async () => {
-    expect(MAX_WAITING_PER_CONNECTION).toBe(64);
+  it('handle 10 requests of a connection at a time, and stop reading it while 64 more wait', async () => {
+    expect([MAX_IN_FLIGHT_PER_CONNECTION, MAX_WAITING_PER_CONNECTION]).toEqual([10, 64]);
     const held = heldGetUser();
     await live.start({}, held.handlers);
     const accepted = nextAccepted();
     const socket = live.keep(await connect(live.port));
-    const all = answers(socket, 65, '{"id":1}}');
-    socket.write(live.get('/users/1').repeat(65)); // one in flight, 64 waiting
+    const all = answers(socket, 74, '{"id":1}}');
+    socket.write(live.get('/users/1').repeat(74));
     const server = await accepted;
-    await held.started(1);
+    await held.started(10);
     await roundTrip();
-    expect(held.calls()).toBe(1);
+    expect(held.calls()).toBe(10);
     expect(server.isPaused()).toBe(true);
     held.release();
-    expect(await all).toEqual(Array(65).fill('200'));
-    expect(held.calls()).toBe(65);
+    expect(await all).toEqual(Array(74).fill('200'));
+    expect(held.calls()).toBe(74);
     expect(server.isPaused()).toBe(false);
   });
 
@@ -141,9 +142,9 @@ describe('pipelined requests', () => {
     await live.start({}, held.handlers);
     const accepted = nextAccepted();
     const socket = live.keep(await connect(live.port));
-    socket.write(live.get('/users/1').repeat(64)); // one in flight, 63 waiting
+    socket.write(live.get('/users/1').repeat(73)); // 10 in flight, 63 waiting
     const server = await accepted;
-    await held.started(1);
+    await held.started(10);
     await roundTrip();
     expect(server.isPaused()).toBe(false);
     held.release();
@@ -153,13 +154,27 @@ describe('pipelined requests', () => {
     const held = heldGetUser();
     await live.start({}, held.handlers);
     const socket = await connect(live.port);
-    socket.write(live.get('/users/1').repeat(20));
-    await held.started(1);
+    socket.write(live.get('/users/1').repeat(30));
+    await held.started(10);
     socket.destroy();
     await openConnections(live.f.app.server, 0);
     held.release();
     await roundTrip();
-    expect(held.calls()).toBe(1);
+    expect(held.calls()).toBe(10);
+  });
+
+  it('do not run the handler of a request whose client went away before it, and log it 499', async () => {
+    await live.start();
+    const log = logSink();
+    let calls = 0;
+    const options = resolveOptions({ store: live.f.store, signingSecret: 's', mediaDir: '/m', rateLimit: null, log: 'json', logStream: log.stream });
+    const handle = createPipeline(options, { ...HANDLERS, getUser: { run: async () => ({ id: ++calls }) } });
+    const request = { method: 'GET', url: `${API}/users/1`, headers: { host: 'localhost', ...live.f.admin }, remoteAddress: '127.0.0.1', readBody: async () => Buffer.alloc(0) };
+    expect((await handle({ ...request, gone: () => true })).status).toBe(499);
+    expect(calls).toBe(0);
+    expect((await handle({ ...request, gone: () => false })).status).toBe(200);
+    expect(calls).toBe(1);
+    expect(log.records().map((r) => r.status)).toEqual([499, 200]);
   });
 
   it('stop handling the requests of a client that does not read its answers', async () => {
@@ -167,10 +182,10 @@ describe('pipelined requests', () => {
     const big = { run: async () => ({ id: ++calls, padding: 'x'.repeat(1 << 20) }) };
     await live.start({}, { ...HANDLERS, getUser: big });
     const socket = live.keep(await connect(live.port)); // never read: the answers pile up in the sockets' buffers
-    socket.write(live.get('/users/1').repeat(40));
+    socket.write(live.get('/users/1').repeat(60));
     await roundTrip();
     await roundTrip();
-    expect(calls).toBeGreaterThan(0);
-    expect(calls).toBeLessThan(20);
+    expect(calls).toBeGreaterThanOrEqual(10);
+    expect(calls).toBeLessThan(30);
   });
 });

@@ -115,7 +115,8 @@ else --force. This is checked before the key exists.
 Connections over --max-connections or --max-connections-per-address are refused as they are
 accepted, before they send anything (503 Too many connections., Retry-After: 1). At the total cap a
 new connection first closes the oldest connection with no request in hand (idle, or with headers
-still arriving) of the address holding the most. Pipelined requests are handled one at a time.
+still arriving) of the address holding the most. Pipelined requests on a connection are handled
+at most 10 at a time, and a connection with 64 more waiting is not read until fewer wait.
 
 serve also delivers webhooks to the destinations of 'confctl admin webhooks', including events
 queued by admin commands in other processes; each attempt is logged as one line on stderr.
