@@ -5,6 +5,7 @@
 import type { CliContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readData } from '../body.js';
+import { completeWeek, parseWorkHours } from '../work-hours.js';
 import { choicePrompter } from './conferences-prompt.js';
 import { runWrite, type WriteOptions } from './resource.js';
 
@@ -46,21 +47,26 @@ export const OFFICE_HOURS = Object.fromEntries(
 const NO_HOURS = Object.fromEntries(Object.keys(OFFICE_HOURS).map((day) => [day, []]));
 
 /**
- * A CSV cell is text: a department id of digits becomes a number, a work-hours cell its JSON, and
- * `true`/`false` a boolean. Anything else is sent as it is, for the server to judge.
+ * A CSV cell is text: a department id of digits becomes a number, a work-hours cell its JSON or
+ * the text form (`mon-fri 09:00-17:00`), and `true`/`false` a boolean. Work hours given as an
+ * object get the days they leave out as no hours. Anything else is sent as it is, for the
+ * contract's check to judge.
  */
 function typed(key: string, value: unknown): unknown {
+  if (key === 'work_hours') return typeof value === 'string' && value.trim() ? workHoursCell(value) : completeWeek(value);
   if (typeof value !== 'string') return value;
   if (key === 'department_id' && /^\d+$/.test(value)) return Number(value);
-  if (key === 'work_hours' && value.trimStart().startsWith('{')) {
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  }
   if ((key === 'activate' || key === 'is_silent') && (value === 'true' || value === 'false')) return value === 'true';
   return value;
+}
+
+/** A work-hours cell read as `--work-hours` reads it; one that cannot be read stays text. */
+function workHoursCell(value: string): unknown {
+  try {
+    return parseWorkHours(value, (text) => JSON.parse(text) as unknown);
+  } catch {
+    return value;
+  }
 }
 
 /**
@@ -94,7 +100,7 @@ async function promptMissing(body: Body, ctx: CliContext): Promise<void> {
   await text('role', 'Role (e.g. Admin, Manager, Member)', '--role');
   if (body.work_hours === undefined || body.work_hours === null) {
     body.work_hours = await ask.select({
-      message: 'Work hours (other hours: --work-hours JSON)',
+      message: "Work hours (others: --work-hours 'mon-fri 08:00-16:00')",
       choices: [
         { name: 'Monday to Friday, 09:00-17:00', value: OFFICE_HOURS },
         { name: 'None (every day empty)', value: NO_HOURS },

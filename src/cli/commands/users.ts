@@ -29,7 +29,7 @@ export const USER_FIELDS: readonly FieldFlag[] = [
   { key: 'department_id', kind: 'integer', description: 'department id (confctl admin departments list)' },
   { key: 'timezone', kind: 'text', description: 'IANA time zone, e.g. Europe/Paris' },
   { key: 'role', kind: 'text', description: 'role name, e.g. Manager' },
-  { key: 'work_hours', kind: 'json', description: 'work hours JSON: {"monday":[{"start":{"hour":9,"minute":0,"second":0},"end":{...}}],...}' },
+  { key: 'work_hours', kind: 'hours', description: "work hours: 'mon-fri 09:00-17:00' (days left out have none; '; ' between clauses, ',' between spans), 'none', or the API's JSON" },
 ];
 
 /** Table columns when no --fields is given. */
