@@ -5,6 +5,8 @@
 import type { CliContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readData } from '../body.js';
+import type { BulkFailure } from '../bulk/run.js';
+import { DEPARTMENT_HINT } from '../errors.js';
 import { completeWeek, parseWorkHours } from '../work-hours.js';
 import { choicePrompter } from './conferences-prompt.js';
 import { runWrite, type WriteOptions } from './resource.js';
@@ -79,6 +81,23 @@ export function userCreateBody(input: Body, switches: CreateSwitches = { activat
   body.activate = switches.activate || (body.activate ?? false);
   body.is_silent = switches.silent || (body.is_silent ?? false);
   return body;
+}
+
+/** Fields an exported user may hold as null that `POST /users` requires. */
+const NULLABLE_IN_EXPORTS = ['timezone', 'work_hours'];
+
+/**
+ * Why users exported from another instance failed, and what to do: a department this instance
+ * lacks; a time zone or work hours that are null in the export.
+ */
+export function userFailureHints(failures: readonly BulkFailure[]): string[] {
+  const has = (test: (field: string) => boolean) => failures.some((f) => Object.keys(f.errors ?? {}).some(test));
+  return [
+    ...(has((field) => field === 'department_id') ? [DEPARTMENT_HINT] : []),
+    ...(has((field) => NULLABLE_IN_EXPORTS.includes(field))
+      ? ["a user exported without a time zone or work hours must get them before it can be created: fill them in the file (e.g. timezone UTC, work_hours 'none'), then give the fixed file (the --errors file as it is) to --from-file"]
+      : []),
+  ];
 }
 
 /** The flags of the required fields that `body` lacks (absent or null). */

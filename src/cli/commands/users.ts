@@ -6,7 +6,7 @@ import { responseOnlyFields } from '../../contract/resource-fields.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
 import { addFromFileOptions, type FromFileOptions, fromFileOptions, givenFlags, runFromFile } from '../bulk/command.js';
 import { type CliContext, globalOptions } from '../context.js';
-import { type CreateSwitches, createSwitches, runUserCreate, userCreateBody } from './users-create.js';
+import { type CreateSwitches, createSwitches, runUserCreate, userCreateBody, userFailureHints } from './users-create.js';
 import { addUpdateCommand, runUpdate, type UpdateOptions } from '../edit/update.js';
 import {
   addGetCommand,
@@ -55,7 +55,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
     list: (o) => runList('listUsers', o, ctx, USER_COLUMNS),
     create: (o) => runUserCreate(o, ctx),
     createFromFile: (o) =>
-      runFromFile(o, { operation: 'createUser', verb: 'created', columns: USER_COLUMNS, responseOnly: responseOnlyFields('User'), send: async (client, record) => (await client.call('createUser', { body: userCreateBody(record, o.switches) })).data }, ctx),
+      runFromFile(o, { operation: 'createUser', verb: 'created', hints: userFailureHints, columns: USER_COLUMNS, responseOnly: responseOnlyFields('User'), send: async (client, record) => (await client.call('createUser', { body: userCreateBody(record, o.switches) })).data }, ctx),
     get: (o) => runGet('getUser', o, ctx),
     update: (o) => runUpdate({ get: 'getUser', update: 'updateUser', noun: 'user', writable: USER_FIELDS.map((f) => f.key) }, o, ctx),
     accounts: (o) => runList('listUserConferenceAccounts', o, ctx, ACCOUNT_COLUMNS),
