@@ -15,6 +15,7 @@ import type { TenantRecord } from '../../store/types.js';
 import type { CreatedKey } from '../../local/init.js';
 import { retryDelaysFrom, startWebhookSender } from './serve-webhooks.js';
 import { keepYoungGenerationSmall } from './serve-memory.js';
+import { claimPidFile, removePidFile, writePidFile } from './serve-pid-file.js';
 import { chooseDatabase } from './database-choice.js';
 
 export { listenError };
@@ -97,6 +98,7 @@ async function openSharedService(url: string, options: ServeOptions, ctx: CliCon
 export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   const out = ctx.streams.stdout;
   const database = chooseDatabase(options, ctx.env);
+  if (options.pidFile) claimPidFile(options.pidFile, (line) => ctx.streams.stderr.write(`${line}\n`));
   if (!database) keepYoungGenerationSmall();
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
   const { store, created, demo } = opened;
@@ -133,6 +135,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   }
   if (demo) out.write(`${demoMessage(demo)}\n`);
   out.write(`Listening on ${baseUrl} (data: ${opened.where})\n`);
+  if (options.pidFile) writePidFile(options.pidFile);
   const background = opened.start();
 
   await new Promise<void>((resolve) => {
@@ -141,6 +144,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
       process.off('SIGTERM', stop);
       Promise.all([closeGracefully(server), background.stop()])
         .then(() => store.close())
+        .finally(() => options.pidFile && removePidFile(options.pidFile))
         .then(resolve, resolve);
     };
     process.once('SIGINT', stop);
