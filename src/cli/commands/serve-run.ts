@@ -13,7 +13,7 @@ import type { ServeOptions } from './serve.js';
 import type { DataStore } from '../../store/port.js';
 import type { TenantRecord } from '../../store/types.js';
 import type { CreatedKey } from '../../local/init.js';
-import { retryDelaysFrom, startWebhookSender } from './serve-webhooks.js';
+import { retryDelaysFrom, startWebhookSender, webhookLog } from './serve-webhooks.js';
 import { keepYoungGenerationSmall } from './serve-memory.js';
 import { claimPidFile, removePidFile, writePidFile } from './serve-pid-file.js';
 import { chooseDatabase } from './database-choice.js';
@@ -70,7 +70,7 @@ async function openLocalService(options: ServeOptions, ctx: CliContext): Promise
     where: layout.dir,
     created,
     demo,
-    start: () => startWebhookSender(store, retryDelays, (line) => ctx.streams.stderr.write(`${line}\n`)),
+    start: () => startWebhookSender(store, retryDelays, webhookLog(options.log, (text) => ctx.streams.stderr.write(text))),
   };
 }
 
@@ -85,7 +85,7 @@ async function openSharedService(url: string, options: ServeOptions, ctx: CliCon
   return {
     ...shared,
     where: shared.store.location,
-    start: () => startWebhookSender(shared.store, retryDelays, (line) => ctx.streams.stderr.write(`${line}\n`)),
+    start: () => startWebhookSender(shared.store, retryDelays, webhookLog(options.log, (text) => ctx.streams.stderr.write(text))),
   };
 }
 
