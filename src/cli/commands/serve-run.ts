@@ -39,6 +39,8 @@ interface Opened {
   /** Where the data is, fit to print (a directory, or a database URL with its password masked). */
   where: string;
   created?: { tenant: TenantRecord; key: CreatedKey };
+  /** Another instance created the tenant while this one started (PostgreSQL): its key was printed there. */
+  createdElsewhere?: boolean;
   demo?: DemoSummary;
   /** Background work that runs while serving (webhook delivery); stopped before the store closes. */
   start(): { stop(): Promise<void> };
@@ -128,6 +130,10 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   if (created) {
     out.write(`Created tenant ${created.tenant.primary_domain} in ${opened.where}\n`);
     out.write(`Access key (the secret is shown only now):\n  key id: ${created.key.id}\n  secret: ${created.key.secret}\n`);
+  }
+  if (opened.createdElsewhere) {
+    // Secrets are stored only as digests (decisions §3): this instance cannot show that key.
+    out.write(`The tenant was created by another instance; its key was printed there. To make another: confctl admin keys create --name NAME --permissions '*' --database URL\n`);
   }
   if (options.profile) {
     const saved = await saveLocalProfile(ctx, store, baseUrl, created?.key, options.profile.name);
