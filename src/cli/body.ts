@@ -3,11 +3,13 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { UsageError } from './errors.js';
+import { parseWorkHours } from './work-hours.js';
 
 /** A writable body field and how its flag value is read. */
 export interface FieldFlag {
   key: string;
-  kind: 'text' | 'integer' | 'json';
+  /** `hours`: work hours as text (`mon-fri 09:00-17:00`) or JSON, see `work-hours.ts`. */
+  kind: 'text' | 'integer' | 'json' | 'hours';
   description: string;
 }
 
@@ -18,7 +20,8 @@ const attrOf = (key: string) => key.replace(/_([a-z])/g, (_, c: string) => c.toU
 /** Adds `--<field>` for each field, plus `--data` and (for updates) `--clear`. */
 export function addBodyOptions(cmd: Command, fields: readonly FieldFlag[], opts: { clear: boolean }): Command {
   for (const f of fields) {
-    cmd.option(`${flagOf(f.key)} <${f.kind === 'json' ? 'json' : 'value'}>`, f.kind === 'json' ? `${f.description} (or @FILE)` : f.description);
+    const file = f.kind === 'json' || f.kind === 'hours';
+    cmd.option(`${flagOf(f.key)} <${f.kind === 'json' ? 'json' : f.kind === 'hours' ? 'hours' : 'value'}>`, file ? `${f.description} (or @FILE)` : f.description);
   }
   cmd.option('--data <json>', "whole body as JSON, @FILE or - for stdin (field flags override its keys)");
   if (opts.clear) cmd.option('--clear <field>', 'send null for a field (repeatable)', (v: string, prev: string[] = []) => [...prev, v]);
@@ -39,9 +42,10 @@ export function bodyFromFlags(flags: Record<string, unknown>, fields: readonly F
     if (f.kind === 'integer') {
       if (!/^-?\d+$/.test(raw)) throw new UsageError(`${flagOf(f.key)} must be an integer, not '${raw}'`);
       body[f.key] = Number(raw);
-    } else if (f.kind === 'json') {
+    } else if (f.kind === 'json' || f.kind === 'hours') {
       const flag = flagOf(f.key);
-      body[f.key] = parseJson(raw.startsWith('@') ? readFileArg(raw.slice(1), flag) : raw, flag);
+      const text = raw.startsWith('@') ? readFileArg(raw.slice(1), flag) : raw;
+      body[f.key] = f.kind === 'json' ? parseJson(text, flag) : parseWorkHours(text, (t) => parseJson(t, flag));
     }
     else body[f.key] = raw;
   }

@@ -62,6 +62,10 @@ export function exitCodeFor(err: unknown): ExitCode {
 /** Roles are the tenant's own names, and the API has no way to list them. */
 const ROLE_HINT = "roles are the tenant's own names and the API cannot list them; on a local instance 'confctl admin roles list' shows them";
 
+/** A department id the instance lacks: departments are the provider's, not the API's. */
+export const DEPARTMENT_HINT =
+  "department_id names a department of this instance, and the API cannot create one: on a local instance import the departments first ('confctl admin departments list -o ndjson' on the old one, 'confctl admin import departments FILE' on the new one, in id order), or send department_id null";
+
 /** How to fix the base URL. */
 const FIX_BASE_URL = "check --base-url, CONFCTL_BASE_URL or the profile's domain ('confctl profile show'); the API's base URL looks like https://acme.example.com/api/public/v2.0";
 
@@ -87,6 +91,7 @@ function apiHint(err: ApiError): string | undefined {
       return `still rate limited after ${err.tries} tries; wait a moment and run it again`;
     case EXIT.validation:
       if (err.errors?.role) return ROLE_HINT;
+      if (err.errors?.department_id) return DEPARTMENT_HINT;
       return err.errors ? undefined : 'check the flags and values';
     default:
       return err.status >= 500 ? 'the service failed; try again later' : undefined;

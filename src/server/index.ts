@@ -2,6 +2,7 @@ import http from 'node:http';
 import { payloadTooLarge, readNodeBody } from './body.js';
 import { SERVE_BUSY_TIMEOUT_MS } from './busy.js';
 import { admitConnections, answerClientErrors, timeoutOptions } from './connections.js';
+import { answerConnect } from './connect.js';
 import { HANDLERS } from './handlers/index.js';
 import { createHealthRoute, isHealthPath } from './health.js';
 import type { HandlerMap } from './handlers/types.js';
@@ -98,6 +99,7 @@ export function createServer(options: ServerOptions, handlers: HandlerMap = HAND
   }));
   admitConnections(server, resolved, lanes.hasRequest);
   answerClientErrors(server);
+  answerConnect(server, handle, (res, reply) => write(res, reply, true));
   return { server, request: (init) => inject(handle, init) };
 }
 

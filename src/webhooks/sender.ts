@@ -60,6 +60,9 @@ function describeError(err: unknown, timeoutMs: number): string {
   return e.cause?.message ?? e.message ?? String(err);
 }
 
+/** SQLite's "database is locked": another process holds the write lock past the busy timeout. */
+const isBusy = (err: unknown) => (err as { code?: unknown }).code === 'SQLITE_BUSY' || /database is locked/.test(String((err as Error)?.message));
+
 export interface Sender {
   /** Claims and attempts every delivery due now; resolves with how many attempts were made. */
   drain(): Promise<number>;
@@ -135,7 +138,7 @@ export function createSender(options: SenderOptions): Sender {
       await store.webhookOutbox.prune(new Date(t - RETENTION_MS).toISOString());
       prunedAt = t;
     } catch (err) {
-      options.log?.(`webhook sender: pruning failed: ${(err as Error).message}`);
+      if (!isBusy(err)) options.log?.(`webhook sender: pruning failed: ${(err as Error).message}`);
     }
   }
 
@@ -152,9 +155,15 @@ export function createSender(options: SenderOptions): Sender {
     }
   }
 
-  /** One look, then the next in `pollMs`; a failure (the database unreachable) is logged and the loop goes on. */
+  /**
+   * One look, then the next in `pollMs`; a failure (the database unreachable) is logged and the
+   * loop goes on. A busy database (another process writing, e.g. `admin import`) is not worth a
+   * line: the next poll simply looks again.
+   */
   function poll(): void {
-    running = look().catch((err: Error) => options.log?.(`webhook sender: ${err.message}`));
+    running = look().catch((err: Error) => {
+      if (!isBusy(err)) options.log?.(`webhook sender: ${err.message}`);
+    });
     running.finally(() => {
       if (!stopped) timer = setTimeout(poll, options.pollMs ?? 500);
     });

@@ -30,15 +30,29 @@ describe('admin webhooks add / list / remove / rotate-secret', () => {
     expect(await f.json(['admin', 'webhooks', 'list', '--tenant', 'acme.test', '--fields', 'url'])).toEqual([{ url: 'https://hooks.acme.test/' }]);
   });
 
-  it('prints the secret as plain lines on a terminal and takes it from --secret-file', async () => {
+  it('prints a secret it made as plain lines on a terminal, once', async () => {
+    f = adminFake({ tty: true });
+    await f.json(['admin', 'init', '--no-profile']);
+    expect(await f.run(['admin', 'webhooks', 'add', 'https://h.example.com/'])).toBe(0);
+    expect(f.stdout()).toMatch(/Added webhook destination wh_\w+ for localhost\nURL: https:\/\/h.example.com\/\nEvents: every event type\nSecret: whsec_\w+ {3}\(shown only now\)\n/);
+    expect(await f.run(['admin', 'webhooks', 'list'])).toBe(0);
+    expect(f.stdout().split('(shown only now)')[1]).not.toContain('whsec_');
+  });
+
+  it('takes a secret from --secret-file or --secret without echoing it (add and rotate-secret, every format)', async () => {
     f = adminFake({ tty: true });
     await f.json(['admin', 'init', '--no-profile']);
     const file = join(f.dataDir, '..', 'secret');
     writeFileSync(file, 'whsec_fromfile\n');
     expect(await f.run(['admin', 'webhooks', 'add', 'https://h.example.com/', '--secret-file', file])).toBe(0);
-    expect(f.stdout()).toMatch(/Added webhook destination wh_\w+ for localhost\nURL: https:\/\/h.example.com\/\nEvents: every event type\nSecret: whsec_fromfile {3}\(shown only now\)\n/);
-    expect(await f.run(['admin', 'webhooks', 'list'])).toBe(0);
-    expect(f.stdout().split('(shown only now)')[1]).not.toContain('whsec_');
+    expect(f.stdout()).toMatch(/\nSecret: the one given \(not shown\)\n/);
+    const json = await f.json(['admin', 'webhooks', 'add', 'https://h2.example.com/', '--secret', 'whsec_given']);
+    expect(json).not.toHaveProperty('secret');
+    expect(await f.run(['admin', 'webhooks', 'rotate-secret', json.id, '--secret-file', file])).toBe(0);
+    expect(f.stdout()).not.toContain('whsec_fromfile');
+    expect(f.stdout()).not.toContain('whsec_given');
+    const stored = f.inspect(({ store }) => store.webhookDestinations.list().map((d) => d.secret));
+    expect(stored.sort()).toEqual(['whsec_fromfile', 'whsec_fromfile']);
   });
 
   it('refuses plain http to another host, unknown types and both secret flags, writing nothing', async () => {

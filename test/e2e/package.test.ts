@@ -1,6 +1,7 @@
 /**
- * The package as users install it: `npm pack`, the tarball installed into an empty prefix, then
- * `confctl --version`, `confctl serve --port 0` and a client command run from that install (the
+ * The package as the README installs it: `npm pack`, then `npm install -g` of the tarball (here
+ * into an empty prefix, `--prefix`, instead of npm's global one), then the bare `confctl` found
+ * on the PATH from another directory: `--version`, `serve --port 0` and a client command (the
  * bundle, its external add-ons from the install's node_modules, Redoc's asset for /docs).
  * better-sqlite3 stays a real dependency. Its install script is skipped and the checkout's
  * compiled addon copied in when the versions match, so no 90 s compile; npm prefers its cache
@@ -9,7 +10,7 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandbox } from './harness.js';
 
@@ -19,13 +20,18 @@ const BUDGET_MS = 300_000;
 
 const sandbox = new Sandbox();
 const prefix = join(sandbox.root, 'prefix');
-const installed = join(prefix, 'node_modules', 'confctl');
+const installed = join(prefix, process.platform === 'win32' ? '' : 'lib', 'node_modules', 'confctl');
+/** A directory of its own, away from the clone and the prefix: the bare command must work anywhere. */
+const elsewhere = join(sandbox.root, 'elsewhere');
 let packed: string[] = [];
 let serve: ChildProcess | undefined;
 
-/** Runs the installed confctl (through node, as the bin's shebang would). */
+/** The environment with the prefix's bin directory first on the PATH, as a global install puts it there. */
+const onPath = () => ({ ...sandbox.env(), PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH ?? ''}` });
+
+/** Runs the bare `confctl` from the PATH (its shebang picks node), in `elsewhere`. */
 function confctl(args: string[]) {
-  return spawnSync(process.execPath, [join(installed, 'bin', 'confctl.js'), ...args], { env: sandbox.env(), encoding: 'utf8', input: '' });
+  return spawnSync('confctl', args, { env: onPath(), cwd: elsewhere, encoding: 'utf8', input: '' });
 }
 
 const versionOf = (dir: string) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
@@ -36,11 +42,12 @@ beforeAll(() => {
   const [pack] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', sandbox.root], ROOT)) as { filename: string; files: { path: string }[] }[];
   packed = pack.files.map((f) => f.path);
   mkdirSync(prefix);
-  npm(['install', '--prefix', prefix, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--omit=dev', join(sandbox.root, pack.filename)], prefix);
-  const sqlite = join(prefix, 'node_modules', 'better-sqlite3');
+  mkdirSync(elsewhere);
+  npm(['install', '--global', '--prefix', prefix, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--omit=dev', join(sandbox.root, pack.filename)], prefix);
+  const sqlite = join(installed, 'node_modules', 'better-sqlite3');
   const ours = join(ROOT, 'node_modules', 'better-sqlite3');
   if (versionOf(sqlite) === versionOf(ours)) cpSync(join(ours, 'build', 'Release', 'better_sqlite3.node'), join(sqlite, 'build', 'Release', 'better_sqlite3.node'));
-  else npm(['rebuild', 'better-sqlite3', '--prefix', prefix], prefix);
+  else npm(['rebuild', 'better-sqlite3', '--prefix', installed], installed);
 }, BUDGET_MS);
 
 afterAll(async () => {
@@ -49,21 +56,34 @@ afterAll(async () => {
   await sandbox.dispose();
 });
 
+describe('the README gives this way onto the PATH', () => {
+  it('npm pack, then npm install -g of the tarball; and warns against npx confctl outside the clone', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('### Getting `confctl` on your PATH'));
+    const text = section.slice(0, section.indexOf('\n## '));
+    expect(text).toContain('npm pack');
+    expect(text).toMatch(/npm install -g \.\/confctl-\S*\.tgz/);
+    expect(text).not.toContain('npm link');
+    expect(text).toMatch(/outside the clone[^.]*`npx confctl`|`npx confctl`[^.]*outside the clone/);
+  });
+});
+
 describe('e2e: the packed package, installed into an empty prefix', () => {
   it('ships the bin, the bundle and the /docs asset, not the sources or the build metafile', () => {
     expect(packed).toEqual(expect.arrayContaining(['bin/confctl.js', 'dist/bundle/confctl.js', 'dist/assets/redoc.standalone.js', 'package.json', 'README.md']));
     expect(packed.filter((p) => p.startsWith('src/') || p.startsWith('test/') || p === 'dist/bundle/meta.json' || p.startsWith('dist/cli/'))).toEqual([]);
-    expect(existsSync(join(prefix, 'node_modules', '.bin', process.platform === 'win32' ? 'confctl.cmd' : 'confctl'))).toBe(true);
+    expect(existsSync(join(prefix, 'bin', process.platform === 'win32' ? 'confctl.cmd' : 'confctl'))).toBe(true);
   });
 
-  it('confctl --version prints the package version', () => {
+  it('the bare confctl on the PATH, run from another directory, prints the package version', () => {
     const r = confctl(['--version']);
+    expect(r.error).toBeUndefined();
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`${versionOf(ROOT)}\n`);
   });
 
   it('serve --port 0 listens, a client command reads from it, and /docs has its asset', async () => {
-    serve = spawn(process.execPath, [join(installed, 'bin', 'confctl.js'), 'serve', '--port', '0', '--log', 'off'], { env: sandbox.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    serve = spawn('confctl', ['serve', '--port', '0', '--log', 'off'], { env: onPath(), cwd: elsewhere, stdio: ['ignore', 'pipe', 'pipe'] });
     const baseUrl = await new Promise<string>((done, fail) => {
       let out = '';
       const collect = (d: Buffer) => {

@@ -9,7 +9,7 @@ import { apiClient, type CliContext, type GlobalOptions, UsageError } from '../c
 import { consentToOverwriteFile } from '../overwrite.js';
 import type { Row } from '../output/index.js';
 import { readRecords } from './records.js';
-import { runBulk } from './run.js';
+import { type BulkOptions, runBulk } from './run.js';
 
 export interface FromFileOptions {
   /** A path, or `-` for stdin. */
@@ -32,6 +32,8 @@ export interface BulkKind {
   responseOnly?: readonly string[];
   /** Sends one record; answers the resource to print. */
   send(client: ApiClient, record: Record<string, unknown>): Promise<Row>;
+  /** Hints on the failures (see `BulkOptions.hints`). */
+  hints?: BulkOptions['hints'];
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -95,6 +97,7 @@ export async function runFromFile(opts: FromFileOptions, kind: BulkKind, ctx: Cl
       fields: opts.globals.fields,
       query: opts.globals.query,
       columns: kind.columns,
+      hints: kind.hints,
     },
     ctx,
   );

@@ -124,7 +124,17 @@ export async function readRecords(file: string, stdin: NodeJS.ReadableStream): P
   } catch (err) {
     throw new UsageError(`cannot read --from-file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  const records = parseRecords(text, detectFormat(file === '-' ? '' : file, text));
+  const records = parseRecords(text, detectFormat(file === '-' ? '' : file, text)).map(unwrapFailure);
   if (!records.length) throw new UsageError(`no records in ${file === '-' ? 'stdin' : file}`);
   return records;
+}
+
+/**
+ * A line of an `--errors` file (`{line, status, message, errors, record}`) stands for its record,
+ * so the file feeds straight back into `--from-file` once the records are fixed.
+ */
+function unwrapFailure(r: BulkRecord): BulkRecord {
+  const { line, message, record } = r.record;
+  const failure = typeof line === 'number' && typeof message === 'string' && 'status' in r.record && record !== null && typeof record === 'object' && !Array.isArray(record);
+  return failure ? { ...r, record: record as Record<string, unknown> } : r;
 }

@@ -39,6 +39,8 @@ export interface BulkOptions {
   fields?: string[];
   query?: string;
   columns?: string[];
+  /** Hints on what the failures have in common (printed after them, one `hint:` line each). */
+  hints?: (failures: readonly BulkFailure[]) => string[];
 }
 
 const SEVERITY: ExitCode[] = [EXIT.auth, EXIT.unexpected, EXIT.network, EXIT.rateLimited, EXIT.notFound, EXIT.conflict, EXIT.validation, EXIT.usage];
@@ -101,6 +103,7 @@ export async function runBulk(opts: BulkOptions, ctx: CliContext): Promise<void>
   } else {
     for (const f of failures) streams.stderr.write(failureLines(f).map((l) => `${l}\n`).join(''));
   }
+  for (const hint of opts.hints?.(failures) ?? []) streams.stderr.write(`hint: ${hint}\n`);
   const summary = `${opts.verb} ${total - failures.length}, failed ${failures.length} of ${total}`;
   if (!failures.length) {
     streams.stderr.write(`${summary}\n`);

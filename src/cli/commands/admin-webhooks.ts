@@ -34,11 +34,20 @@ function isPlainText(ctx: CliContext, cmd: Command): boolean {
 
 /**
  * `--secret` or `--secret-file` pairs the destination with a listener that already has a secret;
- * without either a new one is made. `CONFCTL_WEBHOOK_SECRET` is not read: a destination's secret
- * is chosen on purpose, never picked up from the environment.
+ * without either a new one is made (`made`), and only such a one is printed: a given secret is
+ * never echoed. `CONFCTL_WEBHOOK_SECRET` is not read: a destination's secret is chosen on
+ * purpose, never picked up from the environment.
  */
-const chosenSecret = (opts: Record<string, unknown>) =>
-  secretFrom({ secret: opts.secret as string | undefined, secretFile: opts.secretFile as string | undefined }, {}).secret ?? newSecret();
+function chosenSecret(opts: Record<string, unknown>): { secret: string; made: boolean } {
+  const given = secretFrom({ secret: opts.secret as string | undefined, secretFile: opts.secretFile as string | undefined }, {}).secret;
+  return given === undefined ? { secret: newSecret(), made: true } : { secret: given, made: false };
+}
+
+/** The `Secret:` line of the plain output: the secret confctl made, else that the given one is used. */
+const secretLine = ({ secret, made }: { secret: string; made: boolean }) => (made ? `Secret: ${secret}   (shown only now)` : 'Secret: the one given (not shown)');
+
+/** `{secret}` for the printed row when confctl made it; nothing for a given one. */
+const secretField = ({ secret, made }: { secret: string; made: boolean }) => (made ? { secret } : {});
 
 /** Tenant ids and their primary domains, for the `tenant` column. */
 const tenantNames = async (store: DataStore) => new Map((await store.tenants.list()).map((t) => [t.id, t.primary_domain]));
@@ -47,14 +56,14 @@ export async function webhooksAdd(ctx: CliContext, cmd: Command, url: string): P
   await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
     const target = checkDestinationUrl(url);
     const events = parseEventTypes(opts.events as string | undefined);
-    const secret = chosenSecret(opts);
+    const chosen = chosenSecret(opts);
     const tenant = await tenantOf(opts);
     const types = events ? events.join(', ') : 'every event type';
     if (isDryRun(cmd)) return plan(ctx, [`would add webhook destination ${target} for tenant ${tenant.primary_domain}, receiving ${types}`]);
-    const record = await store.webhookDestinations.create({ tenant_id: tenant.id, url: target, events, secret });
+    const record = await store.webhookDestinations.create({ tenant_id: tenant.id, url: target, events, secret: chosen.secret });
     if (isPlainText(ctx, cmd)) {
-      ctx.streams.stdout.write(`Added webhook destination ${record.id} for ${tenant.primary_domain}\nURL: ${record.url}\nEvents: ${types}\nSecret: ${secret}   (shown only now)\n`);
-    } else await print(ctx, cmd, { ...destinationRow(record, new Map([[tenant.id, tenant.primary_domain]])), secret });
+      ctx.streams.stdout.write(`Added webhook destination ${record.id} for ${tenant.primary_domain}\nURL: ${record.url}\nEvents: ${types}\n${secretLine(chosen)}\n`);
+    } else await print(ctx, cmd, { ...destinationRow(record, new Map([[tenant.id, tenant.primary_domain]])), ...secretField(chosen) });
   });
 }
 
@@ -82,12 +91,12 @@ export async function webhooksRotateSecret(ctx: CliContext, cmd: Command, id: st
   await withStore(ctx, cmd, true, async ({ store }, opts) => {
     const destination = await store.webhookDestinations.get(id);
     if (!destination) throw notFound(id);
-    const secret = chosenSecret(opts);
+    const chosen = chosenSecret(opts);
     if (isDryRun(cmd)) return plan(ctx, [`would replace the secret of webhook destination ${id} (${destination.url})`]);
-    if (!(await store.webhookDestinations.rotateSecret(id, secret))) throw notFound(id);
+    if (!(await store.webhookDestinations.rotateSecret(id, chosen.secret))) throw notFound(id);
     if (isPlainText(ctx, cmd)) {
-      ctx.streams.stdout.write(`Rotated the secret of webhook destination ${id}\nSecret: ${secret}   (shown only now)\n`);
-    } else await print(ctx, cmd, { id, url: destination.url, secret });
+      ctx.streams.stdout.write(`Rotated the secret of webhook destination ${id}\n${secretLine(chosen)}\n`);
+    } else await print(ctx, cmd, { id, url: destination.url, ...secretField(chosen) });
   });
 }
 

@@ -18,6 +18,8 @@ export interface SharedInstance {
   signingSecret: string;
   mediaDir: string;
   created?: { tenant: TenantRecord; key: CreatedKey };
+  /** The database had no tenant when this instance started, and another instance created it meanwhile. */
+  createdElsewhere: boolean;
   demo?: DemoSummary;
 }
 
@@ -37,17 +39,18 @@ export async function openShared(url: string, options: Pick<ServeOptions, 'data'
     new CliError(`cannot open the database ${maskDatabaseUrl(url)}: ${err.message.replaceAll(url, maskDatabaseUrl(url))}`, EXIT.network, 'check that PostgreSQL runs there and that the user may connect (CONFCTL_DATABASE_URL or --database)');
   // As on SQLite: a profile the new key would replace is replaced only with consent, asked before
   // the key exists, and on a database without confctl's schema before the schema is created.
-  const fresh = options.profile ? !(await hasSchema(url).catch((err: Error) => Promise.reject(unreachable(err)))) : false;
+  const fresh = !(await hasSchema(url).catch((err: Error) => Promise.reject(unreachable(err))));
   if (options.profile && fresh) await consentToLocalProfile(ctx, undefined, options.profile);
   const store = await openPostgresStore(url).catch((err: Error) => {
     throw unreachable(err);
   });
   try {
-    if (options.profile && !fresh && !(await store.tenants.list()).length) await consentToLocalProfile(ctx, store, options.profile);
+    const empty = fresh || !(await store.tenants.list()).length;
+    if (options.profile && !fresh && empty) await consentToLocalProfile(ctx, store, options.profile);
     const created = await initFirstTenant(store);
     const demo = options.demo ? await loadDemo(store, mediaDir) : undefined;
     const signingSecret = await store.shared!.signingSecret(() => randomBytes(32).toString('hex'));
-    return { store, signingSecret, mediaDir, created, demo };
+    return { store, signingSecret, mediaDir, created, createdElsewhere: empty && !created, demo };
   } catch (err) {
     await store.close();
     throw err;

@@ -13,8 +13,9 @@ import type { ServeOptions } from './serve.js';
 import type { DataStore } from '../../store/port.js';
 import type { TenantRecord } from '../../store/types.js';
 import type { CreatedKey } from '../../local/init.js';
-import { retryDelaysFrom, startWebhookSender } from './serve-webhooks.js';
+import { retryDelaysFrom, startWebhookSender, webhookLog } from './serve-webhooks.js';
 import { keepYoungGenerationSmall } from './serve-memory.js';
+import { claimPidFile, removePidFile, writePidFile } from './serve-pid-file.js';
 import { chooseDatabase } from './database-choice.js';
 
 export { listenError };
@@ -38,6 +39,8 @@ interface Opened {
   /** Where the data is, fit to print (a directory, or a database URL with its password masked). */
   where: string;
   created?: { tenant: TenantRecord; key: CreatedKey };
+  /** Another instance created the tenant while this one started (PostgreSQL): its key was printed there. */
+  createdElsewhere?: boolean;
   demo?: DemoSummary;
   /** Background work that runs while serving (webhook delivery); stopped before the store closes. */
   start(): { stop(): Promise<void> };
@@ -69,7 +72,7 @@ async function openLocalService(options: ServeOptions, ctx: CliContext): Promise
     where: layout.dir,
     created,
     demo,
-    start: () => startWebhookSender(store, retryDelays, (line) => ctx.streams.stderr.write(`${line}\n`)),
+    start: () => startWebhookSender(store, retryDelays, webhookLog(options.log, (text) => ctx.streams.stderr.write(text))),
   };
 }
 
@@ -84,7 +87,7 @@ async function openSharedService(url: string, options: ServeOptions, ctx: CliCon
   return {
     ...shared,
     where: shared.store.location,
-    start: () => startWebhookSender(shared.store, retryDelays, (line) => ctx.streams.stderr.write(`${line}\n`)),
+    start: () => startWebhookSender(shared.store, retryDelays, webhookLog(options.log, (text) => ctx.streams.stderr.write(text))),
   };
 }
 
@@ -97,6 +100,7 @@ async function openSharedService(url: string, options: ServeOptions, ctx: CliCon
 export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   const out = ctx.streams.stdout;
   const database = chooseDatabase(options, ctx.env);
+  if (options.pidFile) claimPidFile(options.pidFile, (line) => ctx.streams.stderr.write(`${line}\n`));
   if (!database) keepYoungGenerationSmall();
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
   const { store, created, demo } = opened;
@@ -127,12 +131,17 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     out.write(`Created tenant ${created.tenant.primary_domain} in ${opened.where}\n`);
     out.write(`Access key (the secret is shown only now):\n  key id: ${created.key.id}\n  secret: ${created.key.secret}\n`);
   }
+  if (opened.createdElsewhere) {
+    // Secrets are stored only as digests (decisions §3): this instance cannot show that key.
+    out.write(`The tenant was created by another instance; its key was printed there. To make another: confctl admin keys create --name NAME --permissions '*' --database URL\n`);
+  }
   if (options.profile) {
     const saved = await saveLocalProfile(ctx, store, baseUrl, created?.key, options.profile.name);
     if (saved) out.write(`Profile '${options.profile.name}' points at ${baseUrl}\n`);
   }
   if (demo) out.write(`${demoMessage(demo)}\n`);
   out.write(`Listening on ${baseUrl} (data: ${opened.where})\n`);
+  if (options.pidFile) writePidFile(options.pidFile);
   const background = opened.start();
 
   await new Promise<void>((resolve) => {
@@ -141,6 +150,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
       process.off('SIGTERM', stop);
       Promise.all([closeGracefully(server), background.stop()])
         .then(() => store.close())
+        .finally(() => options.pidFile && removePidFile(options.pidFile))
         .then(resolve, resolve);
     };
     process.once('SIGINT', stop);

@@ -18,6 +18,16 @@ export function retryDelaysFrom(env: Record<string, string | undefined>): number
 }
 
 /**
+ * How the sender's lines go to serve's log stream: with `--log json` each is one JSON object
+ * (`time`, `level`, `source`, `message`), so every line of a JSON log is JSON; otherwise the line
+ * as it is.
+ */
+export function webhookLog(format: 'json' | 'pretty' | 'off', write: (text: string) => void): (line: string) => void {
+  if (format !== 'json') return (line) => write(`${line}\n`);
+  return (line) => write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', source: 'webhooks', message: line })}\n`);
+}
+
+/**
  * Starts delivering the outbox (of the SQLite data directory, or of the PostgreSQL database that
  * every instance shares: each delivery is leased to one of them); each attempt is logged as one
  * line on `log`.

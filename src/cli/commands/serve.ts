@@ -27,6 +27,8 @@ export interface ServeOptions {
   strict: boolean;
   /** Browser origins allowed to call the server (CORS); empty: none. */
   cors: string[];
+  /** `--pid-file`: where the process id is written while serving. */
+  pidFile?: string;
 }
 
 /** `--cors` values (repeated or comma-separated) → origins; each must be a bare `scheme://host[:port]`. */
@@ -78,6 +80,7 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     connections: parseConnectionFlags(o),
     strict: Boolean(o.strict),
     cors: parseCors((o.cors as string[] | undefined) ?? []),
+    pidFile: o.pidFile as string | undefined,
   };
 }
 
@@ -104,6 +107,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--request-timeout <seconds>', 'time a whole request (headers and body) may take', '30')
     .option('--max-connections <n>', 'open connections served at once; more are answered 503', '500')
     .option('--max-connections-per-address <n>', "open connections per client address, or 'off'; more are answered 503 (default: 100, off with --trust-proxy)")
+    .option('--pid-file <file>', "write the process id there once listening (removed on exit), to stop a background server with kill \"$(cat FILE)\"; a file naming a running process is refused (exit 5)")
     .addHelpText(
       'after',
       `

@@ -5,6 +5,9 @@
 import type { CliContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { readData } from '../body.js';
+import type { BulkFailure } from '../bulk/run.js';
+import { DEPARTMENT_HINT } from '../errors.js';
+import { completeWeek, parseWorkHours } from '../work-hours.js';
 import { choicePrompter } from './conferences-prompt.js';
 import { runWrite, type WriteOptions } from './resource.js';
 
@@ -46,21 +49,26 @@ export const OFFICE_HOURS = Object.fromEntries(
 const NO_HOURS = Object.fromEntries(Object.keys(OFFICE_HOURS).map((day) => [day, []]));
 
 /**
- * A CSV cell is text: a department id of digits becomes a number, a work-hours cell its JSON, and
- * `true`/`false` a boolean. Anything else is sent as it is, for the server to judge.
+ * A CSV cell is text: a department id of digits becomes a number, a work-hours cell its JSON or
+ * the text form (`mon-fri 09:00-17:00`), and `true`/`false` a boolean. Work hours given as an
+ * object get the days they leave out as no hours. Anything else is sent as it is, for the
+ * contract's check to judge.
  */
 function typed(key: string, value: unknown): unknown {
+  if (key === 'work_hours') return typeof value === 'string' && value.trim() ? workHoursCell(value) : completeWeek(value);
   if (typeof value !== 'string') return value;
   if (key === 'department_id' && /^\d+$/.test(value)) return Number(value);
-  if (key === 'work_hours' && value.trimStart().startsWith('{')) {
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  }
   if ((key === 'activate' || key === 'is_silent') && (value === 'true' || value === 'false')) return value === 'true';
   return value;
+}
+
+/** A work-hours cell read as `--work-hours` reads it; one that cannot be read stays text. */
+function workHoursCell(value: string): unknown {
+  try {
+    return parseWorkHours(value, (text) => JSON.parse(text) as unknown);
+  } catch {
+    return value;
+  }
 }
 
 /**
@@ -73,6 +81,23 @@ export function userCreateBody(input: Body, switches: CreateSwitches = { activat
   body.activate = switches.activate || (body.activate ?? false);
   body.is_silent = switches.silent || (body.is_silent ?? false);
   return body;
+}
+
+/** Fields an exported user may hold as null that `POST /users` requires. */
+const NULLABLE_IN_EXPORTS = ['timezone', 'work_hours'];
+
+/**
+ * Why users exported from another instance failed, and what to do: a department this instance
+ * lacks; a time zone or work hours that are null in the export.
+ */
+export function userFailureHints(failures: readonly BulkFailure[]): string[] {
+  const has = (test: (field: string) => boolean) => failures.some((f) => Object.keys(f.errors ?? {}).some(test));
+  return [
+    ...(has((field) => field === 'department_id') ? [DEPARTMENT_HINT] : []),
+    ...(has((field) => NULLABLE_IN_EXPORTS.includes(field))
+      ? ["a user exported without a time zone or work hours must get them before it can be created: fill them in the file (e.g. timezone UTC, work_hours 'none'), then give the fixed file (the --errors file as it is) to --from-file"]
+      : []),
+  ];
 }
 
 /** The flags of the required fields that `body` lacks (absent or null). */
@@ -94,7 +119,7 @@ async function promptMissing(body: Body, ctx: CliContext): Promise<void> {
   await text('role', 'Role (e.g. Admin, Manager, Member)', '--role');
   if (body.work_hours === undefined || body.work_hours === null) {
     body.work_hours = await ask.select({
-      message: 'Work hours (other hours: --work-hours JSON)',
+      message: "Work hours (others: --work-hours 'mon-fri 08:00-16:00')",
       choices: [
         { name: 'Monday to Friday, 09:00-17:00', value: OFFICE_HOURS },
         { name: 'None (every day empty)', value: NO_HOURS },

@@ -6,7 +6,7 @@ import { responseOnlyFields } from '../../contract/resource-fields.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag } from '../body.js';
 import { addFromFileOptions, type FromFileOptions, fromFileOptions, givenFlags, runFromFile } from '../bulk/command.js';
 import { type CliContext, globalOptions } from '../context.js';
-import { type CreateSwitches, createSwitches, runUserCreate, userCreateBody } from './users-create.js';
+import { type CreateSwitches, createSwitches, runUserCreate, userCreateBody, userFailureHints } from './users-create.js';
 import { addUpdateCommand, runUpdate, type UpdateOptions } from '../edit/update.js';
 import {
   addGetCommand,
@@ -29,7 +29,7 @@ export const USER_FIELDS: readonly FieldFlag[] = [
   { key: 'department_id', kind: 'integer', description: 'department id (confctl admin departments list)' },
   { key: 'timezone', kind: 'text', description: 'IANA time zone, e.g. Europe/Paris' },
   { key: 'role', kind: 'text', description: 'role name, e.g. Manager' },
-  { key: 'work_hours', kind: 'json', description: 'work hours JSON: {"monday":[{"start":{"hour":9,"minute":0,"second":0},"end":{...}}],...}' },
+  { key: 'work_hours', kind: 'hours', description: "work hours: 'mon-fri 09:00-17:00' (days left out have none; '; ' between clauses, ',' between spans), 'none', or the API's JSON" },
 ];
 
 /** Table columns when no --fields is given. */
@@ -55,7 +55,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
     list: (o) => runList('listUsers', o, ctx, USER_COLUMNS),
     create: (o) => runUserCreate(o, ctx),
     createFromFile: (o) =>
-      runFromFile(o, { operation: 'createUser', verb: 'created', columns: USER_COLUMNS, responseOnly: responseOnlyFields('User'), send: async (client, record) => (await client.call('createUser', { body: userCreateBody(record, o.switches) })).data }, ctx),
+      runFromFile(o, { operation: 'createUser', verb: 'created', hints: userFailureHints, columns: USER_COLUMNS, responseOnly: responseOnlyFields('User'), send: async (client, record) => (await client.call('createUser', { body: userCreateBody(record, o.switches) })).data }, ctx),
     get: (o) => runGet('getUser', o, ctx),
     update: (o) => runUpdate({ get: 'getUser', update: 'updateUser', noun: 'user', writable: USER_FIELDS.map((f) => f.key) }, o, ctx),
     accounts: (o) => runList('listUserConferenceAccounts', o, ctx, ACCOUNT_COLUMNS),

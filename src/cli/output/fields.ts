@@ -5,6 +5,7 @@
 import { CODE_LABELS, OBJECT_PARTS, RESOURCE_FIELDS, type ResourceName } from '../../contract/resource-fields.js';
 import { UsageError } from '../errors.js';
 import { closest } from '../suggest.js';
+import { formatWorkHours } from '../work-hours.js';
 import { at, type Row } from './values.js';
 
 /** The dotted paths the contract knows for a resource: its fields and their fixed parts. */
@@ -66,11 +67,16 @@ export function csvColumns(fields: readonly string[] | undefined, first: Row | u
 /** The value of a CSV column: a key as picked by `--fields` (`address.city` kept whole), else the dotted path. */
 export const columnValue = (row: Row, column: string): unknown => (column in row ? row[column] : at(row, column));
 
-/** A row with coded numbers replaced by their labels (user and recording `status`), for tables. */
+/**
+ * A row as tables show it: coded numbers replaced by their labels (user and recording `status`),
+ * a user's work hours on one line (`Mon–Fri 09:00–17:00`).
+ */
 export function labelled(row: Row, resource: ResourceName | undefined): Row {
   const codes = resource && CODE_LABELS[resource];
-  if (!codes) return row;
-  const out = { ...row };
+  const hours = resource === 'User' ? formatWorkHours(row.work_hours) : undefined;
+  if (!codes && hours === undefined) return row;
+  const out: Row = hours === undefined ? { ...row } : { ...row, work_hours: hours };
+  if (!codes) return out;
   for (const [field, labels] of Object.entries(codes)) {
     const v = out[field];
     if (typeof v === 'number' && labels[v] !== undefined) out[field] = labels[v];
