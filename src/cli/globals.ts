@@ -47,6 +47,12 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'recordings list': API_READ,
   'recordings url': API_READ,
   'events get': API_READ,
+  /** Reads through the API and writes local files: no output format. */
+  export: ACCESS,
+  plan: API_READ,
+  apply: API_WRITE,
+  'sync users': API_WRITE,
+  'sync customers': API_WRITE,
   'profile add': ['baseUrl', ...PLAN],
   'profile list': OUTPUT,
   'profile use': PLAN,
