@@ -34,7 +34,7 @@ export const customerView = (c: TenantCustomer): Record_ => ({
 });
 
 /** E-mails and department names compare as the server compares them (ASCII case folded); addresses by their parts. */
-function fieldEqual(field: string, a: unknown, b: unknown): boolean {
+export function fieldEqual(field: string, a: unknown, b: unknown): boolean {
   if ((field === 'department' || field === 'email') && typeof a === 'string' && typeof b === 'string') return foldKey(a) === foldKey(b);
   return field === 'address' ? same(normalAddress(a), normalAddress(b)) : same(a, b);
 }

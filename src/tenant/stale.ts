@@ -4,7 +4,7 @@
  * change would make (a run that stopped midway, so nothing is applied twice); otherwise `stale`,
  * with the reason, and the plan is refused. No I/O.
  */
-import { customerView, userView } from './diff-people.js';
+import { customerView, fieldEqual, userView } from './diff-people.js';
 import { type Change, type ConferenceChange, isPersonChange, type PersonChange, type Record_, type Snapshot, type TenantConference } from './model.js';
 import { foldKey, normalAddress, same } from './values.js';
 
@@ -12,7 +12,7 @@ export type Standing = { state: 'pending'; change: Change } | { state: 'done' } 
 
 /** The fields of `expected` whose value in `now` differs. */
 function differing(now: Record_, expected: Record_): string[] {
-  return Object.keys(expected).filter((k) => !(k === 'address' ? same(normalAddress(now[k]), normalAddress(expected[k])) : same(now[k], expected[k])));
+  return Object.keys(expected).filter((k) => !fieldEqual(k, now[k], expected[k]));
 }
 
 /** A created user or customer as the body made it, in the files' vocabulary (users' department compared by id). */
