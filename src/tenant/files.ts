@@ -67,11 +67,13 @@ function yamlRecords(file: SourceFile, problems: Problem[]): RawRecord[] {
     problems.push({ file: file.name, line: lineAt(root.range?.[0]), message: 'the file must be a list of records (each starting with "- ")' });
     return [];
   }
-  return root.items.map((item) => {
+  // The whole document at once, so aliases (`*a1`, as `yaml` writes a repeated object) resolve.
+  const values = doc.toJS({ maxAliasCount: -1 }) as unknown[];
+  return root.items.map((item, i) => {
     const node = item as Node;
     const line = lineAt(node.range?.[0]);
     return {
-      value: node && typeof node === 'object' && 'toJSON' in node ? (node as { toJSON(): unknown }).toJSON() : node,
+      value: values[i],
       file: file.name,
       line,
       lineOf: (path: string) => lineAt(nodeAt(node, path.split('.')).range?.[0]),
