@@ -2,7 +2,7 @@
  * `export`: the tenant's managed state as desired-state files, one per kind, in the files'
  * vocabulary (no ids, no server-made fields), so that planning them again shows no change. No I/O.
  */
-import { stringify } from 'yaml';
+import { Document, isScalar, visit } from 'yaml';
 import { ADDRESS_PARTS } from '../contract/resource-fields.js';
 import { csvLine } from '../cli/output/csv.js';
 import { at } from '../cli/output/values.js';
@@ -44,5 +44,13 @@ export function exportText(records: readonly Record_[], kind: Kind, format: Expo
     const columns = CSV_COLUMNS[kind]!;
     return csvLine(columns) + records.map((r) => csvLine(columns.map((c) => at(r, c)))).join('');
   }
-  return records.length ? stringify(records, { lineWidth: 0 }) : '[]\n';
+  if (!records.length) return '[]\n';
+  const doc = new Document(records);
+  // A time of day on one line (`{ hour: 9, minute: 0, second: 0 }`): a week of work hours stays short.
+  visit(doc, {
+    Map(_, node) {
+      if (node.items.some((p) => isScalar(p.key) && p.key.value === 'hour')) node.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
 }

@@ -19,7 +19,7 @@ describe('e2e: apply when the server stops midway', () => {
   beforeAll(async () => {
     await box.json(['admin', 'init']);
     mkdirSync(dir);
-  });
+  }, 90_000);
   afterAll(() => box.dispose());
 
   /** Runs the bin in the background, answering its result when it exits. */
@@ -69,5 +69,5 @@ describe('e2e: apply when the server stops midway', () => {
     expect(stored.map((c) => c.email).sort()).toEqual(Array.from({ length: TOTAL }, (_, i) => email(i)).sort());
     const again = await box.run(['plan', '-f', dir, '-o', 'json']);
     expect(JSON.parse(again.stdout).changes).toEqual([]);
-  });
+  }, 90_000);
 });

@@ -22,7 +22,7 @@ describe('e2e: tenant as code refusals, sync and partial failure (serve --demo -
     await box.json(['admin', 'init']);
     await box.serve(['--demo', '--rate-limit', 'off', '--strict']);
     expect((await box.run(['export', dir])).code).toBe(0);
-  });
+  }, 90_000);
   afterAll(() => box.dispose());
 
   it('invalid files are refused before any request with exit 6, every problem named with file, line and key', async () => {
@@ -47,7 +47,7 @@ describe('e2e: tenant as code refusals, sync and partial failure (serve --demo -
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain(`${file}:${lines}: zz@demo.example.com: department: The selected department is invalid.`);
     expect(unknown.stderr).toContain(`${file}:${lines}: zz@demo.example.com: role: The selected role is invalid.`);
-  });
+  }, 90_000);
 
   it('--max-changes refuses a plan bigger than expected, and nothing is sent', async () => {
     const edited = join(box.root, 'guard');
@@ -62,7 +62,7 @@ describe('e2e: tenant as code refusals, sync and partial failure (serve --demo -
     const unasked = await box.run(['apply', '-f', edited]);
     expect(unasked.code).toBe(2);
     expect(unasked.stderr).toContain('error: not applied: applying asks first, and there is no terminal to ask');
-  });
+  }, 90_000);
 
   it('--dry-run prints the requests as curl lines and changes nothing', async () => {
     const file = join(box.root, 'dry', 'customers.yaml');
@@ -73,7 +73,7 @@ describe('e2e: tenant as code refusals, sync and partial failure (serve --demo -
     expect(r.stdout).toMatch(/\ncurl -X POST http:\/\/127\.0\.0\.1:\d+\/api\/public\/v2\.0\/customers .*"email":"dry@x\.example"/);
     expect(r.stderr).toContain('dry run: 1 request printed, nothing sent');
     expect(await box.json<any[]>(['customers', 'list', '--filter', 'email=dry@x.example'])).toEqual([]);
-  });
+  }, 90_000);
 
   it('sync users from an HR CSV: new people created with the defaults, changed ones updated, missing ones unmanaged', async () => {
     const hr = write('hr.csv', [
@@ -104,14 +104,14 @@ describe('e2e: tenant as code refusals, sync and partial failure (serve --demo -
     expect(two).toMatchObject({ timezone: 'Europe/London', role: 'Manager', department_id: null, status: 0, work_hours: { monday: [], sunday: [] } });
     const again = await box.run(['sync', 'users', '--from', hr, '--map', map, '--out', join(box.root, 'sync2.json')]);
     expect(JSON.parse(again.stdout).changes).toEqual([]);
-  });
+  }, 90_000);
 
   it('a mapping that fits no column is an error at once, naming the columns the file has', async () => {
     const hr = write('hr2.csv', 'Mail,Name\na@x.example,A\n');
     const r = await box.run(['sync', 'customers', '--from', hr, '--map', 'Work Email=email,Given Name=first_name']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("error: the mapping names columns the file does not have: 'Work Email', 'Given Name' (its columns: Mail, Name)\n");
-  });
+  }, 90_000);
 
   it('a conference reaching its attendee maximum mid-apply: the rest is reported and written; a second apply finishes it once there is room', async () => {
     const file = join(box.root, 'conf', 'conferences.yaml');
@@ -141,5 +141,5 @@ describe('e2e: tenant as code refusals, sync and partial failure (serve --demo -
     expect(finished.code).toBe(0);
     const now = await box.json<any[]>(['conferences', 'attendees', 'list', String(conference.id)]);
     expect(now.map((a) => a.email).sort()).toEqual(['alan.turing@demo.example.com', 'guest2@x.example', 'guest3@x.example', 'guest4@x.example', 'guest5@x.example', 'guest6@x.example']);
-  });
+  }, 90_000);
 });

@@ -29,7 +29,7 @@ describe.each([
   beforeAll(async () => {
     await box.json(['admin', 'init']);
     await box.serve(['--demo', '--rate-limit', 'off', ...(strict ? ['--strict'] : [])]);
-  });
+  }, 90_000);
   afterAll(() => box.dispose());
 
   it('export then plan shows no change (exit 0 with --detailed-exitcode)', async () => {
@@ -44,7 +44,7 @@ describe.each([
     const plan = await box.run(['plan', '-f', dir, '-o', 'table', '--detailed-exitcode']);
     expect(plan.stdout).toBe('\nNo changes: the tenant matches the files.\n');
     expect(plan.code).toBe(0);
-  });
+  }, 90_000);
 
   it('an edit plans exactly that edit; apply makes it and a second plan shows nothing', async () => {
     editYaml(join(dir, 'users.yaml'), (r) => {
@@ -96,7 +96,7 @@ describe.each([
     const again = await box.run(['plan', '-f', dir, '--detailed-exitcode', '-o', 'json']);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout).changes).toEqual([]);
-  });
+  }, 90_000);
 
   it('a saved plan whose objects another client changed is refused, naming them; --refresh plans again', async () => {
     editYaml(join(dir, 'users.yaml'), (r) => {
@@ -116,5 +116,5 @@ describe.each([
     expect(refreshed.code).toBe(0);
     expect(refreshed.stderr).toContain('planning again (--refresh)');
     expect(await box.json<any>(['users', 'get', String(row.id)])).toMatchObject({ first_name: other.first_name, last_name: 'Planned' });
-  });
+  }, 90_000);
 });
