@@ -98,9 +98,9 @@ export interface Account {
 export interface Snapshot {
   /** Live users (not deleted). */
   users?: TenantUser[];
-  /** Departments seen on users (deleted ones included): id and name. */
+  /** Departments seen on the users: id and name (the API cannot list departments). */
   departments?: ReadonlyArray<{ id: number; name: string }>;
-  /** Roles held by users (deleted ones included). */
+  /** Roles held by the users (the API cannot list roles). */
   roles?: readonly string[];
   customers?: TenantCustomer[];
   /** Conferences that have not ended, not deleted. */

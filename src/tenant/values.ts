@@ -5,17 +5,17 @@ import type { Address } from './model.js';
 /** A key as the server compares e-mails and public ids: ASCII letters folded to lower case. */
 export const foldKey = (key: string): string => key.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
-/** JSON text with object keys sorted, so equal values give equal text whatever their key order. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
+/** Deep equality of JSON values, object keys in any order, an undefined key the same as an absent one, null the same as undefined. */
+export function same(a: unknown, b: unknown): boolean {
+  if (a === b || (a == null && b == null)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => same(v, (b as unknown[])[i]));
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = (o: Record<string, unknown>) => Object.keys(o).filter((k) => o[k] !== undefined);
+  const kx = keys(x);
+  return kx.length === keys(y).length && kx.every((k) => same(x[k], y[k]));
 }
-
-export const same = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
 
 /** An address with its eight parts (missing ones null), or null when it has none: `{}`, null and all-null parts mean the same. */
 export function normalAddress(value: unknown): Address | null {

@@ -1,8 +1,8 @@
 /**
- * Reads the tenant for `export`, `plan` and `apply`: every page of users (deleted ones too, for
- * the departments and roles they show), customers and conferences that have not ended, streamed
- * 100 a page; each conference's attendees; and the conference accounts that name hosts. A
- * progress line on stderr when it is a terminal.
+ * Reads the tenant for `export`, `plan` and `apply`: every page of users (the departments and
+ * roles they show are the ones `plan` knows: the API lists neither), customers and conferences
+ * that have not ended, streamed 100 a page; each conference's attendees; and the conference
+ * accounts that name hosts. A progress line on stderr when it is a terminal.
  */
 import type { ApiClient } from '../../client/client.js';
 import type { ItemOf, ListOperationId } from '../../client/types.js';
@@ -46,7 +46,7 @@ export async function readTenant(client: ApiClient, options: ReadOptions, ctx: C
   try {
     const snapshot: Snapshot = {};
     const needsUsers = options.kinds.includes('users') || options.kinds.includes('conferences');
-    if (needsUsers) Object.assign(snapshot, splitUsers(await readAll(client, 'listUsers', { query: { page_size: PAGE, with_trashed: true } }, count('users'))));
+    if (needsUsers) Object.assign(snapshot, splitUsers(await readAll(client, 'listUsers', { query: { page_size: PAGE } }, count('users'))));
     if (options.kinds.includes('customers')) snapshot.customers = (await readAll(client, 'listCustomers', { query: { page_size: PAGE } }, count('customers'))).map(toCustomer);
     if (options.kinds.includes('conferences')) Object.assign(snapshot, await readConferences(client, snapshot.users ?? [], options, count));
     return snapshot;
@@ -62,9 +62,7 @@ function splitUsers(all: ItemOf<'listUsers'>[]): Pick<Snapshot, 'users' | 'depar
     if (u.department_id !== null && u.department_name !== null) departments.set(u.department_id, u.department_name);
     if (u.role) roles.add(u.role);
   }
-  const users: TenantUser[] = all
-    .filter((u) => !u.deleted_at)
-    .map((u) => ({ id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, department_id: u.department_id, department_name: u.department_name, timezone: u.timezone, work_hours: u.work_hours, role: u.role }));
+  const users: TenantUser[] = all.map((u) => ({ id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, department_id: u.department_id, department_name: u.department_name, timezone: u.timezone, work_hours: u.work_hours, role: u.role }));
   return { users, departments: [...departments].map(([id, name]) => ({ id, name })), roles: [...roles] };
 }
 
