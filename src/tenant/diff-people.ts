@@ -125,11 +125,13 @@ export function diffCustomers(desired: readonly Desired[], tenant: readonly Tena
       continue;
     }
     const view = customerView(row);
-    const changed = changedFields(d.fields, view);
+    // A sync record's address parts update those parts; a file's address is the whole address.
+    const given = d.partial && d.fields.address && typeof d.fields.address === 'object' ? { ...d.fields, address: { ...(view.address ?? {}), ...(d.fields.address as Record_) } } : d.fields;
+    const changed = changedFields(given, view);
     if (!changed.length) continue;
-    const after = pick(d.fields, changed);
+    const after = pick(given, changed);
     if ('address' in after) after.address = normalAddress(after.address);
-    changes.push({ kind: 'customer', action: 'update', key: row.email, target_id: row.id, before: view, after, body: customerBody({ ...view, ...d.fields }) });
+    changes.push({ kind: 'customer', action: 'update', key: row.email, target_id: row.id, before: view, after, body: customerBody({ ...view, ...given }) });
   }
   const managed = new Set(desired.map((d) => foldKey(d.key)));
   return { changes, unmanaged: tenant.filter((c) => !managed.has(foldKey(c.email))).map((c) => c.email) };

@@ -33,6 +33,8 @@ export interface Desired {
   where: Where;
   /** Fields filled from `--defaults` (sync): used only when the record is created. */
   defaults?: Record_;
+  /** A sync record: it manages only the keys (and address parts) it gives. */
+  partial?: boolean;
 }
 
 /** A problem with the desired state, named by file, line, record key and field. */

@@ -44,3 +44,16 @@ describe('sync mapping', () => {
     expect(() => defaultsFor('customers', { shoe: 1 })).toThrow("--defaults names 'shoe', not a field of customers");
   });
 });
+
+describe('sync customers', () => {
+  it("an address part from the file changes that part only; a file's address is the whole address", async () => {
+    const { makePlan } = await import('../../src/tenant/plan.js');
+    const { snapshot } = await import('./fixtures.js');
+    const berlin = { line_1: '1 Main St', line_2: null, city: 'Berlin', region: null, region_code: null, country: 'Germany', country_code: 'DE', postal_code: null };
+    const tenant = snapshot({ customers: [{ id: 7, email: 'cat@c.test', first_name: 'Cat', middle_name: null, last_name: 'C', contact_number: null, address: berlin }] });
+    const problems: Problem[] = [];
+    const synced = desiredOf('customers', mapRecords(raws('email,address.city\ncat@c.test,Hamburg\n'), 'customers', undefined), problems, { partial: true });
+    const { plan } = makePlan({ desired: { customers: synced }, snapshot: tenant, prune: false, baseUrl: '', sources: [], now: new Date(0) });
+    expect(plan!.changes[0]).toMatchObject({ after: { address: { ...berlin, city: 'Hamburg' } }, body: { address: { ...berlin, city: 'Hamburg' } } });
+  });
+});
