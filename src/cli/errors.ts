@@ -40,6 +40,14 @@ export class UsageError extends CliError {
   }
 }
 
+/** Ends the command with `exitCode` and prints nothing more (what there was to say is said). */
+export class QuietExit extends CliError {
+  override name = 'QuietExit';
+  constructor(exitCode: ExitCode) {
+    super('', exitCode);
+  }
+}
+
 /** The exit code of an API answer's status. */
 export function exitCodeForStatus(status: number): ExitCode {
   if (status === 400 || status === 422) return EXIT.validation;
@@ -110,6 +118,7 @@ export const fieldLines = (errors: FieldErrors | undefined): string[] =>
 /** Stderr lines for an error: one line saying what failed, a hint, one line per invalid field. */
 export function errorLines(err: unknown): string[] {
   if (isPromptCancel(err)) return ['cancelled; nothing was sent'];
+  if (err instanceof QuietExit) return [];
   if (err instanceof CliError) return [`error: ${err.message}`, ...fieldLines(err.errors), ...(err.hint ? [`hint: ${err.hint}`] : [])];
   if (err instanceof ApiError) {
     const hint = apiHint(err);

@@ -52,6 +52,12 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'wait user': [...ACCESS, ...OUTPUT],
   /** `--from-profile` names the source's profile: no `--profile` or `--base-url`. */
   mirror: ['timeout', 'verbose', ...OUTPUT],
+  /** Reads through the API and writes local files: no output format. */
+  export: ACCESS,
+  plan: API_READ,
+  apply: API_WRITE,
+  'sync users': API_WRITE,
+  'sync customers': API_WRITE,
   'profile add': ['baseUrl', ...PLAN],
   'profile list': OUTPUT,
   'profile use': PLAN,

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractSections, type Section } from './readme/extract.js';
-import { describeFailure, runnableCommands, runSection } from './readme/runner.js';
-import { fillPlaceholders, provideFixtures, sectionEnv } from './readme/section-env.js';
-import { type Backend, BACKENDS, BIN, Sandbox } from './harness.js';
+import { extractSections } from './readme/extract.js';
+import { limiter, runDocSection } from './readme/run-doc.js';
+import { runnableCommands } from './readme/runner.js';
+import { BACKENDS } from './harness.js';
 
 /**
  * Every runnable example of the README (```sh blocks; the README's "README examples" section
@@ -47,50 +47,6 @@ const slot = limiter(PARALLEL);
 describe.each(BACKENDS)('README examples run against a fresh serve --demo on %s', (backend) => {
   const onDataDir = backend === 'sqlite';
   for (const section of sections.filter((s) => runnableCommands(s, onDataDir).length > 0)) {
-    it.concurrent(`${section.title} (README line ${section.line})`, () => slot(() => runReadmeSection(section, backend)), 300_000);
+    it.concurrent(`${section.title} (README line ${section.line})`, () => slot(() => runDocSection(section, backend, COMMAND_TIMEOUT_MS)), 300_000);
   }
 });
-
-async function runReadmeSection(section: Section, backend: Backend): Promise<void> {
-  const box = new Sandbox(backend);
-  const onDataDir = backend === 'sqlite';
-  try {
-    const server = await box.serve(['--demo']);
-    const profiles = JSON.parse(readFileSync(join(box.configDir, 'profiles.json'), 'utf8'));
-    expect(profiles.active, 'the first serve --demo saves its key as the active profile local').toBe('local');
-    const key = { keyId: profiles.profiles.local.key_id, secret: profiles.profiles.local.secret };
-    expect(server.output().includes(key.secret), 'the first serve --demo prints the key it saved').toBe(true);
-
-    const cwd = join(box.root, 'work');
-    mkdirSync(cwd);
-    provideFixtures(runnableCommands(section, onDataDir), cwd, key);
-    const run = await runSection(section, {
-      cwd,
-      scratch: join(box.root, 'steps'),
-      env: sectionEnv(box.env(), { bin: BIN, home: join(box.root, 'home'), shimDir: join(box.root, 'bin') }),
-      substitute: (text) => fillPlaceholders(text, key),
-      commandTimeoutMs: COMMAND_TIMEOUT_MS,
-      onDataDir,
-    });
-    if (run.failure) throw new Error(describeFailure(section, run).replaceAll(key.secret, '****'));
-    expect(run.steps).toHaveLength(runnableCommands(section, onDataDir).length);
-  } finally {
-    await box.dispose();
-  }
-}
-
-/** Runs at most `n` of the given tasks at once. */
-function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    if (active >= n) await new Promise<void>((go) => waiting.push(go));
-    active++;
-    try {
-      return await task();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}

@@ -29,7 +29,24 @@ export function detectFormat(name: string, text: string): BulkFormat {
   return 'csv';
 }
 
-const lineAt = (text: string, index: number) => text.slice(0, index).split('\n').length;
+/**
+ * The 1-based line of an index of `text`, by binary search over the line starts (found once):
+ * slicing the text for each record made reading a large JSON array quadratic.
+ */
+function lineFinder(text: string): (index: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (index) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= index) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
 
 function asRecord(value: unknown, line: number): Record<string, unknown> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`line ${line}: a record must be a JSON object`);
@@ -70,10 +87,11 @@ function jsonRecords(text: string): BulkRecord[] {
   } catch (err) {
     throw new UsageError(`the file is not valid JSON: ${(err as Error).message}`);
   }
-  if (!Array.isArray(value)) return [{ line: lineAt(text, text.search(/\S/)), record: asRecord(value, 1) }];
+  const lineAt = lineFinder(text);
+  if (!Array.isArray(value)) return [{ line: lineAt(text.search(/\S/)), record: asRecord(value, 1) }];
   const starts = elementStarts(text);
   return value.map((v, i) => {
-    const line = lineAt(text, starts[i] ?? 0);
+    const line = lineAt(starts[i] ?? 0);
     return { line, record: asRecord(v, line) };
   });
 }

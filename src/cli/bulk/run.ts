@@ -45,6 +45,9 @@ export interface BulkOptions {
 
 const SEVERITY: ExitCode[] = [EXIT.auth, EXIT.unexpected, EXIT.network, EXIT.rateLimited, EXIT.notFound, EXIT.conflict, EXIT.validation, EXIT.usage];
 
+/** The most severe of `codes` (the order of this module's comment); 1 when none is known. */
+export const mostSevere = (codes: ReadonlySet<ExitCode | undefined>): ExitCode => SEVERITY.find((c) => codes.has(c)) ?? EXIT.unexpected;
+
 function failureOf({ line, record }: BulkRecord, err: unknown): { failure: BulkFailure; code: ExitCode } {
   if (err instanceof ApiError) return { failure: { line, status: err.status, message: err.message, errors: err.errors, record }, code: exitCodeForStatus(err.status) };
   // Refused before sending (the contract's check): no status, the same field messages.
@@ -110,6 +113,5 @@ export async function runBulk(opts: BulkOptions, ctx: CliContext): Promise<void>
     return;
   }
   const codes = new Set(results.map((r) => r?.code).filter((c) => c !== undefined));
-  const code = SEVERITY.find((c) => codes.has(c)) ?? EXIT.unexpected;
-  throw new CliError(summary, code, opts.errorsFile ? `failed records written to ${opts.errorsFile}` : 'the failed records are listed above');
+  throw new CliError(summary, mostSevere(codes), opts.errorsFile ? `failed records written to ${opts.errorsFile}` : 'the failed records are listed above');
 }

@@ -1,0 +1,120 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { type Backend, Sandbox } from './harness.js';
+
+/** Reads a desired-state YAML file of the sandbox, lets `edit` change its records, writes it back. */
+function editYaml(file: string, edit: (records: any[]) => void): void {
+  const records = parse(readFileSync(file, 'utf8')) as any[];
+  edit(records);
+  writeFileSync(file, stringify(records));
+}
+
+const ADA = 'ada.lovelace@demo.example.com';
+
+/**
+ * Tenant as code through the built bin against a real `serve --demo` (and `--strict`, whose
+ * complete-body rules every write must pass): export, plan, apply, plan again.
+ */
+describe.each([
+  { backend: 'sqlite' as Backend, strict: false },
+  { backend: 'sqlite' as Backend, strict: true },
+  { backend: 'postgres' as Backend, strict: true },
+])('e2e: export, plan, apply (serve --demo on $backend, strict $strict)', ({ backend, strict }) => {
+  const box = new Sandbox(backend);
+  const dir = join(box.root, 'tenant');
+  const planFile = join(box.root, 'plan.json');
+
+  beforeAll(async () => {
+    await box.json(['admin', 'init']);
+    await box.serve(['--demo', '--rate-limit', 'off', ...(strict ? ['--strict'] : [])]);
+  }, 90_000);
+  afterAll(() => box.dispose());
+
+  it('export then plan shows no change (exit 0 with --detailed-exitcode)', async () => {
+    const exported = await box.run(['export', dir]);
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toContain(`wrote ${join(dir, 'users.yaml')}: 22 users`);
+    const users = parse(readFileSync(join(dir, 'users.yaml'), 'utf8'));
+    expect(users[0]).toEqual(expect.objectContaining({ email: ADA, department: 'Engineering', role: 'Admin' }));
+    expect(Object.keys(users[0])).toEqual(['email', 'first_name', 'last_name', 'department', 'role', 'timezone', 'work_hours']);
+    const conferences = parse(readFileSync(join(dir, 'conferences.yaml'), 'utf8'));
+    expect(conferences.map((c: any) => c.public_id)).toEqual(['demo-weekly-sync', 'demo-planning', 'demo-customer-demo']);
+    const plan = await box.run(['plan', '-f', dir, '-o', 'table', '--detailed-exitcode']);
+    expect(plan.stdout).toBe('\nNo changes: the tenant matches the files.\n');
+    expect(plan.code).toBe(0);
+  }, 90_000);
+
+  it('an edit plans exactly that edit; apply makes it and a second plan shows nothing', async () => {
+    editYaml(join(dir, 'users.yaml'), (r) => {
+      r[0].role = 'Manager';
+      r.push({ email: 'new.hire@demo.example.com', first_name: 'New', last_name: 'Hire', department: 'Sales', role: 'Member', timezone: 'Europe/Paris', work_hours: r[0].work_hours });
+    });
+    editYaml(join(dir, 'customers.yaml'), (r) => {
+      r[0].address.city = 'Potsdam';
+    });
+    editYaml(join(dir, 'conferences.yaml'), (r) => {
+      r[0].title = 'Weekly sync (moved)';
+      r[0].attendees = [...r[0].attendees.slice(1), { email: 'new.hire@demo.example.com', name: 'New Hire' }];
+    });
+    const diff = await box.run(['plan', '-f', dir, '-o', 'table', '--detailed-exitcode']);
+    expect(diff.stderr).toBe('');
+    expect(diff.code).toBe(2);
+    expect(diff.stdout).toBe([
+      `~ update user ${ADA}`,
+      '    role: "Admin" → "Manager"',
+      '+ create user new.hire@demo.example.com',
+      '~ update customer olivia.brown@customers.example.org',
+      '    address: {"line_1":"10 Main Street","line_2":"Suite 100","city":"Berlin","region":"Berlin","region_code":"BE","country":"Germany","country_code":"DE","postal_code":"10115"} → {"line_1":"10 Main Street","line_2":"Suite 100","city":"Potsdam","region":"Berlin","region_code":"BE","country":"Germany","country_code":"DE","postal_code":"10115"}',
+      '~ update conference demo-weekly-sync',
+      '    title: "Weekly sync" → "Weekly sync (moved)"',
+      '+ add attendee new.hire@demo.example.com of demo-weekly-sync ("New Hire")',
+      '- remove attendee linus.torvalds@demo.example.com of demo-weekly-sync',
+      '',
+      'Plan: 1 to create, 3 to update, 0 to delete, 1 attendee to add, 1 to remove; 0 unmanaged.',
+      '',
+    ].join('\n'));
+
+    const saved = await box.run(['plan', '-f', dir, '--out', planFile]);
+    expect(saved.code).toBe(0);
+    expect(JSON.parse(saved.stdout)).toEqual(JSON.parse(readFileSync(planFile, 'utf8')));
+    const applied = await box.run(['apply', planFile]);
+    expect(applied.stderr).toContain('applied 6, failed 0, skipped 0');
+    expect(applied.code).toBe(0);
+
+    const [ada] = await box.json<any[]>(['users', 'list', '--filter', `email=${ADA}`]);
+    expect(ada.role).toBe('Manager');
+    const [hire] = await box.json<any[]>(['users', 'list', '--filter', 'email=new.hire@demo.example.com']);
+    expect(hire).toMatchObject({ department_name: 'Sales', timezone: 'Europe/Paris', status: 0 });
+    const conference = (await box.json<any[]>(['conferences', 'list', '--filter', 'public_id=demo-weekly-sync']))[0];
+    expect(conference.title).toBe('Weekly sync (moved)');
+    const attendees = await box.json<any[]>(['conferences', 'attendees', 'list', String(conference.id)]);
+    expect(attendees.map((a) => a.email)).toEqual([ADA, 'barbara.liskov@demo.example.com', 'new.hire@demo.example.com']);
+    expect(attendees[2]).toMatchObject({ attendee_type: 'User', attendee_id: hire.id });
+
+    const again = await box.run(['plan', '-f', dir, '--detailed-exitcode', '-o', 'json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).changes).toEqual([]);
+  }, 90_000);
+
+  it('a saved plan whose objects another client changed is refused, naming them; --refresh plans again', async () => {
+    editYaml(join(dir, 'users.yaml'), (r) => {
+      r[1].last_name = 'Planned';
+    });
+    expect((await box.run(['plan', '-f', dir, '--out', planFile])).code).toBe(0);
+    const other = parse(readFileSync(join(dir, 'users.yaml'), 'utf8'))[1];
+    const [row] = await box.json<any[]>(['users', 'list', '--filter', `email=${other.email}`]);
+    expect((await box.run(['users', 'update', String(row.id), '--first-name', 'Changed'])).code).toBe(0);
+
+    const stale = await box.run(['apply', planFile]);
+    expect(stale.code).toBe(5);
+    expect(stale.stderr).toContain(`error: the plan is stale: the tenant changed since it was made; nothing was sent:\n  user ${other.email} changed since the plan: first_name\n`);
+    expect((await box.json<any>(['users', 'get', String(row.id)])).last_name).not.toBe('Planned');
+
+    const refreshed = await box.run(['apply', planFile, '--refresh']);
+    expect(refreshed.code).toBe(0);
+    expect(refreshed.stderr).toContain('planning again (--refresh)');
+    expect(await box.json<any>(['users', 'get', String(row.id)])).toMatchObject({ first_name: other.first_name, last_name: 'Planned' });
+  }, 90_000);
+});
