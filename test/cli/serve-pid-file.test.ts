@@ -43,6 +43,18 @@ describe('serve --pid-file', () => {
     expect(readFileSync(pidFile, 'utf8')).toBe(`${process.pid}\n`);
   });
 
+  it('with --log json the note is a JSON line too', async () => {
+    f = adminFake();
+    const pidFile = join(f.configDir, 'serve.pid');
+    writeFileSync(pidFile, `${deadPid()}\n`);
+    const serving = f.run(['serve', '--port', '0', '--log', 'json', '--no-profile', '--pid-file', pidFile]);
+    await vi.waitFor(() => expect(f.stdout()).toContain('Listening on'), { timeout: 10_000 });
+    process.emit('SIGTERM');
+    expect(await serving).toBe(0);
+    for (const line of f.stderr().trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    expect(JSON.parse(f.stderr().trim().split('\n')[0])).toMatchObject({ source: 'serve', message: expect.stringContaining('replacing the stale') });
+  });
+
   it('a stale one (no such process) is replaced, with a note', async () => {
     f = adminFake();
     const pidFile = join(f.configDir, 'serve.pid');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
 import { createSender } from '../../src/webhooks/sender.js';
-import { webhookLog } from '../../src/cli/commands/serve-webhooks.js';
+import { serveLog } from '../../src/cli/commands/serve-webhooks.js';
 
 let store: Store;
 afterEach(() => store?.close());
@@ -35,7 +35,7 @@ describe('a busy database on a poll', () => {
 describe('the sender log of serve', () => {
   it('--log json: each line is one JSON object (time, level, source, message)', () => {
     const written: string[] = [];
-    webhookLog('json', (s) => void written.push(s))('webhook delivery 1 (e) to http://x: 200; delivered');
+    serveLog('json', (s) => void written.push(s), 'webhooks')('webhook delivery 1 (e) to http://x: 200; delivered');
     expect(written).toHaveLength(1);
     expect(written[0].endsWith('\n')).toBe(true);
     const record = JSON.parse(written[0]);
@@ -45,8 +45,8 @@ describe('the sender log of serve', () => {
 
   it('pretty and off: the line as it is', () => {
     const written: string[] = [];
-    webhookLog('pretty', (s) => void written.push(s))('a line');
-    webhookLog('off', (s) => void written.push(s))('b line');
+    serveLog('pretty', (s) => void written.push(s), 'webhooks')('a line');
+    serveLog('off', (s) => void written.push(s), 'serve')('b line');
     expect(written).toEqual(['a line\n', 'b line\n']);
   });
 });

@@ -13,7 +13,7 @@ import type { ServeOptions } from './serve.js';
 import type { DataStore } from '../../store/port.js';
 import type { TenantRecord } from '../../store/types.js';
 import type { CreatedKey } from '../../local/init.js';
-import { retryDelaysFrom, startWebhookSender, webhookLog } from './serve-webhooks.js';
+import { retryDelaysFrom, serveLog, startWebhookSender } from './serve-webhooks.js';
 import { keepYoungGenerationSmall } from './serve-memory.js';
 import { claimPidFile, removePidFile, writePidFile } from './serve-pid-file.js';
 import { chooseDatabase } from './database-choice.js';
@@ -52,7 +52,7 @@ async function openLocalService(options: ServeOptions, ctx: CliContext): Promise
   // A new directory (no database yet): the profile is settled before anything is created.
   const fresh = !existsSync(dataDirLayout(resolveDataDir(options.data, env)).database);
   if (options.profile && fresh) await consentToLocalProfile(ctx, undefined, options.profile);
-  const local = openLocal(options.data, env, (m) => ctx.streams.stderr.write(`${m}\n`), options.media);
+  const local = openLocal(options.data, env, serveLog(options.log, (text) => ctx.streams.stderr.write(text), 'serve'), options.media);
   const { store, layout } = local;
   if (options.profile && !fresh && !store.tenants.list().length) {
     await consentToLocalProfile(ctx, store, options.profile).catch((err) => {
@@ -72,7 +72,7 @@ async function openLocalService(options: ServeOptions, ctx: CliContext): Promise
     where: layout.dir,
     created,
     demo,
-    start: () => startWebhookSender(store, retryDelays, webhookLog(options.log, (text) => ctx.streams.stderr.write(text))),
+    start: () => startWebhookSender(store, retryDelays, serveLog(options.log, (text) => ctx.streams.stderr.write(text), 'webhooks')),
   };
 }
 
@@ -87,7 +87,7 @@ async function openSharedService(url: string, options: ServeOptions, ctx: CliCon
   return {
     ...shared,
     where: shared.store.location,
-    start: () => startWebhookSender(shared.store, retryDelays, webhookLog(options.log, (text) => ctx.streams.stderr.write(text))),
+    start: () => startWebhookSender(shared.store, retryDelays, serveLog(options.log, (text) => ctx.streams.stderr.write(text), 'webhooks')),
   };
 }
 
@@ -100,7 +100,7 @@ async function openSharedService(url: string, options: ServeOptions, ctx: CliCon
 export async function runServe(options: ServeOptions, ctx: CliContext): Promise<void> {
   const out = ctx.streams.stdout;
   const database = chooseDatabase(options, ctx.env);
-  if (options.pidFile) claimPidFile(options.pidFile, (line) => ctx.streams.stderr.write(`${line}\n`));
+  if (options.pidFile) claimPidFile(options.pidFile, serveLog(options.log, (text) => ctx.streams.stderr.write(text), 'serve'));
   if (!database) keepYoungGenerationSmall();
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
   const { store, created, demo } = opened;

@@ -18,13 +18,13 @@ export function retryDelaysFrom(env: Record<string, string | undefined>): number
 }
 
 /**
- * How the sender's lines go to serve's log stream: with `--log json` each is one JSON object
- * (`time`, `level`, `source`, `message`), so every line of a JSON log is JSON; otherwise the line
- * as it is.
+ * How `serve`'s own lines (the webhook sender's, start-up warnings and notes) go to its log
+ * stream: with `--log json` each is one JSON object (`time`, `level`, `source`, `message`), so
+ * every line of a JSON log is JSON; otherwise the line as it is.
  */
-export function webhookLog(format: 'json' | 'pretty' | 'off', write: (text: string) => void): (line: string) => void {
+export function serveLog(format: 'json' | 'pretty' | 'off', write: (text: string) => void, source: string): (line: string) => void {
   if (format !== 'json') return (line) => write(`${line}\n`);
-  return (line) => write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', source: 'webhooks', message: line })}\n`);
+  return (line) => write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', source, message: line })}\n`);
 }
 
 /**
