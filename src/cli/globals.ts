@@ -54,10 +54,11 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   mirror: ['timeout', 'verbose', ...OUTPUT],
   /** Reads through the API and writes local files: no output format. */
   export: ACCESS,
-  plan: API_READ,
-  apply: API_WRITE,
-  'sync users': API_WRITE,
-  'sync customers': API_WRITE,
+  /** A plan prints as a diff (table), json or yaml: not a list, so no `--fields` or `--raw`. */
+  plan: [...ACCESS, 'output', 'query'],
+  apply: [...ACCESS, 'output', 'dryRun', 'showSecret'],
+  'sync users': [...ACCESS, 'output', 'dryRun', 'showSecret'],
+  'sync customers': [...ACCESS, 'output', 'dryRun', 'showSecret'],
   'profile add': ['baseUrl', ...PLAN],
   'profile list': OUTPUT,
   'profile use': PLAN,
