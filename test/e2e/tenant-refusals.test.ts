@@ -106,6 +106,23 @@ describe('e2e: tenant as code refusals, sync and partial failure (serve --demo -
     expect(JSON.parse(again.stdout).changes).toEqual([]);
   }, 90_000);
 
+  it('conferences no file names are unmanaged; --prune deletes them, but not one in progress', async () => {
+    const prune = join(box.root, 'prune');
+    await box.run(['export', prune, '--kinds', 'conferences']);
+    const file = join(prune, 'conferences.yaml');
+    const all = parse(readFileSync(file, 'utf8')) as any[];
+    writeFileSync(file, stringify(all.filter((c) => c.public_id === 'demo-customer-demo')));
+    const listed = await box.json<any>(['plan', '-f', prune]);
+    expect(listed.unmanaged.conferences).toEqual(['demo-weekly-sync', 'demo-planning']);
+    expect(listed.changes).toEqual([]);
+    const pruned = await box.json<any>(['plan', '-f', prune, '--prune']);
+    expect(pruned.changes.map((c: any) => `${c.action} ${c.key}`)).toEqual(['delete demo-weekly-sync', 'delete demo-planning']);
+    writeFileSync(file, '[]\n');
+    const running = await box.run(['plan', '-f', prune, '--prune']);
+    expect(running.code).toBe(6);
+    expect(running.stderr).toContain('demo-customer-demo: Cannot delete an online conference that is in progress.');
+  }, 90_000);
+
   it('a mapping that fits no column is an error at once, naming the columns the file has', async () => {
     const hr = write('hr2.csv', 'Mail,Name\na@x.example,A\n');
     const r = await box.run(['sync', 'customers', '--from', hr, '--map', 'Work Email=email,Given Name=first_name']);
