@@ -1,4 +1,5 @@
-import { ADDRESS_FIELDS, type Address, type Customer } from '../../../contract/index.js';
+import { ADDRESS_FIELDS } from '../../../contract/address-fields.js';
+import type { Address, Customer } from '../../../contract/index.js';
 import type { Db } from '../db.js';
 import { ListRunner, type ListDef } from '../list-query.js';
 import type { CustomerInsert, CustomerPatch, CustomerRepo } from '../../types.js';
