@@ -1,6 +1,6 @@
-// Build step: bundles the CLI users run (bin/confctl.js) with esbuild into dist/bundle/: one entry,
-// confctl.js, plus chunks that load only when a command imports them (`splitting`, ESM). Native
-// add-ons stay external and load from node_modules (better-sqlite3 is a real dependency; the
+// Build step: bundles the CLI users run (bin/confctl.js) with esbuild into dist/bundle/: the entry
+// confctl.js (and serve's read worker), plus chunks that load only when a command imports them
+// (`splitting`, ESM). Native add-ons stay external and load from node_modules (better-sqlite3 is a real dependency; the
 // keyring binding is optional per platform). The metafile, written beside the bundle, tells the
 // start-up test which packages each chunk holds; it is not shipped (package.json "files").
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +41,8 @@ const noDynamicCommonJs = {
 
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
-  entryPoints: { confctl: 'src/cli/entry.ts' },
+  // The read worker `serve` starts (src/store/sqlite/read-pool.ts) is loaded beside the chunks, as dist/bundle/read-worker.js.
+  entryPoints: { confctl: 'src/cli/entry.ts', 'read-worker': 'src/store/sqlite/read-worker.ts' },
   outdir: OUT,
   bundle: true,
   splitting: true,

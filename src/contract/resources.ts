@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADDRESS_FIELDS, type AddressField } from './address-fields.js';
 import { id, nullableTimestamp, timestamp, TypeName } from './common.js';
 
 /** A point of the day in a work-hours interval. */
@@ -10,8 +11,7 @@ export const WorkHours = z.object(Object.fromEntries(DAYS.map((d) => [d, z.array
 export type WorkHours = z.infer<typeof WorkHours>;
 export type TimeOfDay = z.infer<typeof TimeOfDay>;
 
-export const ADDRESS_FIELDS = ['line_1', 'line_2', 'city', 'region', 'region_code', 'country', 'country_code', 'postal_code'] as const;
-export type AddressField = (typeof ADDRESS_FIELDS)[number];
+export { ADDRESS_FIELDS, type AddressField };
 export const Address = z.object(
   Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, z.string().nullable()])) as Record<AddressField, z.ZodNullable<z.ZodString>>,
 );

@@ -1,6 +1,6 @@
 import { MESSAGES, validationBody } from '../contract/index.js';
 import { RuleViolation } from '../store/port.js';
-import { NotFoundError, UniqueViolation } from '../store/util.js';
+import { NotFoundError, StoreBusy, UniqueViolation } from '../store/util.js';
 import { ClientClosedRequest, HttpError, ValidationError } from './errors.js';
 
 /** A finished response, independent of node:http (the in-process runner returns it as is). */
@@ -34,7 +34,7 @@ export function textReply(status: number, message: string, headers: Readonly<Rec
 /**
  * Renders any thrown value: `HttpError` as plain text, `ValidationError` (and a uniqueness clash
  * the store met at write time) as the 400 JSON body, a unit of work's `RuleViolation` as 409 and
- * its `NotFoundError` as 404, an aborted upload as 499 (never sent),
+ * its `NotFoundError` as 404, the store's `StoreBusy` as 503 with `Retry-After`, an aborted upload as 499 (never sent),
  * anything else as the bare 500 text (the caller logs the cause; nothing internal leaks).
  */
 export function errorReply(err: unknown): Reply {
@@ -45,6 +45,8 @@ export function errorReply(err: unknown): Reply {
   // A unit of work's refusals (see store/port.ts): nothing was written.
   if (err instanceof RuleViolation) return textReply(409, MESSAGES[err.reason]);
   if (err instanceof NotFoundError) return textReply(404, MESSAGES.notFound);
+  // The store's bounded pool of slow reads is full, or the worker of this read died (decisions §2).
+  if (err instanceof StoreBusy) return textReply(503, MESSAGES.serviceBusy, { 'Retry-After': String(err.retryAfterSeconds) });
   if (err instanceof UniqueViolation) {
     return jsonReply(400, validationBody({ [err.field]: [`The ${err.field} has already been taken.`] }));
   }

@@ -79,6 +79,21 @@ export class SchemaMismatch extends Error {
 }
 
 /**
+ * Thrown when the store cannot take a read now (SQLite's bounded pool of read workers is full,
+ * or the worker running it died): nothing was written, and the same request may succeed after
+ * `retryAfterSeconds`. The server answers 503 `Service busy, try again.` (decisions §2).
+ */
+export class StoreBusy extends Error {
+  constructor(
+    readonly retryAfterSeconds: number,
+    reason: string,
+  ) {
+    super(reason);
+    this.name = 'StoreBusy';
+  }
+}
+
+/**
  * Runs a write, turning SQLite's UNIQUE failure into a `UniqueViolation` naming the first column
  * of the index (e.g. `email`). The callers check uniqueness first; this covers a concurrent
  * writer in another process (an admin import beside `serve`) between that check and the write.

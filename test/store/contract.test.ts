@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { openStore } from '../../src/store/index.js';
+import { openStore, withReadPool } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { DataStore } from '../../src/store/port.js';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
@@ -92,9 +92,24 @@ const postgres: StoreFactory = {
   attach: (store) => attachPostgres(store),
 };
 
+/** `serve`'s SQLite store: the same file store with its lists on a pool of read workers (one here, started on the first list). */
+const pooled = (store: DataStore): DataStore => withReadPool(store as ReturnType<typeof openStore>, { workers: 1, queue: 16, retryAfterSeconds: 1 });
+const readWorkers: StoreFactory = {
+  name: 'sqlite file, lists on read workers',
+  backend: 'sqlite',
+  create: async () => pooled(file.open()),
+  dispose: async (store) => store.close(),
+  reopen: async (store) => {
+    await store.close();
+    return pooled(openStore(store.location));
+  },
+  attach: async (store) => pooled(openStore(store.location)),
+};
+
 const factories: StoreFactory[] = [
   sqlite(memory),
   sqlite(file, true),
+  readWorkers,
   postgres,
 ];
 

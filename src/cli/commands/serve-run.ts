@@ -11,6 +11,7 @@ import { type DemoSummary, seedDemo } from '../../admin/seed/index.js';
 import { consentToLocalProfile, saveLocalProfile } from './local-profile.js';
 import type { ServeOptions } from './serve.js';
 import type { DataStore } from '../../store/port.js';
+import { withReadPool } from '../../store/index.js';
 import type { TenantRecord } from '../../store/types.js';
 import type { CreatedKey } from '../../local/init.js';
 import { retryDelaysFrom, serveLog, startWebhookSender } from './serve-webhooks.js';
@@ -66,7 +67,8 @@ async function openLocalService(options: ServeOptions, ctx: CliContext): Promise
   store.optimize();
   const retryDelays = retryDelaysFrom(ctx.env);
   return {
-    store,
+    // Lists run on worker threads with read-only connections (README, "Performance").
+    store: withReadPool(store),
     signingSecret: local.signingSecret,
     mediaDir: layout.mediaDir,
     where: layout.dir,

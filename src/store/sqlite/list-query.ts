@@ -18,6 +18,11 @@ export interface ColumnDef {
    * (134 ms), or through the join counted via the plain fk index (8.6 ms).
    */
   semi?: { fk: string; table: string; column: string; index: string };
+  /**
+   * The covering index on (column, tenant, deleted_at) WHERE tenant > 0 (migration 9) that a large
+   * tenant's count of a filter on this column names: it reads the index alone, never the rows.
+   */
+  countIndex?: string;
 }
 
 /**
@@ -158,6 +163,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     const f = col.semi ? compileSemi(col.semi, col, query.filter) : compileFilter(col, query.filter);
     countJoins = col.join === true && !col.semi;
     if (col.semi && query.filter.operator !== 'IsNull' && query.filter.operator !== 'NotNull') countIndex = col.semi.index;
+    else if (col.countIndex) countIndex = col.countIndex;
     where.push(f.sql);
     params.push(...f.params);
   }

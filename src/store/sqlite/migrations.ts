@@ -8,6 +8,19 @@ const userJsonOf = (id: string) =>
 /** Every column of users a user's JSON text is made of (migration 8's update trigger watches them). */
 const USER_JSON_SOURCES = [...new Set(USER_JSON_FIELDS.flatMap(([, sql]) => [...sql.matchAll(/\bu\.(\w+)/g)].map((m) => m[1])))].join(', ');
 
+/** The columns of migration 9's count indexes: table, column, and whether it is text (compared with NOCASE). */
+export const COUNT_INDEXES: readonly (readonly [string, string, boolean])[] = [
+  ['users', 'status', false],
+  ['users', 'created_at', false],
+  ['users', 'first_name', true],
+  ['users', 'last_name', true],
+  ['users', 'email', true],
+  ['customers', 'created_at', false],
+  ['customers', 'first_name', true],
+  ['customers', 'last_name', true],
+  ['customers', 'email', true],
+];
+
 /**
  * Numbered schema migrations, tracked with `PRAGMA user_version`. Append new ones; never edit a
  * released one. Each runs in its own transaction together with the version bump.
@@ -395,6 +408,20 @@ CREATE TRIGGER users_json_department AFTER UPDATE OF name ON departments BEGIN
   UPDATE users SET json = ${userJsonOf('users.id')} WHERE department_id = NEW.id;
 END;
 UPDATE users SET json = ${userJsonOf('users.id')};
+`,
+  },
+  {
+    version: 9,
+    name: 'covering indexes for the counts of filtered lists',
+    // A large tenant's filtered count read every matching row from the table (whose rows carry
+    // their JSON text) or scanned the table: at 1M users, status Equal 3.2 s and last_name
+    // Contains 15 s cold. Scanning or seeking one of these instead reads the index alone
+    // (43 ms and 0.4 s). Partial on tenant_id > 0 like migration 3's: a page never says so for a
+    // large tenant, so the planner cannot pick them there (unrestricted, (status, tenant_id,
+    // deleted_at) made every page of the big tenant a skip-scan and a sort of the whole tenant);
+    // the count names its column's index (list-query.ts, `ColumnDef.countIndex`).
+    sql: `
+${COUNT_INDEXES.map(([table, column, text]) => `CREATE INDEX ${table}_${column}_count ON ${table}(${column}${text ? ' COLLATE NOCASE' : ''}, tenant_id, deleted_at) WHERE tenant_id > 0;`).join('\n')}
 `,
   },
 ];

@@ -1,4 +1,5 @@
-import { ADDRESS_FIELDS, type Address, type Customer } from '../../../contract/index.js';
+import { ADDRESS_FIELDS } from '../../../contract/address-fields.js';
+import type { Address, Customer } from '../../../contract/index.js';
 import type { Db } from '../db.js';
 import { ListRunner, type ListDef } from '../list-query.js';
 import type { CustomerInsert, CustomerPatch, CustomerRepo } from '../../types.js';
@@ -27,14 +28,14 @@ export const CUSTOMER_LIST_DEF: ListDef = {
   tenantIndex: 'customers_tenant',
   columns: {
     id: { sql: 'c.id', type: 'integer' },
-    first_name: { sql: 'c.first_name', type: 'text' },
+    first_name: { sql: 'c.first_name', type: 'text', countIndex: 'customers_first_name_count' },
     middle_name: { sql: 'c.middle_name', type: 'text' },
-    last_name: { sql: 'c.last_name', type: 'text' },
-    email: { sql: 'c.email', type: 'text' },
+    last_name: { sql: 'c.last_name', type: 'text', countIndex: 'customers_last_name_count' },
+    email: { sql: 'c.email', type: 'text', countIndex: 'customers_email_count' },
     contact_number: { sql: 'c.contact_number', type: 'text' },
     address: { sql: ADDRESS_SQL, type: 'text' },
     city_country: { sql: CITY_COUNTRY_SQL, type: 'text' },
-    created_at: { sql: 'c.created_at', type: 'date' },
+    created_at: { sql: 'c.created_at', type: 'date', countIndex: 'customers_created_at_count' },
     updated_at: { sql: 'c.updated_at', type: 'date' },
     deleted_at: { sql: 'c.deleted_at', type: 'date' },
   },

@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { openStore, StoreBusy } from '../../src/store/index.js';
+import { READ_POOL_DEFAULTS, ReadPool, spawnReadWorker, type ReadTask } from '../../src/store/sqlite/read-pool.js';
+
+let dir: string;
+let pool: ReadPool;
+afterEach(async () => {
+  await pool.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const task = (tenantId: number): ReadTask => ({
+  op: 'customers.list',
+  tenantId,
+  query: { page_size: 15, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null },
+});
+
+it("serve's pool (README, Durability and concurrency): 2 lists run, 16 wait, the next is refused with Retry-After 1", async () => {
+  expect(READ_POOL_DEFAULTS).toMatchObject({ workers: 2, queue: 16, retryAfterSeconds: 1 });
+  dir = mkdtempSync(join(tmpdir(), 'confctl-read-pool-'));
+  const store = openStore(join(dir, 'confctl.db'));
+  const tenant = store.tenants.create('localhost');
+  store.close();
+  // The workers' reads are held until released: the pool sees them all running.
+  const held: (() => void)[] = [];
+  let holding = true;
+  const spawn = (file: string) => {
+    const worker = spawnReadWorker(file);
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (message: unknown) => (holding ? void held.push(() => post(message)) : post(message));
+    return worker;
+  };
+  pool = new ReadPool(join(dir, 'confctl.db'), { ...READ_POOL_DEFAULTS, spawn });
+  const admitted = Array.from({ length: 18 }, () => pool.run(task(tenant.id)));
+  const refused = await pool.run(task(tenant.id)).catch((err: unknown) => err);
+  expect(refused).toBeInstanceOf(StoreBusy);
+  expect((refused as StoreBusy).retryAfterSeconds).toBe(1);
+  expect(held).toHaveLength(2);
+  // Released, every admitted read answers (the waiting ones go to the workers as they free up).
+  holding = false;
+  held.splice(0).forEach((post) => post());
+  expect(await Promise.all(admitted)).toEqual(Array.from({ length: 18 }, () => ({ rows: [], total: 0 })));
+});
