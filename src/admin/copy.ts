@@ -27,6 +27,7 @@ import { copyPrivateFile, ensurePrivateDir } from '../media/files.js';
 import { openStore, SCHEMA_VERSION } from '../store/index.js';
 import { createPool, maskDatabaseUrl } from '../store/postgres/pool.js';
 import { migrate } from '../store/postgres/migrate.js';
+import { ensureTrigramIndexes } from '../store/postgres/trigram.js';
 import { resetSequences } from '../store/postgres/schema.js';
 import { bumpChanges, copyRows, quote, withDeferredIndexes } from '../store/postgres/bulk-load.js';
 import { filesUnder } from './backup.js';
@@ -276,6 +277,7 @@ export async function copyToPostgres(options: CopyOptions): Promise<CopySummary>
     checkRecordingFiles(db, options.mediaFrom);
     return withClient(options.to, async (client) => {
       await migrate(client);
+      await ensureTrigramIndexes(client);
       const before = await tenantCount(client);
       if (before > 0 && !options.replace) throw refusal(options.to, before);
       checkSchemas(tables, await targetColumns(client));

@@ -35,6 +35,7 @@ export async function openShared(url: string, options: Pick<ServeOptions, 'data'
   const store = await openPostgresStore(url).catch((err: Error) => {
     throw new CliError(`cannot open the database ${maskDatabaseUrl(url)}: ${err.message.replaceAll(url, maskDatabaseUrl(url))}`, EXIT.network, 'check that PostgreSQL runs there and that the user may connect (CONFCTL_DATABASE_URL or --database)');
   });
+  for (const notice of store.notices) ctx.streams.stderr.write(`warning: ${notice}\n`);
   try {
     // As on SQLite: a profile the new key would replace is replaced only with consent, asked before the key exists.
     if (options.profile && !(await store.tenants.list()).length) await consentToLocalProfile(ctx, store, options.profile);
