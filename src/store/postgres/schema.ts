@@ -456,11 +456,13 @@ ${Object.entries(orders)
 
 /**
  * Non-empty parts joined by `sep`, NULL when none is left: SQLite's `NULLIF(concat_ws(sep,
- * NULLIF(a, ''), …), '')` (decisions §10, "Derived text"), through a function declared IMMUTABLE
- * (concat_ws is only STABLE, as it may format any type; for text it depends on nothing), so that
- * a customer's address and city-and-country can be indexed. `alias` prefixes each column.
+ * NULLIF(a, ''), …), '')` (decisions §10, "Derived text") written with `||` alone, so that it is
+ * immutable and a customer's address and city-and-country can be indexed (concat_ws is only
+ * STABLE, as it may format any type). Each non-empty part is prefixed by `sep`; the first prefix
+ * is cut off. `alias` prefixes each column.
  */
-const joinPartsSql = (sep: string, cols: readonly string[], alias: string) => `confctl_join_parts('${sep}', ${cols.map((c) => alias + c).join(', ')})`;
+const joinPartsSql = (sep: string, cols: readonly string[], alias: string) =>
+  `NULLIF(substr(${cols.map((c) => `COALESCE('${sep}' || NULLIF(${alias}${c}, ''), '')`).join(' || ')}, ${sep.length + 1}), '')`;
 /** A customer's derived `address` (list attribute), as an indexable expression. */
 export const addressSql = (alias = '') => joinPartsSql(', ', ['line_1', 'line_2', 'city', 'region', 'postal_code', 'country'], alias);
 /** A customer's derived `city_country` (list attribute), as an indexable expression. */
@@ -469,8 +471,9 @@ export const cityCountrySql = (alias = '') => joinPartsSql(', ', ['city', 'count
 /**
  * Migration 3: list indexes for tenants of a million rows (see `listIndexes`), replacing the
  * order indexes of version 1, which did not lead with the tenant and read each row's heap to learn
- * its tenant and deletion; change counters per table, so that a write to one table leaves the list
- * totals of the others cached; the customers' derived address as an indexable expression.
+ * its tenant and deletion, and adding the customers' derived address and city-and-country (see
+ * `addressSql`); change counters per table, so that a write to one table leaves the list totals of
+ * the others cached.
  */
 const SCHEMA_3 = `
 DROP INDEX users_email, users_first_name, users_last_name, users_timezone, users_role, users_status, users_department,
@@ -493,8 +496,6 @@ ${listIndexes(
   },
   ['department_id'],
 )}
-CREATE FUNCTION confctl_join_parts(sep text, VARIADIC parts text[]) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  RETURN NULLIF(array_to_string(ARRAY(SELECT NULLIF(p, '') FROM unnest(parts) AS p), sep), '');
 ${listIndexes('customers', {
   email: fold('email'),
   first_name: fold('first_name'),
