@@ -445,13 +445,20 @@ UPDATE users SET json = NULL;
  * carries `deleted_at` (INCLUDE), so that a count or the ids of a deep page are index-only scans
  * of live and trashed lists alike (`deleted_at IS NULL` is no equality to the planner: an index
  * holding `deleted_at` as a key column before `id` would not give id order).
- * `id_include` adds columns to the tenant's id-ordered index: `department_id` lets the department
+ * A text column's index on its fold also carries the column itself: PostgreSQL reads an expression
+ * index-only only when the columns the expression is computed from are in the index, so without
+ * it an Equal or Contains filter read each matching row from the heap (2.2 s for a count of
+ * 316,000 users of one role, planned as a scan of the table).
+ * `idInclude` adds columns to the tenant's id-ordered index: `department_id` lets the department
  * filter of the first pages be an index-only walk in id order.
  */
 const listIndexes = (table: string, orders: Record<string, string>, idInclude: string[] = []) => `
 CREATE INDEX ${table}_tenant ON ${table} (tenant_id, id) INCLUDE (${['deleted_at', ...idInclude].join(', ')});
 ${Object.entries(orders)
-  .map(([name, expr]) => `CREATE INDEX ${table}_${name} ON ${table} (tenant_id, ${expr} NULLS FIRST, id)${name === 'deleted' ? '' : ' INCLUDE (deleted_at)'};`)
+  .map(([name, expr]) => {
+    const include = name === 'deleted' ? [] : ['deleted_at', ...(expr === fold(name) ? [name] : [])];
+    return `CREATE INDEX ${table}_${name} ON ${table} (tenant_id, ${expr} NULLS FIRST, id)${include.length ? ` INCLUDE (${include.join(', ')})` : ''};`;
+  })
   .join('\n')}`;
 
 /**
