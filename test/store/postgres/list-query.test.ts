@@ -142,6 +142,16 @@ describe('PostgreSQL list compiler', () => {
     expect(compileList(USER_LIST_DEF, 1, q({ filter: f('email', 'text', 'Contains', 'q%_') })).count.values).toEqual([1, '%q\\%\\_%']);
   });
 
+  it('finds an id-ordered page among all the matches of a date range or a short Contains, and walks id order otherwise', () => {
+    const fenced = (query: ListQuery) => compileList(USER_LIST_DEF, 1, query).page.text.includes('OFFSET 0) AS matched ORDER BY id');
+    expect(fenced(q({ filter: f('created_at', 'date', 'GreaterThan', '2025-01-01T00:00:00Z') }))).toBe(true);
+    expect(fenced(q({ filter: f('email', 'text', 'Contains', 'q'), order_direction: 'desc' }))).toBe(true);
+    expect(fenced(q({ filter: f('email', 'text', 'Contains', 'zq9') }))).toBe(false);
+    expect(fenced(q({ filter: f('email', 'text', 'Equal', 'q') }))).toBe(false);
+    expect(fenced(q({ filter: f('id', 'integer', 'GreaterThan', 5) }))).toBe(false);
+    expect(fenced(q({ filter: f('created_at', 'date', 'GreaterThan', '2025-01-01T00:00:00Z'), order_by: 'email' }))).toBe(false);
+  });
+
   it("writes exactly the schema's indexed expressions", async () => {
     const plan = async (query: ListQuery) => {
       const c = compileList(USER_LIST_DEF, 1, query);
