@@ -47,10 +47,10 @@ const asInteger = (sql: string) => `CAST((${sql}) AS integer)`;
 /**
  * The WHERE term of one filter (decisions §6, §10); `bind` adds a value and returns its
  * placeholder. Text compares folded (see `fold`), in code point order. `Contains` is a LIKE (or,
- * for under 3 characters, strpos) on the folded text form (integers cast to text, dates as stored, ISO text) with `%`, `_` and `\`
- * literal. Integers compare numerically, booleans as 1/0, dates as their ISO text (in "C" order,
- * as schema.ts declares every text column: text order is time order). NotEqual and the ordering
- * operators never match NULL (SQL semantics).
+ * for under 3 characters, strpos) on the folded text form (integers cast to text, dates as stored,
+ * ISO text) with `%`, `_` and `\` literal. Integers compare numerically, booleans as 1/0, dates as
+ * their ISO text (in "C" order, as schema.ts declares every text column: text order is time
+ * order). NotEqual and the ordering operators never match NULL (SQL semantics).
  */
 function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unknown) => string): string {
   const op = filter.operator;
