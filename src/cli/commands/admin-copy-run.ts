@@ -1,6 +1,7 @@
 /** The action of `confctl admin copy` (see src/admin/copy.ts). */
 import type { Command } from 'commander';
-import { type CopyOptions, type CopySummary, copyToPostgres, planCopy } from '../../admin/copy.js';
+import { statSync } from 'node:fs';
+import { type CopyOptions, type CopySummary, copyToPostgres, MediaMissing, planCopy } from '../../admin/copy.js';
 import { AdminError } from '../../admin/errors.js';
 import { resolveDataDir, resolveMediaDir } from '../../local/data-dir.js';
 import { type CliContext, globalOptions, outputFormat, UsageError } from '../context.js';
@@ -16,6 +17,9 @@ function copyOptions(ctx: CliContext, cmd: Command): CopyOptions {
   const to = opts.to ?? (env.CONFCTL_DATABASE_URL || undefined);
   if (to === undefined) throw new UsageError('say which database to copy into: --to postgres://… or CONFCTL_DATABASE_URL');
   if (!isPostgresUrl(to)) throw new UsageError(`${opts.to !== undefined ? '--to' : 'CONFCTL_DATABASE_URL'} must be a PostgreSQL URL (postgres://user@host/db)`);
+  if (opts.media !== undefined && !statSync(opts.media, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`--media ${opts.media} is not a directory`, "give the instance's media directory (by default its data directory's media/)");
+  }
   return {
     from: opts.from,
     to,
@@ -40,6 +44,7 @@ export async function copy(ctx: CliContext, cmd: Command): Promise<void> {
     summary = globals.dryRun ? await planCopy(options) : await copyToPostgres(options);
   } catch (err) {
     if (err instanceof AdminError) throw adminFailure(err, cmd);
+    if (err instanceof MediaMissing) throw new UsageError(err.message);
     throw connectionFailure(err, options.to);
   }
   if (globals.dryRun) {

@@ -44,6 +44,7 @@ export async function openShared(url: string, options: Pick<ServeOptions, 'data'
   const store = await openPostgresStore(url).catch((err: Error) => {
     throw unreachable(err);
   });
+  for (const notice of store.notices) ctx.streams.stderr.write(`warning: ${notice}\n`);
   try {
     const empty = fresh || !(await store.tenants.list()).length;
     if (options.profile && !fresh && empty) await consentToLocalProfile(ctx, store, options.profile);

@@ -12,6 +12,7 @@ import { sharingReads, TurnQueue } from './turn.js';
 import { lockName, pgUnits } from './units.js';
 import { pgStepStore } from './step-store.js';
 import { runAtomically, runStepsAsync } from '../steps.js';
+import { ensureTrigramIndexes, TRIGRAM_MISSING } from './trigram.js';
 import { pgMeetingLinks, pgWebhookDestinations, pgWebhookOutbox } from './webhooks.js';
 
 export { maskDatabaseUrl } from './pool.js';
@@ -20,6 +21,8 @@ export { maskDatabaseUrl } from './pool.js';
 export interface PostgresStore extends DataStore {
   readonly backend: 'postgres';
   readonly pool: pg.Pool;
+  /** What the operator should know about this database (`serve` prints each): pg_trgm missing. */
+  readonly notices: readonly string[];
 }
 
 /**
@@ -31,10 +34,12 @@ export interface PostgresStore extends DataStore {
  */
 export async function openPostgresStore(url: string, options: { maxConnections?: number } = {}): Promise<PostgresStore> {
   const pool = createPool(url, options.maxConnections);
+  const notices: string[] = [];
   try {
     const client = await pool.connect();
     try {
       await migrate(client);
+      if (!(await ensureTrigramIndexes(client))) notices.push(TRIGRAM_MISSING);
     } finally {
       client.release();
     }
@@ -48,13 +53,17 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
   const requests = new TurnQueue(([k, ...more]: Array<{ keyId: string; tenantId: number; keyLimit: number }>) =>
     countInWindow(pool, `key:${k.keyId}`, `tenant:${k.tenantId}`, k.keyLimit, 1 + more.length),
   );
-  const totals = new ListTotals(async () => (await changes()).all);
+  const totals = new ListTotals(async (tables) => {
+    const counters = await changes();
+    return tables.map((t) => counters.get(t) ?? '').join(' ');
+  });
   const prune = setInterval(() => void pruneWindows(pool).catch(() => {}), 10_000);
   prune.unref();
   return {
     backend: 'postgres',
     location: maskDatabaseUrl(url),
     pool,
+    notices,
     close: async () => {
       clearInterval(prune);
       await pool.end();
@@ -72,8 +81,8 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
         }),
       ),
     readSteps: (steps) => runStepsAsync(pgStepStore(pool), steps),
-    changeToken: async () => (await changes()).all,
-    tenancyToken: async () => (await changes()).tenancy,
+    changeToken: async () => (await changes()).get('all') ?? '',
+    tenancyToken: async () => (await changes()).get('tenancy') ?? '',
     shared: {
       signingSecret: (make) => sharedSetting(pool, 'signing_secret', make),
       countRequest: (keyId, tenantId, keyLimit) => requests.ask(`${keyId}\0${tenantId}\0${keyLimit}`, { keyId, tenantId, keyLimit }),

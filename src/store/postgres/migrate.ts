@@ -5,7 +5,7 @@ import { PG_MIGRATIONS, type PgMigration } from './schema.js';
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version;
 
 /** The advisory lock serialising migrations: 'confctl' in ASCII, a key no other user is likely to take. */
-const MIGRATION_LOCK = 0x636f6e6663746cn;
+export const MIGRATION_LOCK = 0x636f6e6663746cn;
 
 /**
  * Brings the schema up to date in one transaction: every pending migration and the version bump

@@ -7,7 +7,7 @@ import { compileList } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
 import { customerInserts } from './customer-inserts.js';
-import { fold } from './schema.js';
+import { addressSql, cityCountrySql, fold } from './schema.js';
 import { TurnQueue } from './turn.js';
 import { ADDRESS_FIELDS } from '../../contract/index.js';
 
@@ -20,10 +20,11 @@ export async function runList<R>(
   map: (row: any) => R,
   totals?: ListTotals,
 ): Promise<ListResult<R>> {
-  const { page, count } = compileList(def, tenantId, query);
+  const list = compileList(def, tenantId, query);
+  const { page, count } = list;
   const [rows, total] = await Promise.all([
     db.query(page.text, page.values),
-    totals ? totals.count(db, count) : db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n)),
+    totals ? totals.count(db, list) : db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n)),
   ]);
   return { rows: rows.rows.map(map), total };
 }
@@ -121,6 +122,15 @@ export function pgUsers(db: Queryable, totals?: ListTotals) {
   };
 }
 
+/**
+ * The customers' list: the SQLite store's definition with the derived address and city-and-country
+ * written as migration 3's indexed expressions (the same values, see `addressSql`).
+ */
+export const PG_CUSTOMER_LIST_DEF = {
+  ...CUSTOMER_LIST_DEF,
+  columns: { ...CUSTOMER_LIST_DEF.columns, address: { sql: addressSql('c.'), type: 'text' as const }, city_country: { sql: cityCountrySql('c.'), type: 'text' as const } },
+};
+
 const CUSTOMER_PATCHABLE = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number'] as const;
 
 /** Customers (as the SQLite store's `customerRepo`); a sent `address` replaces all eight parts. */
@@ -130,7 +140,7 @@ export function pgCustomers(db: Queryable, totals?: ListTotals) {
     return r && toCustomer(r);
   };
   return {
-    list: (tenantId: number, query: ListQuery) => runList(db, CUSTOMER_LIST_DEF, tenantId, query, toCustomer, totals),
+    list: (tenantId: number, query: ListQuery) => runList(db, PG_CUSTOMER_LIST_DEF, tenantId, query, toCustomer, totals),
     get: (tenantId: number, id: number) => read(tenantId, id, true),
     insert: customerInserts(db),
     update: async (tenantId: number, id: number, patch: CustomerPatch): Promise<Customer> => {

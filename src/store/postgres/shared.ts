@@ -1,16 +1,15 @@
-import { one, type Queryable } from './pool.js';
+import { all, one, type Queryable } from './pool.js';
 
 /**
  * The change counters (schema: `confctl_changes`, moved by statement triggers in each writing
- * transaction): one read of both per request answers `changeToken` and `tenancyToken`, so that a
- * write on any instance, or an `admin` command, is seen before the next request is answered.
+ * transaction), by scope: 'all' (any data table), 'tenancy' (tenants, domains, keys) and each data
+ * table's own. One read of them all per request answers `changeToken`, `tenancyToken` and the
+ * list totals' tables, so that a write on any instance, or an `admin` command, is seen before the
+ * next request is answered.
  */
-export async function readChangeCounters(db: Queryable): Promise<{ all: string; tenancy: string }> {
-  const r = await one<{ all: string; tenancy: string }>(
-    db,
-    "SELECT max(counter) FILTER (WHERE scope = 'all')::text AS all, max(counter) FILTER (WHERE scope = 'tenancy')::text AS tenancy FROM confctl_changes",
-  );
-  return { all: r?.all ?? '', tenancy: r?.tenancy ?? '' };
+export async function readChangeCounters(db: Queryable): Promise<ReadonlyMap<string, string>> {
+  const rows = await all<{ scope: string; counter: string }>(db, 'SELECT scope, counter::text AS counter FROM confctl_changes');
+  return new Map(rows.map((r) => [r.scope, r.counter]));
 }
 
 /**

@@ -5,7 +5,18 @@ import { createTestDatabase, type TestDatabase } from '../../pg/database.js';
 
 const all: ListQuery = { page_size: 2, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null };
 
-/** List totals are cached per instance and dropped when any instance writes (the change counter moved). */
+/** The count statements `store` sends from now on, as they are sent. */
+function countsOf(store: PostgresStore): string[] {
+  const counted: string[] = [];
+  const original = store.pool.query.bind(store.pool);
+  store.pool.query = ((text: string, values?: unknown[]) => {
+    if (/^SELECT count\(\*\)/.test(text)) counted.push(text);
+    return original(text, values);
+  }) as typeof store.pool.query;
+  return counted;
+}
+
+/** List totals are cached per instance and recounted when any instance writes a table they read (its change counter moved). */
 describe('PostgreSQL list totals', () => {
   let db: TestDatabase;
   let a: PostgresStore;
@@ -24,12 +35,7 @@ describe('PostgreSQL list totals', () => {
   it('counts once while nothing is written, and again after another instance writes', async () => {
     const tenant = await a.tenants.create('t.example');
     for (const n of [1, 2, 3]) await a.customers.insert(tenant.id, { first_name: 'C', last_name: `${n}`, email: `c${n}@t.example` });
-    const counted: string[] = [];
-    const original = a.pool.query.bind(a.pool);
-    a.pool.query = ((text: string, values?: unknown[]) => {
-      if (/^SELECT count\(\*\)/.test(text)) counted.push(text);
-      return original(text, values);
-    }) as typeof a.pool.query;
+    const counted = countsOf(a);
     expect((await a.customers.list(tenant.id, all)).total).toBe(3);
     expect((await a.customers.list(tenant.id, all)).total).toBe(3);
     expect(counted).toHaveLength(1);
@@ -39,5 +45,30 @@ describe('PostgreSQL list totals', () => {
     // A filtered list is a total of its own.
     expect((await a.customers.list(tenant.id, { ...all, filter: { attribute: 'last_name', type: 'text', operator: 'Equal', value: '4' } })).total).toBe(1);
     expect(counted).toHaveLength(3);
+  });
+
+  it("keeps a table's totals while other tables are written; a department filter's total is recounted when departments change", async () => {
+    const tenant = await a.tenants.create('t.example');
+    const sales = await a.departments.create(tenant.id, 'Sales');
+    await a.users.insert(tenant.id, { first_name: 'U', last_name: '1', email: 'u1@t.example', department_id: sales.id });
+    const counted = countsOf(a);
+    const bySales = { ...all, filter: { attribute: 'department', type: 'text', operator: 'Equal', value: 'Sales' } } as const;
+    expect((await a.users.list(tenant.id, all)).total).toBe(1);
+    expect((await a.users.list(tenant.id, bySales)).total).toBe(1);
+    expect(counted).toHaveLength(2);
+    // Another instance writes customers: the users' totals stay.
+    await b.customers.insert(tenant.id, { first_name: 'C', last_name: '1', email: 'c1@t.example' });
+    expect((await a.users.list(tenant.id, all)).total).toBe(1);
+    expect((await a.users.list(tenant.id, bySales)).total).toBe(1);
+    expect(counted).toHaveLength(2);
+    // Another instance adds a department: the filter's total is counted again, the plain one stays.
+    await b.departments.create(tenant.id, 'Sales');
+    expect((await a.users.list(tenant.id, all)).total).toBe(1);
+    expect((await a.users.list(tenant.id, bySales)).total).toBe(1);
+    expect(counted).toHaveLength(3);
+    // Another instance adds a user: both are counted again.
+    await b.users.insert(tenant.id, { first_name: 'U', last_name: '2', email: 'u2@t.example' });
+    expect((await a.users.list(tenant.id, all)).total).toBe(2);
+    expect(counted).toHaveLength(4);
   });
 });

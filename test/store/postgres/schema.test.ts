@@ -122,37 +122,40 @@ describe('change counters', () => {
     const { rows } = await client.query<{ scope: string; counter: string }>('SELECT scope, counter FROM confctl_changes ORDER BY scope');
     return Object.fromEntries(rows.map((r) => [r.scope, Number(r.counter)]));
   };
-  /** How far `work` moves the counters, as another connection sees them. */
+  /** How far `work` moves the counters that it moves, as another connection sees them. */
   const moved = async (work: () => Promise<unknown>) => {
     const before = await counters();
     await work();
     const after = await counters();
-    return { all: after.all - before.all, tenancy: after.tenancy - before.tenancy };
+    return Object.fromEntries(Object.entries(after).filter(([scope, n]) => n !== before[scope]).map(([scope, n]) => [scope, n - before[scope]]));
   };
 
-  it('start at zero', async () => {
-    expect(await counters()).toEqual({ all: 0, tenancy: 0 });
+  it('start at zero: one for all data, one for tenancy, one for each data table', async () => {
+    const all = await counters();
+    expect(Object.keys(all)).toHaveLength(23);
+    expect(Object.keys(all)).toEqual(expect.arrayContaining(['all', 'tenancy', 'users', 'customers', 'departments', 'conferences', 'meeting_links']));
+    expect(Object.values(all).every((n) => n === 0)).toBe(true);
   });
 
-  it('move tenancy only with tenants, their domains and access keys; all with every data table', async () => {
-    expect(await moved(() => c.query(`INSERT INTO tenants (id, created_at) VALUES (1, '${T0}'), (2, '${T0}')`))).toEqual({ all: 1, tenancy: 1 });
-    expect(await moved(() => c.query(`INSERT INTO tenant_domains VALUES ('a.example', 1, 1, '${T0}')`))).toEqual({ all: 1, tenancy: 1 });
-    expect(await moved(() => c.query(`INSERT INTO access_keys VALUES ('k1', 1, 'n', 'h', '[]', NULL, NULL, '${T0}')`))).toEqual({ all: 1, tenancy: 1 });
-    expect(await moved(() => c.query("UPDATE access_keys SET revoked_at = $1 WHERE id = 'k1'", [T0]))).toEqual({ all: 1, tenancy: 1 });
-    expect(await moved(() => c.query("DELETE FROM tenant_domains WHERE domain = 'a.example'"))).toEqual({ all: 1, tenancy: 1 });
-    expect(await moved(() => c.query(`INSERT INTO roles (tenant_id, name, created_at) VALUES (1, 'Admin', '${T0}')`))).toEqual({ all: 1, tenancy: 0 });
+  it("move tenancy only with tenants, their domains and access keys; all and the table's own with every data table", async () => {
+    expect(await moved(() => c.query(`INSERT INTO tenants (id, created_at) VALUES (1, '${T0}'), (2, '${T0}')`))).toEqual({ all: 1, tenancy: 1, tenants: 1 });
+    expect(await moved(() => c.query(`INSERT INTO tenant_domains VALUES ('a.example', 1, 1, '${T0}')`))).toEqual({ all: 1, tenancy: 1, tenant_domains: 1 });
+    expect(await moved(() => c.query(`INSERT INTO access_keys VALUES ('k1', 1, 'n', 'h', '[]', NULL, NULL, '${T0}')`))).toEqual({ all: 1, tenancy: 1, access_keys: 1 });
+    expect(await moved(() => c.query("UPDATE access_keys SET revoked_at = $1 WHERE id = 'k1'", [T0]))).toEqual({ all: 1, tenancy: 1, access_keys: 1 });
+    expect(await moved(() => c.query("DELETE FROM tenant_domains WHERE domain = 'a.example'"))).toEqual({ all: 1, tenancy: 1, tenant_domains: 1 });
+    expect(await moved(() => c.query(`INSERT INTO roles (tenant_id, name, created_at) VALUES (1, 'Admin', '${T0}')`))).toEqual({ all: 1, roles: 1 });
     const user = `INSERT INTO users (tenant_id, first_name, last_name, email, created_at, updated_at) VALUES (1, 'F', 'L', 'u@x', '${T0}', '${T0}')`;
-    expect(await moved(() => c.query(user))).toEqual({ all: 1, tenancy: 0 });
-    expect(await moved(() => c.query("UPDATE users SET first_name = 'G'"))).toEqual({ all: 1, tenancy: 0 });
-    expect(await moved(() => c.query('DELETE FROM users'))).toEqual({ all: 1, tenancy: 0 });
+    expect(await moved(() => c.query(user))).toEqual({ all: 1, users: 1 });
+    expect(await moved(() => c.query("UPDATE users SET first_name = 'G'"))).toEqual({ all: 1, users: 1 });
+    expect(await moved(() => c.query('DELETE FROM users'))).toEqual({ all: 1, users: 1 });
   });
 
   it('move once a statement, however many rows it writes, and not for a statement that wrote none', async () => {
     const many = `INSERT INTO departments (tenant_id, name, created_at, updated_at) SELECT 1, 'd' || g, '${T0}', '${T0}' FROM generate_series(1, 50) g`;
-    expect(await moved(() => c.query(many))).toEqual({ all: 1, tenancy: 0 });
-    expect(await moved(() => c.query("UPDATE departments SET name = 'x' WHERE name = 'nothing'"))).toEqual({ all: 0, tenancy: 0 });
-    expect(await moved(() => c.query('DELETE FROM tenants WHERE id = 999'))).toEqual({ all: 0, tenancy: 0 });
-    expect(await moved(() => c.query("INSERT INTO roles (tenant_id, name, created_at) SELECT 1, 'x', 'x' WHERE false"))).toEqual({ all: 0, tenancy: 0 });
+    expect(await moved(() => c.query(many))).toEqual({ all: 1, departments: 1 });
+    expect(await moved(() => c.query("UPDATE departments SET name = 'x' WHERE name = 'nothing'"))).toEqual({});
+    expect(await moved(() => c.query('DELETE FROM tenants WHERE id = 999'))).toEqual({});
+    expect(await moved(() => c.query("INSERT INTO roles (tenant_id, name, created_at) SELECT 1, 'x', 'x' WHERE false"))).toEqual({});
   });
 
   it('move when the writing transaction commits, and not at all when it rolls back', async () => {
@@ -160,7 +163,7 @@ describe('change counters', () => {
     const before = await counters();
     await c.query('BEGIN');
     await c.query(department);
-    expect(await counters(c)).toEqual({ ...before, all: before.all + 1 });
+    expect(await counters(c)).toEqual({ ...before, all: before.all + 1, departments: before.departments + 1 });
     expect(await counters()).toEqual(before);
     await c.query('ROLLBACK');
     expect(await counters(c)).toEqual(before);
@@ -177,7 +180,7 @@ describe('change counters', () => {
     await c.query(department);
     expect(await counters()).toEqual(before);
     await c.query('COMMIT');
-    expect(await counters()).toEqual({ ...before, all: before.all + 2 });
+    expect(await counters()).toEqual({ ...before, all: before.all + 2, departments: before.departments + 2 });
   });
 
   it('count every commit of concurrent writers: the second waits for the first', async () => {
@@ -195,17 +198,17 @@ describe('change counters', () => {
       await c.query('COMMIT');
       await second;
       await third.query('COMMIT');
-      expect(await counters()).toEqual({ ...before, all: before.all + 2 });
+      expect(await counters()).toEqual({ ...before, all: before.all + 2, departments: before.departments + 2 });
     } finally {
       await third.end();
     }
   });
 
   it('move with a TRUNCATE, and never with the settings or the rate windows', async () => {
-    expect(await moved(() => c.query('TRUNCATE webhook_attempts'))).toEqual({ all: 1, tenancy: 0 });
-    expect(await moved(() => c.query("INSERT INTO confctl_settings VALUES ('secret', 's')"))).toEqual({ all: 0, tenancy: 0 });
-    expect(await moved(() => c.query("INSERT INTO confctl_rate_windows VALUES ('ip:1', 1, 1)"))).toEqual({ all: 0, tenancy: 0 });
-    expect(await moved(() => c.query("UPDATE confctl_rate_windows SET count = count + 1 WHERE bucket = 'ip:1'"))).toEqual({ all: 0, tenancy: 0 });
+    expect(await moved(() => c.query('TRUNCATE webhook_attempts'))).toEqual({ all: 1, webhook_attempts: 1 });
+    expect(await moved(() => c.query("INSERT INTO confctl_settings VALUES ('secret', 's')"))).toEqual({});
+    expect(await moved(() => c.query("INSERT INTO confctl_rate_windows VALUES ('ip:1', 1, 1)"))).toEqual({});
+    expect(await moved(() => c.query("UPDATE confctl_rate_windows SET count = count + 1 WHERE bucket = 'ip:1'"))).toEqual({});
   });
 
   it('are moved by every data table, and by no confctl_ table', async () => {

@@ -1,0 +1,57 @@
+import type pg from 'pg';
+import { MIGRATION_LOCK } from './migrate.js';
+import { addressSql, cityCountrySql, fold } from './schema.js';
+
+/**
+ * The trigram (pg_trgm) GIN indexes answering `Contains` on text attributes whose values are
+ * many and varied: a substring of 3 or more characters then reads only the rows holding its
+ * trigrams instead of every row of the tenant. Each is on exactly the folded expression the list
+ * compiler writes (see `fold`; `LIKE` on it is what pg_trgm's `gin_trgm_ops` serves). They are
+ * not part of the numbered migrations because pg_trgm may be missing from a user's own
+ * PostgreSQL: lists then work without them, only slower (see `TRIGRAM_MISSING`).
+ */
+export const TRIGRAM_INDEXES: ReadonlyArray<{ name: string; table: string; expr: string }> = [
+  { name: 'users_email_trgm', table: 'users', expr: fold('email') },
+  { name: 'users_first_name_trgm', table: 'users', expr: fold('first_name') },
+  { name: 'users_last_name_trgm', table: 'users', expr: fold('last_name') },
+  { name: 'customers_email_trgm', table: 'customers', expr: fold('email') },
+  { name: 'customers_first_name_trgm', table: 'customers', expr: fold('first_name') },
+  { name: 'customers_last_name_trgm', table: 'customers', expr: fold('last_name') },
+  { name: 'customers_address_trgm', table: 'customers', expr: fold(addressSql()) },
+  { name: 'customers_city_country_trgm', table: 'customers', expr: fold(cityCountrySql()) },
+];
+
+/** What `serve` says when the database has no pg_trgm (and confctl may not create it). */
+export const TRIGRAM_MISSING =
+  "PostgreSQL's pg_trgm extension is not available to this database, so list filters with Contains read every row of the tenant " +
+  '(slow for large tenants; results are the same). Install it (the postgresql-contrib package on most systems) and run ' +
+  "CREATE EXTENSION pg_trgm; in this database as its owner or a superuser, then restart confctl: it adds its trigram indexes then.";
+
+/**
+ * Creates pg_trgm in the database if it is not there (PostgreSQL 13 and later let the database's
+ * owner, or a user with CREATE on it, create this trusted extension) and then any missing trigram
+ * index; answers whether the extension is there. A server without the extension, or a user who
+ * may not create it, answers false and changes nothing. Runs in a transaction of its own under the
+ * migrations' advisory lock, so instances starting together build each index once.
+ */
+export async function ensureTrigramIndexes(client: pg.ClientBase): Promise<boolean> {
+  await client.query('BEGIN');
+  try {
+    await client.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    const { rows } = await client.query("SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'");
+    if (!rows.length) {
+      try {
+        await client.query('CREATE EXTENSION pg_trgm');
+      } catch {
+        await client.query('ROLLBACK');
+        return false;
+      }
+    }
+    for (const i of TRIGRAM_INDEXES) await client.query(`CREATE INDEX IF NOT EXISTS ${i.name} ON ${i.table} USING gin ((${i.expr}) gin_trgm_ops)`);
+    await client.query('COMMIT');
+    return true;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
