@@ -9,9 +9,10 @@
  * text is built from `USER_JSON_FIELDS`, the trigger's own field list). Every other trigger stays
  * in place, so whatever a migration derives from these tables through triggers stays right; all
  * of it happens inside the transaction, so other connections never see the tables without them.
- * The load commits with `synchronous = FULL` (the WAL is synced at its commit): the rows are on
- * disk when `load` returns, as a seed promises when it says done.
+ * The load commits with `synchronous = FULL` (2: the WAL is synced at its commit), so the rows
+ * are on disk when `load` returns, as a seed promises when it says done.
  */
+import { availableParallelism } from 'node:os';
 import type { BulkLoad, BulkRepo, CustomerInsert } from '../types.js';
 import { USER_JSON_FIELDS } from '../user-json.js';
 import type { Db } from './db.js';
@@ -22,8 +23,13 @@ import { userRow } from './repos/users.js';
 const DEFER_FROM_ROWS = 20_000;
 /** The trigger that writes `users.json` on insert (migration 8), replaced during a deferred load by the text written directly. */
 const USER_JSON_TRIGGER = 'users_json_insert';
-/** The page cache during a load (KiB, as `cache_size` takes it negatively): index builds sort in it. */
+/**
+ * The page cache during a load (KiB, as `cache_size` takes it negatively): index builds sort in
+ * it. At 1M users and 1M customers, 1 GiB instead saved 6 % of the CPU time for 2.6× the peak RSS.
+ */
 const LOAD_CACHE_KIB = 256 * 1024;
+/** Helper threads SQLite's sorter may use for the index builds (`PRAGMA threads`): the other cores. */
+const SORT_THREADS = Math.max(1, availableParallelism() - 1);
 
 const USER_COLUMNS = Object.keys(userRow({ first_name: '', last_name: '', email: '', created_at: '' }));
 
@@ -74,14 +80,13 @@ export function bulkRepo(db: Db): BulkRepo {
   };
   return {
     load(fn) {
-      const before = { cache: db.pragma('cache_size', { simple: true }) as number, synchronous: db.pragma('synchronous', { simple: true }) as number };
-      db.pragma(`cache_size = -${LOAD_CACHE_KIB}`);
-      db.pragma('synchronous = FULL');
+      const settings = { cache_size: -LOAD_CACHE_KIB, synchronous: 2, threads: SORT_THREADS };
+      const before = Object.fromEntries(Object.keys(settings).map((name) => [name, db.pragma(name, { simple: true }) as number]));
+      for (const [name, value] of Object.entries(settings)) db.pragma(`${name} = ${value}`);
       try {
         return db.transaction(() => fn(load)).immediate();
       } finally {
-        db.pragma(`cache_size = ${before.cache}`);
-        db.pragma(`synchronous = ${before.synchronous}`);
+        for (const [name, value] of Object.entries(before)) db.pragma(`${name} = ${value}`);
       }
     },
   };
