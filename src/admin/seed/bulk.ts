@@ -110,21 +110,10 @@ export function* bulkCustomers(rnd: Prng, plan: BulkPlan, count: number): Genera
 }
 
 /**
- * The rows of `seedBulk` as steps, one insert each, for either store: run them in one
- * transaction. `seedBulk` stores the same rows through the store's bulk loader.
- */
-export function* bulkSteps(tenantId: number, counts: { users: number; customers: number }): Steps<{ users: number; customers: number }> {
-  const plan = yield* bulkPlanSteps(tenantId);
-  const rnd = bulkDraws(tenantId);
-  for (const user of bulkUsers(rnd, plan, counts.users)) yield* ask((s) => s.users.insert(tenantId, user));
-  for (const customer of bulkCustomers(rnd, plan, counts.customers)) yield* ask((s) => s.customers.insert(tenantId, customer));
-  return { users: counts.users, customers: counts.customers };
-}
-
-/**
  * Inserts `users` users and `customers` customers into a tenant in one transaction, for load
- * tests and benchmarks: the rows of `bulkSteps`, through the store's bulk loader
- * (src/store/sqlite/bulk.ts; on PostgreSQL, src/admin/postgres-seed.ts runs `bulkSteps`).
+ * tests and benchmarks: `bulkUsers` and `bulkCustomers` after `bulkPlanSteps`, through the
+ * store's bulk loader (src/store/sqlite/bulk.ts; on PostgreSQL src/admin/postgres-seed.ts
+ * loads the same rows).
  */
 export function seedBulk(store: Store, tenantId: number, counts: { users: number; customers: number }): { users: number; customers: number } {
   return store.bulk.load((load) => {
