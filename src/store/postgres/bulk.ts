@@ -7,13 +7,12 @@
  */
 import type { CustomerInsert, UserInsert } from '../types.js';
 import { CUSTOMER_COLUMNS, customerRow } from '../sqlite/repos/customers.js';
-import { userRow } from '../sqlite/repos/users.js';
+import { USER_COLUMNS, userRow } from '../sqlite/repos/users.js';
 import { all, type Queryable } from './pool.js';
 
 /** Rows per INSERT: one round trip each, a few MB of parameters. */
 const BATCH_ROWS = 5_000;
 
-const USER_COLUMNS = Object.keys(userRow({ first_name: '', last_name: '', email: '', created_at: '' }));
 /** Each table's columns with their array types (text unless named). */
 const TABLES = {
   users: { columns: USER_COLUMNS, types: { department_id: 'bigint', status: 'integer' } as Record<string, string>, row: (r: UserInsert) => userRow(r) as Record<string, unknown> },

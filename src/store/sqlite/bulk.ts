@@ -17,7 +17,7 @@ import type { BulkLoad, BulkRepo, CustomerInsert } from '../types.js';
 import { USER_JSON_FIELDS } from '../user-json.js';
 import type { Db } from './db.js';
 import { CUSTOMER_COLUMNS, customerRow } from './repos/customers.js';
-import { userRow } from './repos/users.js';
+import { USER_COLUMNS, userRow } from './repos/users.js';
 
 /** Loads at least this large, and at least as large as the table, defer the table's index builds. */
 const DEFER_FROM_ROWS = 20_000;
@@ -31,7 +31,6 @@ const LOAD_CACHE_KIB = 256 * 1024;
 /** Helper threads SQLite's sorter may use for the index builds (`PRAGMA threads`): the other cores. */
 const SORT_THREADS = Math.max(1, availableParallelism() - 1);
 
-const USER_COLUMNS = Object.keys(userRow({ first_name: '', last_name: '', email: '', created_at: '' }));
 
 /** The text migration 8's trigger stores for the user `u` (stored columns, `id`, `name` and `department_name`). */
 export function userJsonText(u: Record<string, unknown>): string {

@@ -65,6 +65,9 @@ export function userRow(input: UserInsert) {
     deleted_at: input.deleted_at ?? null,
   };
 }
+
+/** The columns of `userRow`, in its order. */
+export const USER_COLUMNS = Object.keys(userRow({ first_name: '', last_name: '', email: '', created_at: '' }));
 const PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role'] as const;
 
 export function userRepo(db: Db): UserRepo {
