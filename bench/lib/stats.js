@@ -56,3 +56,10 @@ export function markdownTable(header, rows) {
   const line = (cells) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
+
+/** The nearest-rank `p`th percentile (0 < p ≤ 100) of a non-empty list: the smallest value with at least p % of the values at or below it. */
+export function percentile(values, p) {
+  if (values.length === 0) throw new Error('percentile of no values');
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)];
+}

@@ -76,6 +76,7 @@ export interface Store {
   roles: RoleRepo;
   departments: DepartmentRepo;
   users: UserRepo;
+  bulk: BulkRepo;
   invitations: InvitationRepo;
   webhookDestinations: WebhookDestinationRepo;
   webhookOutbox: WebhookOutboxRepo;
@@ -175,6 +176,25 @@ export interface UserInsert {
 }
 
 export type UserPatch = Partial<Pick<UserInsert, 'department_id' | 'first_name' | 'last_name' | 'email' | 'timezone' | 'work_hours' | 'role'>>;
+
+/** Bulk loading for the seeder (sqlite/bulk.ts). */
+export interface BulkRepo {
+  /**
+   * Runs `fn` in one IMMEDIATE write transaction (a savepoint when nested) with a large page
+   * cache; what it loaded is synced to disk when `load` returns.
+   */
+  load<T>(fn: (load: BulkLoad) => T): T;
+}
+
+/**
+ * Inserts of a bulk load: the first `count` of `rows` into the tenant, stored as `users.insert` and
+ * `customers.insert` store them, in order; throws when `rows` holds fewer. Answers `count`. A large
+ * load defers the table's index builds; `deferIndexes` overrides that choice (the rows are the same).
+ */
+export interface BulkLoad {
+  users(tenantId: number, count: number, rows: Iterable<UserInsert>, options?: { deferIndexes?: boolean }): number;
+  customers(tenantId: number, count: number, rows: Iterable<CustomerInsert>, options?: { deferIndexes?: boolean }): number;
+}
 
 export interface UserRepo {
   /** One page of the tenant's users per a validated list query, with the exact total. */

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seedDemoPg } from '../../src/admin/postgres-seed.js';
-import { type DemoSummary, ensureDefaultRoles, seedDemo } from '../../src/admin/seed/index.js';
+import { seedBulkPg, seedDemoPg } from '../../src/admin/postgres-seed.js';
+import { type DemoSummary, ensureDefaultRoles, seedBulk, seedDemo } from '../../src/admin/seed/index.js';
 import { wavDurationSeconds } from '../../src/media/wav.js';
 import { openStore } from '../../src/store/index.js';
 import type { DataStore } from '../../src/store/port.js';
@@ -116,5 +116,35 @@ describe('seedDemoPg', () => {
     const both = await Promise.all([seedDemoPg(pg, tenant, { mediaDir: media }), seedDemoPg(pg, tenant, { mediaDir: media })]);
     expect(both.map((s) => s.skipped).sort()).toEqual([false, true]);
     expect(await counts(pg, tenant)).toEqual({ users: 25, customers: 30, conferences: 4, recordings: 5, meeting_links: 3 });
+  });
+});
+
+describe('seedBulkPg', () => {
+  it('stores the rows, JSON text and departments seedBulk stores on SQLite, across batches, and numbers a second seed after the first', async () => {
+    const pg = await openDatabase();
+    const pgTenant = (await pg.tenants.create('bulk.test')).id;
+    const sqlite = openStore(':memory:');
+    const sqliteTenant = sqlite.tenants.create('bulk.test').id;
+    const all = q({ with_trashed: true, page_size: 100_000 });
+    const rows = async (s: DataStore, t: number) => ({
+      users: (await s.users.list(t, all)).rows,
+      json: (await s.users.listJson(t, all)).rows,
+      customers: (await s.customers.list(t, all)).rows,
+      departments: await s.departments.list(t),
+    });
+    try {
+      expect(pgTenant).toBe(sqliteTenant);
+      for (const counts of [{ users: 6_000, customers: 5_500 }, { users: 10, customers: 0 }]) {
+        expect(await seedBulkPg(pg, pgTenant, counts)).toEqual(seedBulk(sqlite, sqliteTenant, counts));
+      }
+      const expected = await rows(sqlite, sqliteTenant);
+      expect(expected.users).toHaveLength(6_010);
+      expect(expected.customers).toHaveLength(5_500);
+      expect(expected.departments).toHaveLength(50);
+      expect(await rows(pg, pgTenant)).toEqual(expected);
+      expect(expected.json[0]).toBe(JSON.stringify(expected.users[0]));
+    } finally {
+      sqlite.close();
+    }
   });
 });

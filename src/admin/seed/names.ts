@@ -37,3 +37,13 @@ export const STREETS = ['Main Street', 'High Street', 'Station Road', 'Park Aven
 export function emailPart(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
+
+/** The bulk seed's departments (50) for a tenant without any: a company's, the first its largest. */
+export const BULK_DEPARTMENTS = [
+  'Engineering', 'Sales', 'Support', 'Marketing', 'Finance', 'Legal', 'Operations', 'Research', 'Human Resources', 'Security',
+  'Design', 'Product', 'Data Science', 'Infrastructure', 'Quality Assurance', 'Customer Success', 'Procurement', 'Facilities',
+  'Internal Audit', 'Compliance', 'Public Relations', 'Partnerships', 'Business Development', 'Training', 'Recruiting', 'Payroll',
+  'Accounts Payable', 'Accounts Receivable', 'Treasury', 'Tax', 'Investor Relations', 'Strategy', 'Communications', 'Logistics',
+  'Supply Chain', 'Manufacturing', 'Field Service', 'Technical Writing', 'Localization', 'Developer Relations', 'IT Helpdesk',
+  'Network Operations', 'Platform', 'Mobile', 'Web', 'Analytics', 'Billing', 'Risk', 'Sustainability', 'Executive Office',
+] as const;

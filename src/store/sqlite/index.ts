@@ -12,6 +12,7 @@ import { recordingRepo } from './repos/recordings.js';
 import { departmentRepo, roleRepo } from './repos/roles.js';
 import { tenantRepo } from './repos/tenants.js';
 import { userRepo } from './repos/users.js';
+import { bulkRepo } from './bulk.js';
 import { meetingLinkRepo } from './repos/meeting-links.js';
 import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from '../types.js';
@@ -72,6 +73,7 @@ export function openStore(location: string): Store {
     roles: roleRepo(db),
     departments: departmentRepo(db),
     users: userRepo(db),
+    bulk: bulkRepo(db),
     invitations: invitationRepo(db),
     webhookDestinations: webhookDestinationRepo(db),
     webhookOutbox: webhookOutboxRepo(db),

@@ -46,6 +46,28 @@ export const toUser = (r: UserRow): User => ({ ...r, work_hours: r.work_hours ==
 const USER_JSON_LIST_DEF: ListDef = { ...USER_LIST_DEF, select: 'u.json', selectJoins: false };
 
 const json = (w: WorkHours | null | undefined) => (w ? JSON.stringify(w) : null);
+
+/** A user's stored columns for an insert (all but `tenant_id`, `id` and `json`): defaults applied, work hours as JSON text. */
+export function userRow(input: UserInsert) {
+  const created = input.created_at ?? nowIso();
+  return {
+    department_id: input.department_id ?? null,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    email: input.email,
+    timezone: input.timezone ?? null,
+    work_hours: json(input.work_hours),
+    role: input.role ?? null,
+    status: input.status ?? 1,
+    avatar_url: input.avatar_url ?? null,
+    created_at: created,
+    updated_at: input.updated_at ?? created,
+    deleted_at: input.deleted_at ?? null,
+  };
+}
+
+/** The columns of `userRow`, in its order. */
+export const USER_COLUMNS = Object.keys(userRow({ first_name: '', last_name: '', email: '', created_at: '' }));
 const PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role'] as const;
 
 export function userRepo(db: Db): UserRepo {
@@ -86,26 +108,7 @@ export function userRepo(db: Db): UserRepo {
       return r && toUser(r);
     },
     insert(tenantId, input: UserInsert) {
-      const now = nowIso();
-      const created = input.created_at ?? now;
-      const id = Number(
-        insert.run({
-          tenant_id: tenantId,
-          department_id: input.department_id ?? null,
-          first_name: input.first_name,
-          last_name: input.last_name,
-          email: input.email,
-          timezone: input.timezone ?? null,
-          work_hours: json(input.work_hours),
-          role: input.role ?? null,
-          status: input.status ?? 1,
-          avatar_url: input.avatar_url ?? null,
-          created_at: created,
-          updated_at: input.updated_at ?? created,
-          deleted_at: input.deleted_at ?? null,
-        }).lastInsertRowid,
-      );
-      return getAny(tenantId, id)!;
+      return getAny(tenantId, Number(insert.run({ tenant_id: tenantId, ...userRow(input) }).lastInsertRowid))!;
     },
     update(tenantId, id, patch: UserPatch) {
       const params: Record<string, unknown> = { tenant_id: tenantId, id, updated_at: nowIso() };

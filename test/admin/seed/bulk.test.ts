@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { seedBulk } from '../../../src/admin/seed/index.js';
+import { bulkCustomers, bulkDraws, bulkPlanSteps, bulkUsers } from '../../../src/admin/seed/bulk.js';
+import { BULK_DEPARTMENTS } from '../../../src/admin/seed/names.js';
+import { runSteps } from '../../../src/admin/steps.js';
+import { openStore, type Store } from '../../../src/store/index.js';
+import { q } from '../../store/contract/fixtures.js';
+import { tempDir } from '../../tmp.js';
+
+/**
+ * The bulk seeder's rows: `seedBulk` through the store's bulk loader (src/store/sqlite/bulk.ts)
+ * stores exactly the rows the row-by-row steps store, whether the loader defers the index builds
+ * or not, and the same rows as the seeder stored before the loader existed.
+ */
+const opened: Store[] = [];
+afterEach(() => {
+  for (const s of opened.splice(0)) s.close();
+});
+
+function open(file = join(tempDir('confctl-bulk-'), 'db.sqlite')): Store {
+  const store = openStore(file);
+  opened.push(store);
+  return store;
+}
+
+const all = q({ with_trashed: true, page_size: 100_000 });
+
+/** Everything a seed writes that a client or the planner can see: rows, stored JSON text, departments, the two tables' indexes in their order and their triggers. */
+function contents(store: Store, tenantId: number) {
+  const db = new Database(store.location, { readonly: true });
+  try {
+    return {
+      users: store.users.list(tenantId, all).rows,
+      json: db.prepare('SELECT id, json FROM users WHERE tenant_id = ? ORDER BY id').all(tenantId),
+      customers: store.customers.list(tenantId, all).rows,
+      departments: store.departments.list(tenantId),
+      // Each table's indexes in creation order: the planner weighs them in that order (see suspend in src/store/sqlite/bulk.ts).
+      indexes: db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('users', 'customers') AND type = 'index' ORDER BY tbl_name, rowid").all(),
+      triggers: db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('users', 'customers') AND type = 'trigger' ORDER BY name").all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** The reference: the seed's rows inserted one by one through the repositories, as the seeder did before its bulk loader. */
+function rowByRow(store: Store, tenantId: number, counts: { users: number; customers: number }) {
+  store.transaction(() => {
+    const plan = runSteps(store, bulkPlanSteps(tenantId));
+    const rnd = bulkDraws(tenantId);
+    for (const user of bulkUsers(rnd, plan, counts.users)) store.users.insert(tenantId, user);
+    for (const customer of bulkCustomers(rnd, plan, counts.customers)) store.customers.insert(tenantId, customer);
+  });
+}
+
+/** Seeds through the loader with index builds deferred or not. */
+function loadDirect(store: Store, tenantId: number, counts: { users: number; customers: number }, deferIndexes: boolean) {
+  store.bulk.load((load) => {
+    const plan = runSteps(store, bulkPlanSteps(tenantId));
+    const rnd = bulkDraws(tenantId);
+    load.users(tenantId, counts.users, bulkUsers(rnd, plan, counts.users), { deferIndexes });
+    load.customers(tenantId, counts.customers, bulkCustomers(rnd, plan, counts.customers), { deferIndexes });
+  });
+}
+
+describe('seedBulk', () => {
+  it('stores the rows the seeder stored before its bulk loader (digests taken from that code)', () => {
+    const store = open(':memory:');
+    const t = store.tenants.create('golden.test').id;
+    for (const n of ['Engineering', 'Sales', 'Support']) store.departments.create(t, n);
+    seedBulk(store, t, { users: 400, customers: 300 });
+    seedBulk(store, t, { users: 100, customers: 50 });
+    const users = store.users.list(t, all).rows;
+    const customers = store.customers.list(t, all).rows;
+    const json = users.map((u) => store.users.getJson(t, u.id) ?? `deleted ${u.id}`);
+    const digest = (x: unknown) => createHash('sha256').update(JSON.stringify(x)).digest('hex');
+    expect([users.length, customers.length]).toEqual([500, 350]);
+    expect(digest(users)).toBe('fafbc74a754a4a39f6e5dfde0bb6e28ebcf8388843b8ee727eb67ee60a91ceda');
+    expect(digest(customers)).toBe('03fba9090ba011670d4309fb253a4ca4502a9fd11a9630834436b89bd1266fa5');
+    expect(digest(json)).toBe('86dc4404a9577496413f8aaffbdea852ce18342304fd14d09f576a89f24b2ad8');
+  });
+
+  it('with deferred index builds stores what inserting row by row stores: rows, JSON text, departments, indexes and triggers', () => {
+    const counts = { users: 1500, customers: 1000 };
+    const [stepped, deferred, direct] = [open(), open(), open()];
+    const tenants = [stepped, deferred, direct].map((s) => s.tenants.create('bulk.test').id);
+    rowByRow(stepped, tenants[0], counts);
+    loadDirect(deferred, tenants[1], counts, true);
+    loadDirect(direct, tenants[2], counts, false);
+    const expected = contents(stepped, tenants[0]);
+    expect(expected.users).toHaveLength(1500);
+    expect(expected.customers).toHaveLength(1000);
+    expect(expected.indexes.length).toBeGreaterThan(20);
+    expect(expected.triggers.length).toBe(2);
+    expect(contents(deferred, tenants[1])).toEqual(expected);
+    expect(contents(direct, tenants[2])).toEqual(expected);
+    // A second seed on top (into the deferred store, rows present: numbered after them).
+    rowByRow(stepped, tenants[0], { users: 500, customers: 500 });
+    loadDirect(deferred, tenants[1], { users: 500, customers: 500 }, true);
+    expect(contents(deferred, tenants[1])).toEqual(contents(stepped, tenants[0]));
+  });
+
+  it("each user's stored JSON text is byte for byte JSON.stringify of the user the API answers", () => {
+    const store = open();
+    const t = store.tenants.create('bulk.test').id;
+    loadDirect(store, t, { users: 2000, customers: 0 }, true);
+    const users = store.users.list(t, all).rows;
+    const { json } = contents(store, t);
+    expect(json).toEqual(users.map((u) => ({ id: u.id, json: JSON.stringify(u) })));
+    expect(users.filter((u) => u.department_name !== null).length).toBeGreaterThan(1500);
+  });
+
+  it('creates 50 departments for a tenant without any, most users in the first; uses a tenant\'s own departments evenly', () => {
+    const store = open();
+    const fresh = store.tenants.create('fresh.test').id;
+    seedBulk(store, fresh, { users: 5000, customers: 0 });
+    const departments = store.departments.list(fresh);
+    expect(departments.map((d) => d.name)).toEqual([...BULK_DEPARTMENTS]);
+    const db = new Database(store.location, { readonly: true });
+    expect(db.prepare('SELECT DISTINCT created_at, updated_at FROM departments WHERE tenant_id = ?').all(fresh)).toEqual([
+      { created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' },
+    ]);
+    db.close();
+    const byDepartment = new Map<number | null, number>();
+    for (const u of store.users.list(fresh, all).rows) byDepartment.set(u.department_id, (byDepartment.get(u.department_id) ?? 0) + 1);
+    const main = byDepartment.get(departments[0].id)!;
+    expect(main / 5000).toBeGreaterThan(0.5);
+    expect(main / 5000).toBeLessThan(0.6);
+    expect(byDepartment.size).toBe(51);
+    // A second seed keeps the departments.
+    seedBulk(store, fresh, { users: 10, customers: 0 });
+    expect(store.departments.list(fresh)).toHaveLength(50);
+
+    const own = store.tenants.create('own.test').id;
+    for (const n of ['A', 'B']) store.departments.create(own, n);
+    seedBulk(store, own, { users: 2000, customers: 0 });
+    const counts = ['A', 'B'].map((n) => store.users.list(own, q({ with_trashed: true, filter: { attribute: 'department', type: 'text', operator: 'Equal', value: n } })).total);
+    expect(store.departments.list(own)).toHaveLength(2);
+    for (const c of counts) expect(c / 2000).toBeGreaterThan(0.4);
+  });
+
+  it('a write after a deferred load keeps the JSON text, indexes and uniqueness working', () => {
+    const store = open();
+    const t = store.tenants.create('bulk.test').id;
+    loadDirect(store, t, { users: 1000, customers: 1000 }, true);
+    const [first] = store.users.list(t, q()).rows;
+    const renamed = store.users.update(t, first.id, { last_name: 'Renamed' });
+    expect(store.users.getJson(t, first.id)).toBe(JSON.stringify(renamed));
+    expect(() => store.users.insert(t, { first_name: 'A', last_name: 'B', email: first.email.toUpperCase() })).toThrow();
+    const [customer] = store.customers.list(t, q()).rows;
+    expect(() => store.customers.insert(t, { first_name: 'A', last_name: 'B', email: customer.email })).toThrow();
+  });
+
+  it('rolls back whole, indexes and triggers included, when the rows run out', () => {
+    const store = open();
+    const t = store.tenants.create('bulk.test').id;
+    const before = contents(store, t);
+    expect(() =>
+      store.bulk.load((load) => {
+        const plan = runSteps(store, bulkPlanSteps(t));
+        load.users(t, 100, bulkUsers(bulkDraws(t), plan, 99), { deferIndexes: true });
+      }),
+    ).toThrow('bulk load: 100 rows expected, 99 given');
+    expect(contents(store, t)).toEqual(before);
+  });
+});
