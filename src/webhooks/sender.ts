@@ -155,7 +155,7 @@ export function createSender(options: SenderOptions): Sender {
   /** One look, then the next in `pollMs`; a failure (the database unreachable) is logged and the loop goes on. */
   function poll(): void {
     running = look().catch((err: Error) => options.log?.(`webhook sender: ${err.message}`));
-    running.finally(() => {
+    void running.finally(() => {
       if (!stopped) timer = setTimeout(poll, options.pollMs ?? 500);
     });
   }

@@ -85,15 +85,15 @@ export class Sandbox {
     return new Promise((done, fail) => {
       const timer = setTimeout(() => fail(new Error(`serve did not start: ${out}`)), 20_000);
       const onData = (d: Buffer) => {
-        out += d;
+        out += d.toString();
         const m = /Listening on (\S+)/.exec(out);
         if (m) {
           clearTimeout(timer);
           done({ baseUrl: m[1], child, output: () => out });
         }
       };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (d) => (out += d));
+      child.stdout.on('data', onData);
+      child.stderr.on('data', (d) => (out += d));
       child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
     });
   }

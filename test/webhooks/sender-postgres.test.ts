@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { createSender, type PostResult } from '../../src/webhooks/sender.js';
 import { verify } from '../../src/webhooks/signature.js';

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { isImportKind, IMPORT_KINDS } from '../../admin/import.js';
 import { type CliContext, UsageError } from '../context.js';
-import type { Row } from '../output/index.js';
 import { isDryRun, plan, print } from './admin-local.js';
 import { withStore } from './admin-store.js';
 
@@ -28,7 +27,7 @@ export async function conferenceEnd(ctx: CliContext, cmd: Command, id: string): 
     const dryRun = isDryRun(cmd);
     const ended = await changes.endConference(tenantId, idArg(id, 'conference id'), ctx.now(), dryRun);
     if (dryRun) return plan(ctx, [`would end conference ${ended.conference.id} '${ended.conference.title}'; ${ended.recordings.length} running recording(s) would become Processing`]);
-    await print(ctx, cmd, ended as unknown as Row);
+    await print(ctx, cmd, ended);
   });
 }
 

@@ -43,7 +43,7 @@ interface Opened {
 
 /** Opens (and on first use initialises) the SQLite data directory, seeding demo data on request. */
 async function openLocalService(options: ServeOptions, ctx: CliContext): Promise<Opened> {
-  const local = openLocal(options.data, ctx.env as NodeJS.ProcessEnv, (m) => ctx.streams.stderr.write(`${m}\n`), options.media);
+  const local = openLocal(options.data, ctx.env, (m) => ctx.streams.stderr.write(`${m}\n`), options.media);
   const { store, layout } = local;
   if (options.profile && !store.tenants.list().length) {
     await consentToLocalProfile(ctx, store, options.profile).catch((err) => {
