@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEvent, createMeetingLink, deleteEvent, listMeetingLinks, scheduleMeeting, trigger, updateEvent } from '../../src/admin/postgres-changes.js';
 import { TRIGGER_TYPES } from '../../src/admin/trigger.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
-import { createTestDatabase, type TestDatabase } from '../pg/database.js';
+import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 
 /**
  * The admin changes that write webhook events, on PostgreSQL (`--database`): the rules and events
@@ -22,7 +22,7 @@ const END = '2026-12-01T09:30:00.000Z';
 
 /** Two tenants, a calendar of tenant A, destinations of both (one of A's only for deletions). */
 async function setup() {
-  database = await createTestDatabase();
+  database = await createMigratedDatabase();
   store = await openPostgresStore(database.url);
   const tenantId = (await store.tenants.create('localhost')).id;
   const otherTenantId = (await store.tenants.create('other.example')).id;
