@@ -1,13 +1,40 @@
-import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The suite in three tiers, one vitest run for `npm test` (`--project NAME` for one tier):
+ * - `unit`: every test file not below, without PostgreSQL (`npm run test:unit`, the quick loop);
+ * - `pg`: the files that use PostgreSQL, on one server for the run with a migrated template
+ *   database that each test copies (test/pg); a file lands here by its path;
+ * - `e2e`: test/e2e, which runs the built CLI and `serve`, on either store.
+ * A test in `unit` that asks for PostgreSQL fails saying where to put it (test/pg/database.ts).
+ */
+const POSTGRES = [
+  'test/pg/**/*.test.ts',
+  'test/store/postgres/**/*.test.ts',
+  'test/**/*postgres*.test.ts',
+  'test/**/*database*.test.ts',
+  // The store contract and `admin copy` run each case on SQLite and on PostgreSQL.
+  'test/store/contract.test.ts',
+  'test/admin/copy.test.ts',
+];
+const E2E = ['test/e2e/**/*.test.ts'];
+const postgres = ['test/pg/global-setup.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // One real PostgreSQL for the run (test/pg/postgres-server.ts), about a second to start.
-    globalSetup: ['test/pg/global-setup.ts'],
+    // Vitest's default is one worker fewer than the cores: one on a 2-core machine, so files ran one
+    // after the other. Most files wait on what they start (serve, the CLI, PostgreSQL), so one
+    // worker more than the cores keeps both cores busy.
+    maxWorkers: availableParallelism() + 1,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES, ...E2E] } },
+      { extends: true, test: { name: 'pg', include: POSTGRES, exclude: [...configDefaults.exclude, ...E2E], globalSetup: postgres } },
+      { extends: true, test: { name: 'e2e', include: E2E, globalSetup: postgres } },
+    ],
   },
 });

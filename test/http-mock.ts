@@ -133,6 +133,7 @@ export async function startMockServer(): Promise<MockServer> {
   const requests: SeenRequest[] = [];
   const sockets = new Set<Socket>();
 
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- a rejection fails the run as an unhandled rejection, as a test wants
   const server: Server = createServer(async (req) => {
     let body = '';
     req.setEncoding('utf8');

@@ -30,7 +30,7 @@ export async function readProfiles(location: StoreLocation = {}): Promise<Profil
   try {
     const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return openProfiles(location);
-    data = parsed as FileShape;
+    data = parsed;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') data = {};
     else return openProfiles(location);

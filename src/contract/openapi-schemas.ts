@@ -136,7 +136,7 @@ function convert(named: Record<string, z.ZodType>, io: 'input' | 'output'): Reco
 }
 
 function inline(schema: z.ZodType, io: 'input' | 'output'): Json {
-  return tidy(z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json);
+  return tidy(z.toJSONSchema(schema, { io, unrepresentable: 'any' }));
 }
 
 const FORMAT_BY_NAME: [RegExp, string][] = [

@@ -33,7 +33,7 @@ export function planAttendees(inputs: readonly AttendeeInput[], facts: AttendeeF
     if (picked.has(key)) continue;
     const existing = facts.attending(input.email);
     const row = existing ?? { email: input.email, name: input.name, ...facts.person(input.email) };
-    if (!existing) fresh.push(row as AttendeeInsert);
+    if (!existing) fresh.push(row);
     picked.set(key, row);
   }
   return { picked: [...picked.values()], fresh };

@@ -164,7 +164,7 @@ export function createSender(options: SenderOptions): Sender {
     running = look().catch((err: Error) => {
       if (!isBusy(err)) options.log?.(`webhook sender: ${err.message}`);
     });
-    running.finally(() => {
+    void running.finally(() => {
       if (!stopped) timer = setTimeout(poll, options.pollMs ?? 500);
     });
   }

@@ -180,7 +180,7 @@ describe('copyToPostgres', () => {
     const tenants = await max('tenants');
     expect((await store.tenants.create('after.test')).id).toBe(tenants + 1);
     const users = await max('users');
-    const user = await store.units.createUser(tenant.id, { first_name: 'New', last_name: 'Person', email: 'new.person@example.com', role: 'Member' } as never, false);
+    const user = await store.units.createUser(tenant.id, { first_name: 'New', last_name: 'Person', email: 'new.person@example.com', role: 'Member' }, false);
     expect(user.id).toBe(users + 1);
   });
 

@@ -3,7 +3,7 @@ import { createEvent, deleteEvent, updateEvent } from '../../src/admin/events.js
 import { createMeetingLink, scheduleMeeting } from '../../src/admin/meeting-links.js';
 import { trigger, TRIGGER_TYPES } from '../../src/admin/trigger.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
-import { createTestDatabase, type TestDatabase } from '../pg/database.js';
+import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 
 /**
  * The admin changes that write webhook events, on PostgreSQL (`--database`): the rules and events
@@ -23,7 +23,7 @@ const END = '2026-12-01T09:30:00.000Z';
 
 /** Two tenants, a calendar of tenant A, destinations of both (one of A's only for deletions). */
 async function setup() {
-  database = await createTestDatabase();
+  database = await createMigratedDatabase();
   store = await openPostgresStore(database.url);
   const tenantId = (await store.tenants.create('localhost')).id;
   const otherTenantId = (await store.tenants.create('other.example')).id;

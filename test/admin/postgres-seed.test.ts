@@ -8,7 +8,7 @@ import { openStore } from '../../src/store/index.js';
 import type { DataStore } from '../../src/store/port.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { q } from '../store/contract/fixtures.js';
-import { createTestDatabase, type TestDatabase } from '../pg/database.js';
+import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 import { tempDir } from '../tmp.js';
 
 /**
@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 async function openDatabase(): Promise<PostgresStore> {
-  database = await createTestDatabase();
+  database = await createMigratedDatabase();
   store = await openPostgresStore(database.url);
   return store;
 }

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: the benchmark is plain JavaScript without declarations.
 import { cycle, listClasses, listPath, meetsGoal, noisyPaths, seedInstant, substrings } from '../../bench/lib/scale-plan.js';
-// @ts-expect-error: as above.
 import { percentile } from '../../bench/lib/stats.js';
 import * as names from '../../src/admin/seed/names.js';
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: the benchmark is plain JavaScript without declarations.
 import { cpuTicksFromStat, fixed, markdownTable, median, megabytes, middleRun, ratio, statusField } from '../../bench/lib/stats.js';
 
 describe('median', () => {

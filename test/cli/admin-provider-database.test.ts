@@ -31,7 +31,7 @@ async function demoOnBoth(): Promise<{ local: AdminFake; url: string; mediaTo: s
   await local.json(['admin', 'seed', '--demo']);
   local.inspect((l) => {
     const [tenant] = l.store.tenants.list();
-    for (const n of [1, 2]) l.store.units.createUser(tenant.id, { first_name: 'Invited', last_name: `No ${n}`, email: `invited${n}@example.com` }, true);
+    for (const n of [1, 2]) void l.store.units.createUser(tenant.id, { first_name: 'Invited', last_name: `No ${n}`, email: `invited${n}@example.com` }, true);
   });
   const url = await database();
   const mediaTo = join(scratch(), 'media');

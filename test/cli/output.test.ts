@@ -2,7 +2,7 @@ import { ADDRESS_PARTS } from '../../src/contract/resource-fields.js';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createStreams } from '../../src/cli/context.js';
-import { listWriter, renderItem } from '../../src/cli/output/index.js';
+import { listWriter, renderItem, type Row } from '../../src/cli/output/index.js';
 import { fitWidths } from '../../src/cli/output/table.js';
 import type { OutputFormat } from '../../src/config/profiles.js';
 
@@ -19,7 +19,7 @@ function capture(tty = false, width = 80) {
   return { streams, out: () => out, err: () => err };
 }
 
-async function list(format: OutputFormat, fields?: string[], pages = [ROWS]) {
+async function list(format: OutputFormat, fields?: string[], pages: readonly Row[][] = [ROWS]) {
   const c = capture();
   const w = listWriter(c.streams, { format, fields, columns: ['id', 'name'] });
   for (const p of pages) await w.write(p);

@@ -118,7 +118,7 @@ describe('pacer', () => {
   });
 
   it('an abort ends a wait with the abort reason', async () => {
-    let t = 0;
+    const t = 0;
     const p = createPacer({ now: () => t, sleep: () => new Promise(() => {}) });
     await p.beforeRequest();
     p.observe({ 'ratelimit-limit': '5', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });

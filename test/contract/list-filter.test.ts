@@ -21,7 +21,7 @@ async function all(path: string, query: Record<string, string>): Promise<Row[]> 
   const rows: Row[] = [];
   for (let page = 1; ; page++) {
     const qs = new URLSearchParams({ ...query, with_trashed: 'true', page_size: '100', page_number: String(page) });
-    const res = await fx.call('GET', `${path}?${qs}`);
+    const res = await fx.call('GET', `${path}?${qs.toString()}`);
     expect(res.status, res.body).toBe(200);
     const body = JSON.parse(res.body) as { data: Row[]; last_page: number };
     rows.push(...body.data);

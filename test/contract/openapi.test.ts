@@ -3,13 +3,13 @@ import { OPERATIONS } from '../../src/contract/index.js';
 import { openApiDocument } from '../../src/contract/openapi.js';
 
 type Json = Record<string, any>;
-const doc = openApiDocument('http://localhost:8080') as Json;
+const doc: Json = openApiDocument('http://localhost:8080');
 const operations = Object.values(doc.paths as Json).flatMap((methods: Json) => Object.values(methods)) as Json[];
 
 /** Every node of the document with the path to it. */
 function* walk(node: unknown, path: string[] = []): Generator<[string[], Json]> {
   if (node === null || typeof node !== 'object') return;
-  if (!Array.isArray(node)) yield [path, node as Json];
+  if (!Array.isArray(node)) yield [path, node];
   for (const [k, v] of Object.entries(node)) yield* walk(v, [...path, k]);
 }
 

@@ -36,7 +36,9 @@ export class Sandbox {
   env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...process.env, CONFCTL_CONFIG_DIR: this.configDir, CONFCTL_DATA: this.dataDir, NO_COLOR: '1', ...extra };
     if (this.database && !('CONFCTL_DATABASE_URL' in extra)) env.CONFCTL_DATABASE_URL = this.database.url;
-    for (const k of ['CONFCTL_DATABASE_URL', 'CONFCTL_PROFILE', 'CONFCTL_BASE_URL', 'CONFCTL_DOMAIN', 'CONFCTL_KEY_ID', 'CONFCTL_KEY_SECRET', 'CONFCTL_OUTPUT', 'FORCE_COLOR']) {
+    // NODE_EXTRA_CA_CERTS (set on some machines, the sandbox's included) makes every node start read
+    // a bundle of certificates, ≈ 80 ms each; the CLI and serve here talk to local servers only.
+    for (const k of ['CONFCTL_DATABASE_URL', 'CONFCTL_PROFILE', 'CONFCTL_BASE_URL', 'CONFCTL_DOMAIN', 'CONFCTL_KEY_ID', 'CONFCTL_KEY_SECRET', 'CONFCTL_OUTPUT', 'FORCE_COLOR', 'NODE_EXTRA_CA_CERTS']) {
       if (!(k in extra) && !(k === 'CONFCTL_DATABASE_URL' && this.database)) delete env[k];
     }
     return env;
@@ -85,15 +87,15 @@ export class Sandbox {
     return new Promise((done, fail) => {
       const timer = setTimeout(() => fail(new Error(`serve did not start: ${out}`)), 20_000);
       const onData = (d: Buffer) => {
-        out += d;
+        out += d.toString();
         const m = /Listening on (\S+)/.exec(out);
         if (m) {
           clearTimeout(timer);
           done({ baseUrl: m[1], child, output: () => out });
         }
       };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', (d) => (out += d));
+      child.stdout.on('data', onData);
+      child.stderr.on('data', (d) => (out += d));
       child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
     });
   }

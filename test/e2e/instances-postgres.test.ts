@@ -65,10 +65,10 @@ describe('e2e: two serve instances on one PostgreSQL database', () => {
   it('a write on one instance is read on the other at once, and a key revoked with admin --database is refused by both on the next request', async () => {
     const created = await call(a, 'POST', '/customers', { first_name: 'Ann', last_name: 'Lee', email: 'ann@two.test' });
     expect(created.status).toBe(200);
-    const { id } = (await created.json()).data;
+    const { id } = ((await created.json()) as { data: { id: number } }).data;
     const read = await call(b, 'GET', `/customers/${id}`);
     expect(read.status).toBe(200);
-    expect((await read.json()).data.email).toBe('ann@two.test');
+    expect(((await read.json()) as { data: { email: string } }).data.email).toBe('ann@two.test');
     const taken = await call(b, 'POST', '/customers', { first_name: 'Ann', last_name: 'Lee', email: 'ANN@two.test' });
     expect(taken.status).toBe(400);
 
@@ -83,12 +83,12 @@ describe('e2e: two serve instances on one PostgreSQL database', () => {
   });
 
   it('50 concurrent attendee additions spread over both never pass the maximum', async () => {
-    const owner = (await (await call(a, 'POST', '/customers', { first_name: 'Owen', last_name: 'Er', email: 'owner@two.test' })).json()).data;
+    const owner = ((await (await call(a, 'POST', '/customers', { first_name: 'Owen', last_name: 'Er', email: 'owner@two.test' })).json()) as { data: { id: number } }).data;
     const tenant = (await store.tenants.list())[0];
     const account = await store.conferenceAccounts.insert(tenant.id, { owner_type: 'Customer', owner_id: owner.id, name: 'Room' });
     const conf = await call(a, 'POST', '/online_conferences', { online_conference_account_id: account.id, public_id: 'race-1', title: 'Race', is_public: true });
     expect(conf.status).toBe(200);
-    const conferenceId = (await conf.json()).data.id;
+    const conferenceId = ((await conf.json()) as { data: { id: number } }).data.id;
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) => call(i % 2 ? a : b, 'POST', `/online_conferences/${conferenceId}/attendees`, [{ email: `guest${i}@two.test`, name: `Guest ${i}` }])),
     );
@@ -109,7 +109,7 @@ describe('e2e: two serve instances on one PostgreSQL database', () => {
     const recording = await store.recordings.insert(conference.id, { status: RECORDING_STATUS.Finished, file_name: 'talk.wav', path: 'two/talk.wav' });
     const signed = await call(a, 'GET', `/online_conferences/${conference.id}/recordings/${recording.id}/url`);
     expect(signed.status).toBe(200);
-    const url = new URL((await signed.json()).data.url);
+    const url = new URL(((await signed.json()) as { data: { url: string } }).data.url);
     expect(url.origin).toBe(a.origin);
     const download = await fetch(b.origin + url.pathname + url.search);
     expect(download.status).toBe(200);
@@ -148,7 +148,7 @@ describe('e2e: two serve instances on one PostgreSQL database', () => {
           if (at === victim) return;
           throw new Error(`the other instance answered ${r?.status}`);
         }
-        acknowledged.push((await r.json()).data.id);
+        acknowledged.push(((await r.json()) as { data: { id: number } }).data.id);
         if (at === victim && ++victimWrites === 20) victim.child.kill('SIGTERM');
       }
     };

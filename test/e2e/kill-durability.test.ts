@@ -59,7 +59,7 @@ it('keeps every acknowledged write across two kill -9 under write load; integrit
   const { baseUrl } = await box.serve(['--rate-limit', 'off', '--no-profile']);
   const listed = new Set<string>();
   for (let page = 1; ; page++) {
-    const body = await (await fetch(`${baseUrl}/customers?page_size=100&page_number=${page}`, { headers })).json();
+    const body = (await (await fetch(`${baseUrl}/customers?page_size=100&page_number=${page}`, { headers })).json()) as { data: { email: string }[]; next_page_url: string | null };
     for (const c of body.data) listed.add(c.email);
     if (!body.next_page_url) break;
   }

@@ -91,7 +91,7 @@ describe.skipIf(!hasNginx).each(BACKENDS)('deploy/nginx.conf in front of two ins
     for (let i = 0; i < 8; i++) {
       const res = await fetch(`${origin}${path}`, { headers });
       expect(res.status).toBe(200);
-      expect((await res.json()).data.id).toBe(1);
+      expect(((await res.json()) as { data: { id: number } }).data.id).toBe(1);
     }
     expect(reached(a, path)).toBeGreaterThan(0);
     expect(reached(b, path)).toBeGreaterThan(0);
@@ -112,9 +112,9 @@ describe.skipIf(!hasNginx).each(BACKENDS)('deploy/nginx.conf in front of two ins
   });
 
   it("signs recording links with nginx's origin, and they download through it", async () => {
-    const recordings = await (await fetch(`${origin}/api/public/v2.0/online_conferences/4/recordings`, { headers })).json();
-    const finished = recordings.data.find((r: { status: number }) => r.status === 3);
-    const link = await (await fetch(`${origin}/api/public/v2.0/online_conferences/4/recordings/${finished.id}/url`, { headers })).json();
+    const recordings = (await (await fetch(`${origin}/api/public/v2.0/online_conferences/4/recordings`, { headers })).json()) as { data: { id: number; status: number }[] };
+    const finished = recordings.data.find((r) => r.status === 3)!;
+    const link = (await (await fetch(`${origin}/api/public/v2.0/online_conferences/4/recordings/${finished.id}/url`, { headers })).json()) as { data: { url: string } };
     expect(link.data.url.startsWith(`${origin}/media/`)).toBe(true);
     const download = await fetch(link.data.url);
     expect(download.status).toBe(200);

@@ -87,7 +87,7 @@ describe('e2e: the packed package, installed into an empty prefix', () => {
     const baseUrl = await new Promise<string>((done, fail) => {
       let out = '';
       const collect = (d: Buffer) => {
-        out += d;
+        out += d.toString();
         const m = /Listening on (\S+)/.exec(out);
         if (m) done(m[1]);
       };

@@ -24,10 +24,10 @@ export function listen(sandbox: Sandbox, args: string[], env: Record<string, str
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  child.stdout!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
   return new Promise((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`listen did not start: ${err}`)), 20_000);
-    child.stderr!.on('data', (d) => {
+    child.stderr.on('data', (d) => {
       err += d;
       const m = /Listening on (\S+)/.exec(err);
       if (m) {

@@ -104,7 +104,7 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   const flags = ['-c', 'listen_addresses=127.0.0.1', ...durability, '-c', 'synchronous_commit=off', '-c', 'max_connections=200'];
   const child = spawn(postgres, ['-D', data, '-p', String(port), '-k', dir, ...flags], { ...user, stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
-  child.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
+  child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const stop = async () => {
     if (child.exitCode === null) {

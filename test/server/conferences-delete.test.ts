@@ -13,9 +13,9 @@ beforeEach(() => {
 });
 afterEach(() => f.cleanup());
 
-const del = (id: number | string = conf, key?: Parameters<ConferenceFixture['call']>[2]['key']) =>
+const del = (id: number | string = conf, key?: NonNullable<Parameters<ConferenceFixture['call']>[2]>['key']) =>
   f.call('DELETE', `/online_conferences/${id}`, { key });
-const remove = (attendee: number | string, id: number | string = conf, key?: Parameters<ConferenceFixture['call']>[2]['key']) =>
+const remove = (attendee: number | string, id: number | string = conf, key?: NonNullable<Parameters<ConferenceFixture['call']>[2]>['key']) =>
   f.call('DELETE', `/online_conferences/${id}/attendees/${attendee}`, { key });
 const add = (body: unknown, id = conf) => f.call('POST', `/online_conferences/${id}/attendees`, { body });
 const attendees = (id = conf) => f.call('GET', `/online_conferences/${id}/attendees`).then((r) => r.json().data.map((a: any) => [a.id, a.email]));
@@ -110,7 +110,7 @@ describe('DELETE /online_conferences/{id} and recording links', () => {
       const links = [];
       for (const [c, rec] of [[conf, recs[0]], [other, recs[1]]]) {
         const res = await fetch(`${origin}/api/public/v2.0/online_conferences/${c}/recordings/${rec}/url?expiry=600`, { headers: f.admin });
-        links.push((await res.json()).data.url as string);
+        links.push(((await res.json()) as { data: { url: string } }).data.url);
       }
       expect((await fetch(links[0])).status).toBe(200);
       // A DELETE's body is ignored: it is not read as JSON, so malformed JSON is no 400.

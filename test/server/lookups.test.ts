@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/server/index.js';
 import { MAX_CACHED_KEYS, StoreLookups } from '../../src/server/lookups.js';
 import { openStore } from '../../src/store/index.js';
+import type { Awaitable } from '../../src/store/port.js';
 import type { Store } from '../../src/store/types.js';
 import { tempDir } from '../tmp.js';
 import { API } from './fixtures.js';
@@ -18,6 +19,9 @@ function fileStore(file = join(tempDir(), 'confctl.db')): Store {
   opened.push(store);
   return store;
 }
+
+/** A lookup's answer on SQLite, which answers at once (the type allows PostgreSQL's promise). */
+const sync = <T>(answer: Awaitable<T>) => answer as T;
 
 /** The store with its tenant and key reads counted. */
 function counted(store: Store) {
@@ -38,14 +42,14 @@ describe('StoreLookups', () => {
     const { spied, calls } = counted(store);
     const lookups = new StoreLookups(spied);
     for (let i = 0; i < 3; i++) {
-      lookups.refresh();
-      expect(lookups.tenantByDomain('a.test')?.id).toBe(tenant.id);
-      expect(lookups.key(record.id)?.record.id).toBe(record.id);
+      void lookups.refresh();
+      expect(sync(lookups.tenantByDomain('a.test'))?.id).toBe(tenant.id);
+      expect(sync(lookups.key(record.id))?.record.id).toBe(record.id);
     }
     expect(calls).toEqual({ tenants: 1, keys: 1 });
     store.keys.revoke(record.id);
-    lookups.refresh();
-    expect(lookups.key(record.id)?.record.revoked_at).not.toBeNull();
+    void lookups.refresh();
+    expect(sync(lookups.key(record.id))?.record.revoked_at).not.toBeNull();
     expect(calls.keys).toBe(2);
   });
 
@@ -56,8 +60,8 @@ describe('StoreLookups', () => {
     const { spied, calls } = counted(store);
     const lookups = new StoreLookups(spied);
     const read = () => {
-      lookups.refresh();
-      return [lookups.tenantByDomain('a.test'), lookups.key(record.id)];
+      void lookups.refresh();
+      return [sync(lookups.tenantByDomain('a.test')), sync(lookups.key(record.id))] as const;
     };
     read();
     store.customers.insert(tenant.id, { first_name: 'A', last_name: 'B', email: 'a@example.com' });
@@ -75,7 +79,7 @@ describe('StoreLookups', () => {
     const store = fileStore();
     store.tenants.create('a.test');
     const lookups = new StoreLookups(store);
-    lookups.refresh();
+    void lookups.refresh();
     for (let i = 0; i < MAX_CACHED_KEYS + 100; i++) {
       expect(lookups.key(`ak_${String(i).padStart(24, '0')}`)).toBeUndefined();
       if (i % 100 === 0) expect(lookups.tenantByDomain(`h${i}.test`)).toBeUndefined();

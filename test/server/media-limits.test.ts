@@ -23,7 +23,7 @@ it('media links are not rate limited, and do not spend the API budget (limits on
   const api = `${origin}/api/public/v2.0/online_conferences/${conf}/recordings/${rec}/url?expiry=60`;
   const first = await fetch(api, { headers: f.admin });
   expect([first.status, first.headers.get('ratelimit-remaining')]).toEqual([200, '4']);
-  const link = (await first.json()).data.url;
+  const link = ((await first.json()) as { data: { url: string } }).data.url;
   for (let i = 0; i < 30; i++) {
     const res = await fetch(link);
     expect(res.status).toBe(200);

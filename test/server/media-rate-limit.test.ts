@@ -20,7 +20,7 @@ beforeAll(async () => {
   finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, now: new Date(f.clock.now) });
   const res = await fetch(`${origin}${API}/online_conferences/${conf}/recordings/${rec}/url`, { headers: f.admin });
   expect(res.status).toBe(200);
-  link = (await res.json()).data.url;
+  link = ((await res.json()) as { data: { url: string } }).data.url;
 });
 afterAll(async () => {
   await closeGracefully(f.app.server, 1000);

@@ -30,7 +30,7 @@ beforeEach(async () => {
   // The link is asked for over the API, so its origin is the listening server.
   const res = await fetch(`${origin}/api/public/v2.0/online_conferences/${conf}/recordings/${rec}/url?expiry=60`, { headers: f.admin });
   expect(res.status).toBe(200);
-  link = (await res.json()).data.url;
+  link = ((await res.json()) as { data: { url: string } }).data.url;
 });
 afterEach(async () => {
   await closeGracefully(f.app.server, 1000);

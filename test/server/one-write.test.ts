@@ -21,7 +21,7 @@ async function listening() {
       const text = Buffer.isBuffer(chunk) ? chunk.toString('latin1') : String(chunk);
       if (text !== '') writes.push(text);
       return write(chunk, ...rest);
-    }) as Socket['write'];
+    });
   });
   await new Promise<void>((resolve) => f.app.server.listen(0, '127.0.0.1', resolve));
   closers.push(() => new Promise((resolve) => f.app.server.close(() => resolve())));

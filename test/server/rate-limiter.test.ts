@@ -14,7 +14,7 @@ describe('RateLimiter', () => {
     l.hit(1, 'b');
     expect(l.peek(1, 'c')).toEqual({ allowed: true, limit: 3, remaining: 1, reset: 1 });
     expect(l.peek(1, 'a')).toEqual({ allowed: true, limit: 3, remaining: 1, reset: 1 });
-    expect(l.peek(undefined, 'a')).toEqual({ allowed: true, limit: 3, remaining: 3, reset: 1 });
+    expect(l.peek(2, 'a')).toEqual({ allowed: true, limit: 3, remaining: 3, reset: 1 });
     expect(l.hit(1, 'c')).toMatchObject({ allowed: true, remaining: 0 });
     expect(l.peek(1, 'c')).toEqual({ allowed: true, limit: 3, remaining: 0, reset: 1 });
   });

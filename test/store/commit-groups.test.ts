@@ -128,7 +128,7 @@ describe('commit groups', () => {
   });
 
   it('moves the change signal when a group is rolled back, though total_changes() does not go back', () => {
-    const { db, groups, write, commitNow } = setup();
+    const { db, write, commitNow } = setup();
     const token = changeSignal(db);
     write('a@example.com');
     db.pragma('defer_foreign_keys = ON');

@@ -5,7 +5,7 @@ import { afterAll } from 'vitest';
 import { openStore, withReadPool } from '../../src/store/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { DataStore } from '../../src/store/port.js';
-import { createTestDatabase, type TestDatabase } from '../pg/database.js';
+import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 import { atomicContract } from './contract/atomic.js';
 import { conferenceContract } from './contract/conferences.js';
 import type { StoreFactory } from './contract/fixtures.js';
@@ -18,7 +18,7 @@ import { webhookContract } from './contract/webhooks.js';
 
 /**
  * The store contract suite: the same tests against every `DataStore` implementation, SQLite
- * (in memory and in a WAL file) and PostgreSQL (a fresh database per test on the run's server,
+ * (in memory and in a WAL file) and PostgreSQL (a copy of the run's migrated template database per test,
  * see test/pg). The few tests of what one backend alone has say so where they are skipped.
  */
 function storeContract(factory: StoreFactory) {
@@ -68,7 +68,7 @@ const postgres: StoreFactory = {
   name: 'postgres',
   backend: 'postgres',
   async create() {
-    const db = await createTestDatabase();
+    const db = await createMigratedDatabase();
     try {
       const store = await openPostgresStore(db.url);
       databases.set(store, db);

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { createSender, type PostResult } from '../../src/webhooks/sender.js';
 import { verify } from '../../src/webhooks/signature.js';
-import { createTestDatabase, type TestDatabase } from '../pg/database.js';
+import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 
 /**
  * The sender over the PostgreSQL outbox (promises where SQLite answers at once), on the run's
@@ -13,7 +13,7 @@ let database: TestDatabase;
 let store: PostgresStore;
 let tenantId: number;
 beforeEach(async () => {
-  database = await createTestDatabase();
+  database = await createMigratedDatabase();
   store = await openPostgresStore(database.url);
   tenantId = (await store.tenants.create('localhost')).id;
   await store.webhookDestinations.create({ tenant_id: tenantId, url: 'http://127.0.0.1:9/hook', events: null, secret: 'whsec_pg' });

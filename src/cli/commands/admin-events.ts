@@ -29,7 +29,7 @@ function patchOf(opts: Opts): EventPatch {
     body: opts.body as string | undefined,
     location: opts.location as string | undefined,
   };
-  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as EventPatch;
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
 }
 
 export async function eventsCreate(ctx: CliContext, cmd: Command): Promise<void> {

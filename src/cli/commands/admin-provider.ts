@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import { importRecords, isImportKind, IMPORT_KINDS } from '../../admin/import.js';
 import { endConference, failRecording, finishRecording, startConference } from '../../admin/lifecycle.js';
 import { type CliContext, UsageError } from '../context.js';
-import type { Row } from '../output/index.js';
 import { isDryRun, plan, print } from './admin-local.js';
 import { withStore } from './admin-store.js';
 
@@ -29,7 +28,7 @@ export async function conferenceEnd(ctx: CliContext, cmd: Command, id: string): 
     const dryRun = isDryRun(cmd);
     const ended = await endConference(store, tenantId, idArg(id, 'conference id'), ctx.now(), dryRun);
     if (dryRun) return plan(ctx, [`would end conference ${ended.conference.id} '${ended.conference.title}'; ${ended.recordings.length} running recording(s) would become Processing`]);
-    await print(ctx, cmd, ended as unknown as Row);
+    await print(ctx, cmd, ended);
   });
 }
 

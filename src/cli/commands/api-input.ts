@@ -66,7 +66,7 @@ export function fieldsObject(entries: readonly { key: string; value: Json }[]): 
       } else {
         const existing: Json | undefined = node[seg];
         const fits: boolean = existing !== null && typeof existing === 'object' && Array.isArray(existing) === wantArray;
-        node = fits ? (existing as Json[]) : (node[seg] = wantArray ? [] : {}) as Json[];
+        node = fits ? (existing as Json[]) : (node[seg] = wantArray ? [] : {});
       }
     }
   }

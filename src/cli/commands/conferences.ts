@@ -5,7 +5,7 @@ import { operationMeta } from '../../contract/operations-meta.js';
 import { readData } from '../body.js';
 import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../bulk/command.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../context.js';
-import { listWriter, renderValue, type Row } from '../output/index.js';
+import { listWriter, renderValue } from '../output/index.js';
 import { addCommonFlags, collect, createBodyFromFlags, missingFlags, parseAttendee, readAttendeesData, updateBodyFromFlags } from './conferences-body.js';
 import { ATTENDEE_REMOVE, CONFERENCE_DELETE, type DeleteOptions, runDelete } from './conferences-delete.js';
 import { promptMissing } from './conferences-prompt.js';
@@ -67,7 +67,7 @@ export async function runAttendeesAdd(opts: AttendeesAddOptions, ctx: CliContext
   if (opts.globals.dryRun) return;
   if (opts.globals.raw) return renderValue(ctx.streams, res, format === 'yaml' ? 'yaml' : 'json', opts.globals.query);
   const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns: ATTENDEE_COLUMNS, query: opts.globals.query, resource: 'OnlineConferenceAttendee' });
-  await writer.write(res.data as unknown as Row[]);
+  await writer.write(res.data);
   await writer.end();
 }
 

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { JOIN_EXPIRY_DEFAULT, JOIN_EXPIRY_MAX, JOIN_EXPIRY_MIN, operationMeta } from '../../contract/operations-meta.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../context.js';
-import { renderItem, renderValue, type Row } from '../output/index.js';
+import { renderItem, renderValue } from '../output/index.js';
 import { idArg, withExample } from './resource.js';
 
 export interface JoinLinkOptions {
@@ -35,7 +35,7 @@ export async function runJoinLink(opts: JoinLinkOptions, ctx: CliContext): Promi
   const res = await client.call('createAttendeeJoinToken', { params: opts.params, body });
   if (opts.globals.dryRun) return;
   if (opts.globals.raw) await renderValue(ctx.streams, res, format === 'yaml' ? 'yaml' : 'json', opts.globals.query);
-  else await renderItem(ctx.streams, res.data as unknown as Row, { format, fields: opts.globals.fields, query: opts.globals.query, resource: 'JoinToken' });
+  else await renderItem(ctx.streams, res.data, { format, fields: opts.globals.fields, query: opts.globals.query, resource: 'JoinToken' });
   if (opts.open) await openInBrowser(res.data.join_url, ctx);
 }
 

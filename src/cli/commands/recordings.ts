@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { EXPIRY_MAX, EXPIRY_MIN, operationMeta } from '../../contract/operations-meta.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../context.js';
-import { renderItem, renderValue, type Row } from '../output/index.js';
+import { renderItem, renderValue } from '../output/index.js';
 import { addListOptions, idArg, type ListOptions, listOptions, runList, withExample } from './resource.js';
 import { examples } from '../help.js';
 import { consentToOverwriteFile } from '../overwrite.js';
@@ -49,7 +49,7 @@ export async function runUrl(opts: UrlOptions, ctx: CliContext): Promise<void> {
     return;
   }
   if (opts.globals.raw) return renderValue(ctx.streams, res, format === 'yaml' ? 'yaml' : 'json', opts.globals.query);
-  await renderItem(ctx.streams, res.data as unknown as Row, { format, fields: opts.globals.fields, query: opts.globals.query, resource: 'TemporaryUrl' });
+  await renderItem(ctx.streams, res.data, { format, fields: opts.globals.fields, query: opts.globals.query, resource: 'TemporaryUrl' });
 }
 
 /** Registers `recordings`; `runF` replaces the runners in parse-only tests. */

@@ -120,7 +120,7 @@ export async function runList(id: ListOperationId, opts: ListOptions, ctx: CliCo
   if (opts.globals.raw) return renderValue(ctx.streams, await client.call(id, input), format === 'yaml' ? 'yaml' : 'json', opts.globals.query);
   const writer = listWriter(ctx.streams, { format, fields: opts.globals.fields, columns, query: opts.globals.query, resource: OPERATION_RESOURCE[id] });
   const page = await client.call(id, input);
-  await writer.write(page.data as Row[]);
+  await writer.write(page.data);
   await writer.end();
   if (format === 'table' && ctx.streams.stdoutIsTTY && page.total > page.data.length) {
     const hint = page.current_page < page.last_page ? ` Use --page ${page.current_page + 1} or --all for more.` : '';
@@ -142,7 +142,7 @@ export async function printSingle(
 
 export async function runGet(id: OperationId, opts: ItemOptions, ctx: CliContext): Promise<void> {
   const { client, format } = await apiClient(ctx, opts.globals, id);
-  await printSingle(ctx, opts.globals, format, (await client.call(id, { params: opts.params })) as { data: unknown }, id);
+  await printSingle(ctx, opts.globals, format, await client.call(id, { params: opts.params }), id);
 }
 
 /**

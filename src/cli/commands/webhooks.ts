@@ -53,7 +53,7 @@ export function parseListenOptions(o: Record<string, unknown>, ctx: CliContext, 
   return {
     port: port(String(o.port ?? LISTEN_PORT)),
     host: String(o.host ?? '127.0.0.1'),
-    secret: secretFrom(o as { secret?: string; secretFile?: string }, ctx.env),
+    secret: secretFrom(o, ctx.env),
     maxAgeSeconds: parseMaxAge(o.maxAge as string | undefined),
     ...(o.forwardTo !== undefined && { forwardTo: forwardUrl(String(o.forwardTo)) }),
     ...(o.cert !== undefined && { tls: { certFile: String(o.cert), keyFile: String(o.key) } }),
@@ -63,7 +63,7 @@ export function parseListenOptions(o: Record<string, unknown>, ctx: CliContext, 
 
 /** Flags of `verify` → options; a secret is required, the capture comes from one place only. */
 export function parseVerifyOptions(file: string | undefined, o: Record<string, unknown>, ctx: CliContext): VerifyOptions {
-  const secret = secretFrom(o as { secret?: string; secretFile?: string }, ctx.env);
+  const secret = secretFrom(o, ctx.env);
   if (!secret.secret) throw new UsageError('verify needs the secret: --secret S, --secret-file F or CONFCTL_WEBHOOK_SECRET');
   const headers = (o.header as string[] | undefined) ?? [];
   const bodyFile = o.body as string | undefined;

@@ -60,7 +60,7 @@ export function sharingReads(db: Queryable): Queryable {
   return {
     query: (text, values) =>
       SHAREABLE.test(text) && !NOT_SHAREABLE.test(text)
-        ? (reads.ask(values?.length ? `${text}\0${JSON.stringify(values)}` : text, { text, values }) as Promise<pg.QueryResult<any>>)
+        ? (reads.ask(values?.length ? `${text}\0${JSON.stringify(values)}` : text, { text, values }))
         : db.query(text, values),
   };
 }

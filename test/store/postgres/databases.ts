@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../pg/database.js';
+import { createMigratedDatabase, type TestDatabase } from '../../pg/database.js';
 import { migrate } from '../../../src/store/postgres/migrate.js';
 
 async function asAdmin(sql: string): Promise<void> {
@@ -35,11 +35,14 @@ export async function connect(url: string): Promise<pg.Client> {
   return client;
 }
 
-/** A fresh database (of `icuLocale` if given) with confctl's schema, and a client on it; `close` drops both. */
+/**
+ * A fresh database with confctl's schema, and a client on it; `close` drops both. With `icuLocale`
+ * the database is of that locale and migrated here; otherwise it is a copy of the run's template.
+ */
 export async function migratedDatabase(icuLocale?: string): Promise<{ db: TestDatabase; client: pg.Client; close: () => Promise<void> }> {
-  const db = icuLocale ? await createLocaleDatabase(icuLocale) : await createTestDatabase();
+  const db = icuLocale ? await createLocaleDatabase(icuLocale) : await createMigratedDatabase();
   const client = await connect(db.url);
-  await migrate(client);
+  if (icuLocale) await migrate(client);
   return {
     db,
     client,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../../src/contract/index.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js';
-import { createTestDatabase, type TestDatabase } from '../../pg/database.js';
+import { createMigratedDatabase, type TestDatabase } from '../../pg/database.js';
 
 const all: ListQuery = { page_size: 2, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null };
 
@@ -22,7 +22,7 @@ describe('PostgreSQL list totals', () => {
   let a: PostgresStore;
   let b: PostgresStore;
   beforeEach(async () => {
-    db = await createTestDatabase();
+    db = await createMigratedDatabase();
     a = await openPostgresStore(db.url);
     b = await openPostgresStore(db.url);
   });

@@ -55,7 +55,7 @@ describe('PostgreSQL without pg_trgm', () => {
 
   it('serve warns with the documented message and answers Contains lists; the next start after CREATE EXTENSION adds the indexes', async () => {
     const f = fake({ env: { CONFCTL_DATA: dataDir } });
-    const shared = await openShared(url, { data: dataDir }, f.ctx);
+    const shared = await openShared(url, { data: dataDir, profile: null, demo: false }, f.ctx);
     try {
       expect(f.stderr()).toContain(`warning: ${TRIGRAM_MISSING}\n`);
       expect(TRIGRAM_MISSING).toContain('CREATE EXTENSION pg_trgm');
