@@ -17,6 +17,7 @@ const POSTGRES = [
   // The store contract and `admin copy` run each case on SQLite and on PostgreSQL.
   'test/store/contract.test.ts',
   'test/admin/copy.test.ts',
+  'test/cli/admin-copy.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts'];
 const postgres = ['test/pg/global-setup.ts'];

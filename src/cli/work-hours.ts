@@ -88,7 +88,7 @@ export function parseWorkHours(text: string, parseJson: (text: string) => unknow
 
 const isTime = (t: unknown): t is Time =>
   t !== null && typeof t === 'object' && ['hour', 'minute', 'second'].every((k) => Number.isInteger((t as Record<string, unknown>)[k]));
-const isIntervals = (v: unknown): v is Interval[] => Array.isArray(v) && v.every((i) => i && typeof i === 'object' && isTime(i.start) && isTime(i.end));
+const isIntervals = (v: unknown): v is Interval[] => Array.isArray(v) && v.every((i: unknown) => i !== null && typeof i === 'object' && isTime((i as Interval).start) && isTime((i as Interval).end));
 
 const two = (n: number) => String(n).padStart(2, '0');
 const clock = (t: Time) => `${two(t.hour)}:${two(t.minute)}${t.second ? `:${two(t.second)}` : ''}`;

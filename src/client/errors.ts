@@ -82,7 +82,8 @@ const TLS_TO_PLAIN = /wrong version number|packet length too long|WRONG_VERSION_
 export function tlsToPlainHttp(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 4) return false;
   const e = err as { code?: unknown; message?: unknown; cause?: unknown };
-  return TLS_TO_PLAIN.test(`${String(e.code ?? '')} ${String(e.message ?? '')}`) || tlsToPlainHttp(e.cause, depth + 1);
+  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  return TLS_TO_PLAIN.test(`${text(e.code)} ${text(e.message)}`) || tlsToPlainHttp(e.cause, depth + 1);
 }
 
 /**

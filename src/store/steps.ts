@@ -18,6 +18,8 @@ export type StepStore = Pick<
 /** One read or write of the store, answered by the driver. */
 export type Step = (store: StepStore) => Awaitable<unknown>;
 /** Rules as steps, answering `T` once every step is answered. */
+// Each step's answer has its own type, which `ask` restores; the generator's `next` argument cannot name them all.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Steps<T> = Generator<Step, T, any>;
 
 /** How a store runs a unit (`DataStore.atomic`). */

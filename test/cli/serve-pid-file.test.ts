@@ -20,7 +20,7 @@ async function serveUntilListening(pidFile: string): Promise<{ stop: () => Promi
 }
 
 /** A process id no process has now: a child that has exited. */
-const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
 
 describe('serve --pid-file', () => {
   it('is written once listening and removed on exit', async () => {

@@ -17,11 +17,13 @@ const ADA = 'ada.lovelace@demo.example.com';
  * Tenant as code through the built bin against a real `serve --demo` (and `--strict`, whose
  * complete-body rules every write must pass): export, plan, apply, plan again.
  */
-describe.each([
-  { backend: 'sqlite' as Backend, strict: false },
-  { backend: 'sqlite' as Backend, strict: true },
-  { backend: 'postgres' as Backend, strict: true },
-])('e2e: export, plan, apply (serve --demo on $backend, strict $strict)', ({ backend, strict }) => {
+const RUNS: { backend: Backend; strict: boolean }[] = [
+  { backend: 'sqlite', strict: false },
+  { backend: 'sqlite', strict: true },
+  { backend: 'postgres', strict: true },
+];
+
+describe.each(RUNS)('e2e: export, plan, apply (serve --demo on $backend, strict $strict)', ({ backend, strict }) => {
   const box = new Sandbox(backend);
   const dir = join(box.root, 'tenant');
   const planFile = join(box.root, 'plan.json');

@@ -60,7 +60,7 @@ function targetDir(flags: MirrorFlags): string {
 
 /** A new target: an empty data directory initialised as `admin init` does (first tenant, all-permissions key). */
 async function createTarget(ctx: CliContext, dir: string, flags: MirrorFlags) {
-  const local = openLocal(dir, ctx.env as NodeJS.ProcessEnv);
+  const local = openLocal(dir, ctx.env);
   try {
     const created = initFirstTenant(local.store);
     if (!created) throw new CliError(`${dir} already holds an instance`, EXIT.conflict, 'mirror into a new directory, or give --resume to continue a mirror there');

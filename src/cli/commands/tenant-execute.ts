@@ -6,9 +6,9 @@
  */
 import type { ApiClient } from '../../client/client.js';
 import type { OperationId } from '../../contract/operations-meta.js';
-import type { Change } from '../../tenant/model.js';
-import { phaseOf } from '../../tenant/plan.js';
-import { foldKey } from '../../tenant/values.js';
+import type { Change } from '../tenant/model.js';
+import { phaseOf } from '../tenant/plan.js';
+import { foldKey } from '../tenant/values.js';
 
 export type Outcome = { change: Change; status: 'applied' } | { change: Change; status: 'failed'; error: unknown } | { change: Change; status: 'skipped' };
 
@@ -42,7 +42,7 @@ function requestOf(change: Change, conferenceId: (publicId: string) => number | 
 
 /** Runs `changes` in order of their steps; answers one outcome per change, in the plan's order. */
 export async function execute(changes: readonly Change[], client: ApiClient, options: ExecuteOptions): Promise<Outcome[]> {
-  const outcomes: Outcome[] = new Array(changes.length);
+  const outcomes = new Array<Outcome>(changes.length);
   /** Ids of conferences created in this run, by folded public id (a dry run's placeholder text). */
   const created = new Map<string, number | string>();
   let stop = false;

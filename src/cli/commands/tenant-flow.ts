@@ -5,12 +5,12 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { ApiClient } from '../../client/client.js';
-import { problemLine } from '../../tenant/desired.js';
-import { type Desired, type Kind, type Plan, type Problem } from '../../tenant/model.js';
-import { guardProblem, makePlan } from '../../tenant/plan.js';
-import { renderPlan } from '../../tenant/render.js';
-import { standings } from '../../tenant/stale.js';
-import { foldKey } from '../../tenant/values.js';
+import { problemLine } from '../tenant/desired.js';
+import { type Desired, type Kind, type Plan, type Problem } from '../tenant/model.js';
+import { guardProblem, makePlan } from '../tenant/plan.js';
+import { renderPlan } from '../tenant/render.js';
+import { standings } from '../tenant/stale.js';
+import { foldKey } from '../tenant/values.js';
 import { mostSevere } from '../bulk/run.js';
 import { countBar } from '../bulk/progress.js';
 import { type CliContext, CliError, EXIT, type OutputFormat, UsageError } from '../context.js';

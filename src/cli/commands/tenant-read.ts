@@ -7,8 +7,8 @@
 import type { ApiClient } from '../../client/client.js';
 import type { ItemOf, ListOperationId } from '../../client/types.js';
 import type { OnlineConference, OnlineConferenceAttendee } from '../../contract/resources.js';
-import type { Account, Kind, Snapshot, TenantConference, TenantCustomer, TenantUser } from '../../tenant/model.js';
-import { foldKey } from '../../tenant/values.js';
+import type { Account, Kind, Snapshot, TenantConference, TenantCustomer, TenantUser } from '../tenant/model.js';
+import { foldKey } from '../tenant/values.js';
 import type { CliContext } from '../context.js';
 import { rowProgress } from '../progress/rows.js';
 

@@ -5,9 +5,9 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { desiredOf } from '../../tenant/desired.js';
-import { fileKind, KIND_FILE_HINT, type RawRecord, readRecordsOf } from '../../tenant/files.js';
-import type { Desired, Kind, Problem } from '../../tenant/model.js';
+import { desiredOf } from '../tenant/desired.js';
+import { fileKind, KIND_FILE_HINT, type RawRecord, readRecordsOf } from '../tenant/files.js';
+import type { Desired, Kind, Problem } from '../tenant/model.js';
 import { UsageError } from '../errors.js';
 
 export interface DesiredState {

@@ -2,7 +2,7 @@
 import { realSleep } from '../../client/pacing.js';
 import { formatDuration } from '../../contract/duration.js';
 import { apiClient, type CliContext, CliError, EXIT } from '../context.js';
-import { renderItem, type Row } from '../output/index.js';
+import { renderItem } from '../output/index.js';
 import { liveLine } from '../progress/bar.js';
 import { type Check, waitFor } from '../wait/loop.js';
 import type { WaitOptions } from './wait.js';
@@ -37,7 +37,7 @@ export async function runWait(opts: WaitOptions, ctx: CliContext): Promise<void>
   }
   const { last } = outcome;
   if (!ndjson && last.resource && outcome.kind !== 'timeout') {
-    await renderItem(streams, last.resource as Row, { format, fields: opts.globals.fields, query: opts.globals.query, resource: subject.resource });
+    await renderItem(streams, last.resource, { format, fields: opts.globals.fields, query: opts.globals.query, resource: subject.resource });
   }
   if (outcome.kind === 'failed') throw new CliError(`${subject.label} is ${last.failed_on} (--fail-on ${last.failed_on})`, EXIT.failOn);
   if (outcome.kind === 'timeout') {

@@ -1,7 +1,7 @@
 /** A small tenant snapshot and helpers to read desired state from text, for the planning core's tests. */
-import { desiredOf } from '../../src/tenant/desired.js';
-import { type FileFormat, readRecordsOf } from '../../src/tenant/files.js';
-import type { Desired, Kind, Problem, Snapshot, TenantConference, TenantUser } from '../../src/tenant/model.js';
+import { desiredOf } from '../../../src/cli/tenant/desired.js';
+import { type FileFormat, readRecordsOf } from '../../../src/cli/tenant/files.js';
+import type { Desired, Kind, Problem, Snapshot, TenantConference, TenantUser } from '../../../src/cli/tenant/model.js';
 
 export const NO_HOURS = { sunday: [], monday: [], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: [] };
 export const OFFICE = { ...NO_HOURS, monday: [{ start: { hour: 9, minute: 0, second: 0 }, end: { hour: 17, minute: 0, second: 0 } }] };

@@ -5,9 +5,9 @@
  * file does not have is refused at once. Defaults fill what a created record needs and the file
  * lacks. No I/O.
  */
-import { ADDRESS_PARTS } from '../contract/resource-fields.js';
-import { DAYS } from '../contract/resources.js';
-import { at } from '../cli/output/values.js';
+import { ADDRESS_PARTS } from '../../contract/resource-fields.js';
+import { DAYS } from '../../contract/resources.js';
+import { at } from '../output/values.js';
 import { type RawRecord, typedCsv } from './files.js';
 import { CUSTOMER_KEYS, type Record_, USER_CREATE_ONLY, USER_KEYS } from './model.js';
 
@@ -90,7 +90,7 @@ export function mapRecords(raws: readonly RawRecord[], kind: SyncKind, mapping: 
     for (const [column, field] of resolved) {
       const v = column! in source ? source[column!] : at(source, column!);
       if (v === undefined || v === '') continue;
-      if (field.startsWith('address.')) fields.address = { ...((fields.address as Record_) ?? {}), [field.slice(8)]: v };
+      if (field.startsWith('address.')) fields.address = { ...((fields.address) ?? {}), [field.slice(8)]: v };
       else fields[field] = v;
     }
     return { ...raw, value: typedCsv(fields), lineOf: () => raw.line };

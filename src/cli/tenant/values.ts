@@ -1,5 +1,5 @@
 /** Comparing values as the server does: keys fold ASCII case; objects compare by content. */
-import { ADDRESS_FIELDS } from '../contract/resources.js';
+import { ADDRESS_FIELDS } from '../../contract/resources.js';
 import type { Address } from './model.js';
 
 /** A key as the server compares e-mails and public ids: ASCII letters folded to lower case. */

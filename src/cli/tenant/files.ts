@@ -4,7 +4,7 @@
  * line, and can name the line of any key inside it, so every problem points at its place. No I/O.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import { type BulkFormat, parseRecords } from '../cli/bulk/records.js';
+import { type BulkFormat, parseRecords } from '../bulk/records.js';
 import { KINDS, type Kind, type Problem, type Record_ } from './model.js';
 
 export interface SourceFile {

@@ -2,7 +2,7 @@
  * Tenant as code: the shapes shared by the pure planning core (desired state, the tenant's
  * snapshot, the plan) and the commands that read, print and apply them.
  */
-import type { ADDRESS_FIELDS } from '../contract/resources.js';
+import type { ADDRESS_FIELDS } from '../../contract/resources.js';
 
 /** The version of the saved plan's JSON format; `apply` refuses any other. */
 export const FORMAT_VERSION = 1;

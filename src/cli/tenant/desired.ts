@@ -5,8 +5,8 @@
  * leaves out is null. A sync record (`partial`) manages only the keys it gives. No I/O.
  */
 import { z } from 'zod';
-import { AttendeeInput, ConferenceCreateBody, CustomerCreateBody, UserUpdateBody } from '../contract/bodies.js';
-import { parseWith } from '../contract/validation.js';
+import { AttendeeInput, ConferenceCreateBody, CustomerCreateBody, UserUpdateBody } from '../../contract/bodies.js';
+import { parseWith } from '../../contract/validation.js';
 import type { RawRecord } from './files.js';
 import { CONFERENCE_KEYS, CUSTOMER_KEYS, type Desired, type Kind, type Problem, type Record_, USER_CREATE_ONLY, USER_KEYS } from './model.js';
 import { foldKey } from './values.js';

@@ -87,7 +87,7 @@ export function checkPlan(value: unknown): { plan?: Plan; problem?: string } {
   const v = value as Partial<Plan>;
   if (v.format_version !== FORMAT_VERSION) return { problem: `the plan's format_version is ${JSON.stringify(v.format_version ?? null)}; this confctl applies format_version ${FORMAT_VERSION}` };
   if (!Array.isArray(v.changes) || !Array.isArray(v.kinds) || !v.unmanaged || typeof v.base_url !== 'string') return { problem: 'the plan lacks changes, kinds, unmanaged or base_url' };
-  const bad = v.changes.findIndex((c) => !c || typeof c !== 'object' || !['user', 'customer', 'conference', 'attendee'].includes((c as Change).kind) || typeof (c as Change).key !== 'string');
+  const bad = v.changes.findIndex((c) => !c || typeof c !== 'object' || !['user', 'customer', 'conference', 'attendee'].includes((c).kind) || typeof (c).key !== 'string');
   if (bad >= 0) return { problem: `change ${bad} of the plan is not one this confctl knows` };
   return { plan: { sources: [], notes: [], prune: false, ...v } as Plan };
 }

@@ -4,8 +4,8 @@
  * started, attendees added and removed by e-mail; the host attends implicitly and is never
  * removed. Those no record names are unmanaged, or deleted with `prune`. No I/O.
  */
-import { MAX_CREATE_ATTENDEES } from '../contract/bodies.js';
-import { MESSAGES } from '../contract/messages.js';
+import { MAX_CREATE_ATTENDEES } from '../../contract/bodies.js';
+import { MESSAGES } from '../../contract/messages.js';
 import type { Account, Change, Desired, Problem, TenantConference, TenantUser } from './model.js';
 import { foldKey } from './values.js';
 

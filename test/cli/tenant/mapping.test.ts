@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { desiredOf } from '../../src/tenant/desired.js';
-import { readRecordsOf } from '../../src/tenant/files.js';
-import { defaultsFor, mappingOf, mapRecords, parseDefaultsSpec, parseMapSpec, USER_DEFAULTS } from '../../src/tenant/mapping.js';
-import type { Problem } from '../../src/tenant/model.js';
+import { desiredOf } from '../../../src/cli/tenant/desired.js';
+import { readRecordsOf } from '../../../src/cli/tenant/files.js';
+import { defaultsFor, mappingOf, mapRecords, parseDefaultsSpec, parseMapSpec, USER_DEFAULTS } from '../../../src/cli/tenant/mapping.js';
+import type { Problem } from '../../../src/cli/tenant/model.js';
 
 const HR = 'Work Email,Given Name,Family Name,Dept,Active\nann@x.test,Ann,Lee,Sales,true\nbob@x.test,Bob,,,\n';
 const raws = (text: string) => readRecordsOf({ name: 'hr.csv', text }, 'csv', []);
@@ -47,7 +47,7 @@ describe('sync mapping', () => {
 
 describe('sync customers', () => {
   it("an address part from the file changes that part only; a file's address is the whole address", async () => {
-    const { makePlan } = await import('../../src/tenant/plan.js');
+    const { makePlan } = await import('../../../src/cli/tenant/plan.js');
     const { snapshot } = await import('./fixtures.js');
     const berlin = { line_1: '1 Main St', line_2: null, city: 'Berlin', region: null, region_code: null, country: 'Germany', country_code: 'DE', postal_code: null };
     const tenant = snapshot({ customers: [{ id: 7, email: 'cat@c.test', first_name: 'Cat', middle_name: null, last_name: 'C', contact_number: null, address: berlin }] });

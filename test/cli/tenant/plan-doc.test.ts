@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FORMAT_VERSION, type Change } from '../../src/tenant/model.js';
-import { checkPlan, makePlan } from '../../src/tenant/plan.js';
+import { FORMAT_VERSION, type Change } from '../../../src/cli/tenant/model.js';
+import { checkPlan, makePlan } from '../../../src/cli/tenant/plan.js';
 import { read, snapshot } from './fixtures.js';
 
 /** The plan JSON example of docs/tenant-as-code.md, held to what the code writes. */
 function documentedPlan(): Record<string, any> {
-  const guide = readFileSync(resolve(__dirname, '../../docs/tenant-as-code.md'), 'utf8');
+  const guide = readFileSync(resolve(__dirname, '../../../docs/tenant-as-code.md'), 'utf8');
   const section = guide.slice(guide.indexOf('## The plan file'));
   const block = /```json\n([\s\S]*?)\n```/.exec(section);
   expect(block, 'the plan file section has a json block').not.toBeNull();

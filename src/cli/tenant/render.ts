@@ -46,7 +46,7 @@ export function renderPlan(plan: Pick<Plan, 'changes' | 'unmanaged' | 'notes'>, 
     lines.push(paint(sign, `${sign} ${head}`));
     for (const d of detail) lines.push(`    ${d}`);
   }
-  const unmanaged = Object.entries(plan.unmanaged).filter(([, keys]) => keys.length);
+  const unmanaged = Object.entries(plan.unmanaged as unknown as Record<string, string[]>).filter(([, keys]) => keys.length);
   if (unmanaged.length) {
     lines.push('', 'Unmanaged (in the tenant, not in the files; users and customers are never deleted):');
     for (const [kind, keys] of unmanaged) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { problemLine } from '../../src/tenant/desired.js';
-import type { Problem } from '../../src/tenant/model.js';
-import { countsOf, guardProblem, makePlan, phaseOf } from '../../src/tenant/plan.js';
+import { problemLine } from '../../../src/cli/tenant/desired.js';
+import type { Problem } from '../../../src/cli/tenant/model.js';
+import { countsOf, guardProblem, makePlan, phaseOf } from '../../../src/cli/tenant/plan.js';
 import { conference, NO_HOURS, OFFICE, read, snapshot } from './fixtures.js';
 
 const NOW = new Date('2026-11-27T03:00:00.000Z');
@@ -10,7 +10,7 @@ function plan(files: { users?: string; customers?: string; conferences?: string 
   const problems: Problem[] = [];
   const desired = Object.fromEntries(
     Object.entries(files).map(([kind, text]) => {
-      const r = read(kind as 'users', text!);
+      const r = read(kind as 'users', text);
       problems.push(...r.problems);
       return [kind, r.desired];
     }),

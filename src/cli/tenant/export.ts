@@ -3,9 +3,9 @@
  * vocabulary (no ids, no server-made fields), so that planning them again shows no change. No I/O.
  */
 import { Document, isScalar, visit } from 'yaml';
-import { ADDRESS_PARTS } from '../contract/resource-fields.js';
-import { csvLine } from '../cli/output/csv.js';
-import { at } from '../cli/output/values.js';
+import { ADDRESS_PARTS } from '../../contract/resource-fields.js';
+import { csvLine } from '../output/csv.js';
+import { at } from '../output/values.js';
 import { customerView, userView } from './diff-people.js';
 import { CUSTOMER_KEYS, type Kind, type Record_, type Snapshot, USER_KEYS } from './model.js';
 

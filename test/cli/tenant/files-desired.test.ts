@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { problemLine } from '../../src/tenant/desired.js';
-import { fileKind } from '../../src/tenant/files.js';
+import { problemLine } from '../../../src/cli/tenant/desired.js';
+import { fileKind } from '../../../src/cli/tenant/files.js';
 import { read } from './fixtures.js';
 
 describe('desired-state files', () => {

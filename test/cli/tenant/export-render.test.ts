@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { exportRecords, exportText } from '../../src/tenant/export.js';
-import { KINDS, type Plan } from '../../src/tenant/model.js';
-import { makePlan } from '../../src/tenant/plan.js';
-import { renderPlan } from '../../src/tenant/render.js';
+import { exportRecords, exportText } from '../../../src/cli/tenant/export.js';
+import { KINDS, type Plan } from '../../../src/cli/tenant/model.js';
+import { makePlan } from '../../../src/cli/tenant/plan.js';
+import { renderPlan } from '../../../src/cli/tenant/render.js';
 import { read, snapshot, user } from './fixtures.js';
 
 describe('export', () => {

@@ -4,7 +4,7 @@
  * key the tenant lacks is a create; a tenant row no record names is unmanaged (never deleted:
  * the API cannot). No I/O.
  */
-import { COMPLETE_BODIES } from '../contract/complete-bodies.js';
+import { COMPLETE_BODIES } from '../../contract/complete-bodies.js';
 import type { Change, Desired, Problem, Record_, TenantCustomer, TenantUser } from './model.js';
 import { foldKey, normalAddress, same } from './values.js';
 

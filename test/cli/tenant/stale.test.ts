@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Change } from '../../src/tenant/model.js';
-import { checkPlan } from '../../src/tenant/plan.js';
-import { standings } from '../../src/tenant/stale.js';
+import type { Change } from '../../../src/cli/tenant/model.js';
+import { checkPlan } from '../../../src/cli/tenant/plan.js';
+import { standings } from '../../../src/cli/tenant/stale.js';
 import { conference, OFFICE, snapshot, user } from './fixtures.js';
 
 const annView = { email: 'ann@x.test', first_name: 'F', last_name: 'L', department: 'Engineering', role: 'Member', timezone: 'UTC', work_hours: OFFICE };
