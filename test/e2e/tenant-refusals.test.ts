@@ -2,15 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { Sandbox } from './harness.js';
+import { BACKENDS, Sandbox } from './harness.js';
 
 /**
  * Tenant as code against `serve --demo --strict`: the refusals (invalid files, guards, a mapping
  * that fits nothing), the HR sync story, a dry run, and a conference reaching its attendee
- * maximum mid-apply, finished from the remaining plan once the limit allows.
+ * maximum mid-apply, finished from the remaining plan once the limit allows; on either store.
  */
-describe('e2e: tenant as code refusals, sync and partial failure (serve --demo --strict)', () => {
-  const box = new Sandbox();
+describe.each(BACKENDS)('e2e: tenant as code refusals, sync and partial failure (serve --demo --strict on %s)', (backend) => {
+  const box = new Sandbox(backend);
   const dir = join(box.root, 'tenant');
   const write = (name: string, text: string) => {
     const file = join(box.root, name);
