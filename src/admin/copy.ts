@@ -23,6 +23,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { dataDirLayout, instanceSecret } from '../local/data-dir.js';
+import { INIT_LOCK } from '../local/init.js';
 import { copyPrivateFile, ensurePrivateDir } from '../media/files.js';
 import { openStore, SCHEMA_VERSION } from '../store/index.js';
 import { createPool, maskDatabaseUrl } from '../store/postgres/pool.js';
@@ -40,8 +41,6 @@ export const SIGNING_SECRET_SETTING = 'signing_secret';
 /** The tables besides the data tables that `replace` empties: shared settings and rate-limit windows. */
 const SHARED_TABLES = ['confctl_settings', 'confctl_rate_windows'] as const;
 
-/** The key `serve --database` takes while it creates the first tenant (`INIT_LOCK`, see `initFirstTenant`). */
-const INIT_LOCK = "hashtextextended('confctl:init', 0)";
 
 export interface CopyOptions {
   /** The SQLite instance's data directory. */
@@ -293,7 +292,7 @@ export async function copyToPostgres(options: CopyOptions): Promise<CopySummary>
       try {
         await client.query('SET LOCAL synchronous_commit = on');
         // Taken by serve --database to create the first tenant of an empty database: none is created meanwhile.
-        await client.query(`SELECT pg_advisory_xact_lock(${INIT_LOCK})`);
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [INIT_LOCK]);
         const tenants = await tenantCount(client);
         if (tenants > 0 && !options.replace) throw refusal(options.to, tenants);
         // Without a tenant the tables hold nothing of confctl's; emptied here, the rows copy frozen.
