@@ -15,7 +15,7 @@ export function programHelp(): string {
     'confctl serve --demo',
   )}
 Try it locally: 'confctl serve --demo' runs a local instance with demo data and saves its key as
-the profile 'local' (made active if no profile is); run the commands above from another terminal.
+the profile 'local' (made active if no profile is); try the examples from another terminal.
 
 Every command's --help has examples. The manual: 'man confctl' (one page per command, such as
 'man confctl-users-list'), or docs/commands/ in the repository.

@@ -32,7 +32,7 @@ const proseLine = (line: string) =>
 const fence = (lines: readonly string[]) => ['```text', ...lines, '```'];
 
 function notes(paragraphs: readonly NoteBlock[][]): string[] {
-  return paragraphs.flatMap((blocks) => [...blocks.flatMap((b) => (b.verbatim ? fence(b.lines) : b.lines.map(proseLine))), '']);
+  return paragraphs.flatMap((blocks) => blocks.flatMap((b) => [...(b.verbatim ? fence(b.lines) : b.lines.map(proseLine)), '']));
 }
 
 const termList = (title: string, items: readonly Term[]) =>
