@@ -31,7 +31,7 @@ Install:
   fish  $ confctl completion fish > ~/.config/fish/completions/confctl.fish
 `,
     )
-    .addHelpText('after', examples('confctl completion bash > ~/.local/share/bash-completion/completions/confctl   # bash-completion's directory for your own completions'))
+    .addHelpText('after', examples('confctl completion bash > ~/.local/share/bash-completion/completions/confctl   # the per-user directory of bash-completion'))
     .action(async (shell: Shell, flags: { ids?: string }, cmd: Command) => {
       if (flags.ids === undefined) return void ctx.streams.stdout.write(await completionScript(shell, program, ctx));
       const globals = cmd.optsWithGlobals<{ profile?: string; baseUrl?: string; timeout?: string }>();
