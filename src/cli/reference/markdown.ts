@@ -10,7 +10,7 @@ import { type CommandDoc, commandLine, type Term } from './model.js';
 /** This page's name in docs/commands/: `confctl_users_list.md`. */
 export const markdownFile = (path: readonly string[]) => `${['confctl', ...path].join('_')}.md`;
 
-export const GENERATED_NOTE = '<!-- Generated from the command tree by `npm run docs:gen`: edit the command\'s help, not this file. -->';
+const GENERATED_NOTE = '<!-- Generated from the command tree by `npm run docs:gen`: edit the command\'s help, not this file. -->';
 
 /**
  * Text with what Markdown would read as markup escaped (emphasis, strike-through, HTML tags,
@@ -45,7 +45,7 @@ function exitTable(notesOf: readonly ExitCodeNote[]): string[] {
 }
 
 /** The command's own codes, then those of every command. */
-function exitCodes(doc: CommandDoc): string[] {
+function exitCodeSection(doc: CommandDoc): string[] {
   const own = doc.exitCodes.length ? ['This command:', '', ...exitTable(doc.exitCodes), '', 'Every command:', ''] : [];
   return ['## Exit codes', '', ...own, ...exitTable(GENERAL_EXIT_CODES), ''];
 }
@@ -69,7 +69,7 @@ export function markdownPage(doc: CommandDoc): string {
     ...termList('Options', doc.options),
     ...termList('Global options', doc.globalOptions),
     ...(doc.examples.length ? ['## Examples', '', ...fence(doc.examples.map((e) => `$ ${e}`)), ''] : []),
-    ...exitCodes(doc),
+    ...exitCodeSection(doc),
     '## See also',
     '',
     ...(doc.path.length ? [`- ${link(doc.path.slice(0, -1))}`] : []),
