@@ -14,7 +14,6 @@ export const ROOT = resolve(__dirname, '../../..');
 
 /** The guides whose examples are about the store: they run on SQLite and on PostgreSQL. */
 export const ON_EACH_STORE: ReadonlySet<string> = new Set([
-  'README.md',
   'docs/administration-and-backups.md',
   'docs/instances-and-postgresql.md',
   'docs/webhooks.md',
