@@ -57,6 +57,7 @@ describe('README example extraction', () => {
     refused(md('## S', `${fence}sh data-dir`, 'confctl admin backup', fence), /line 3: a sh data-dir block starts with a comment saying why it runs against a data directory only/);
     refused(md('## S', `${fence}sh skip`, 'ls', fence), /unknown fence flag 'skip' \(known: no-test, data-dir\)/);
     refused(md('## S', `${fence}sh no-test data-dir`, '# why', fence), /unknown fence flag 'no-test data-dir'/);
+    refused(md('## S', `${fence}sh no-test`, '# would run forever', 'sleep 1000', fence), /line 3: a sh no-test block's reason starts with one of: needs, starts, long-running, interactive, changes/);
     refused(md('## S', `${fence}sh`, 'confctl x   # exit 5 once it started', fence), /line 3: write an expected exit code as '# exit N'/);
     refused(md('## S', `${fence}sh`, 'cat <<EOF', 'x', 'EOF', fence), /line 3: here-documents are not supported/);
     refused(md('## S', `${fence}sh`, 'ls \\', fence), /line 3: the command's last line ends with a continuation/);
@@ -71,7 +72,7 @@ describe('README example extraction', () => {
   });
 
   it('reads CRLF line ends as LF', () => {
-    const [s] = extractSections(['## S', `${fence}sh no-test`, '# why', fence, `${fence}sh`, 'confctl a   # exit 4', fence].join('\r\n'));
+    const [s] = extractSections(['## S', `${fence}sh no-test`, '# needs why', fence, `${fence}sh`, 'confctl a   # exit 4', fence].join('\r\n'));
     expect(s.blocks.map((b) => b.runs)).toEqual([false, true]);
     expect(s.blocks[1].commands).toEqual([{ line: 6, text: 'confctl a', expectedExit: 4 }]);
   });

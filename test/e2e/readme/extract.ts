@@ -3,7 +3,7 @@
  * development guide states it for writers):
  * - every `##`/`###` heading starts a section (a `####` heading stays in its section);
  * - a ```sh block runs; ```sh no-test does not (it is only checked for syntax, `bash -n`), and its
- *   first line is a comment giving the reason;
+ *   first line is a comment giving the reason, starting with one of REASONS (`# needs Docker …`);
  * - a ```sh data-dir block runs only against a data directory (SQLite), not against PostgreSQL;
  *   its first line is a comment giving the reason too;
  * - other info strings (json, text, none) are not shell; bash/shell/console/zsh are refused, so an
@@ -47,6 +47,9 @@ const FLAGS = new Map([
   ['no-test', 'cannot run in a test'],
   ['data-dir', 'runs against a data directory only'],
 ]);
+
+/** How the reason of a `no-test` block begins: what it needs, or what it does that a test cannot. */
+export const REASONS = ['needs', 'starts', 'long-running', 'interactive', 'changes'];
 
 const REFUSED = new Set(['bash', 'shell', 'console', 'zsh', 'shellsession', 'sh-session', 'terminal']);
 
@@ -99,6 +102,9 @@ function readBlock(info: string, body: string[], fenceLine: number, at: At): Blo
   const first = body.find((l) => l.trim() !== '');
   if (flag && (!first || !/^\s*#\s*\S/.test(first))) {
     throw new ConventionError(`${at(fenceLine + 1)}: a sh ${flag} block starts with a comment saying why it ${FLAGS.get(flag)}`);
+  }
+  if (flag === 'no-test' && !REASONS.includes(/^\s*#\s*([\w-]+)/.exec(first!)?.[1] ?? '')) {
+    throw new ConventionError(`${at(fenceLine + 1)}: a sh no-test block's reason starts with one of: ${REASONS.join(', ')} (e.g. '# needs a PostgreSQL server')`);
   }
   const source = body.join('\n');
   if (flag === 'no-test') return { line: fenceLine, runs: false, source, dataDirOnly: false, commands: [] };
