@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../src/contract/operations-meta.js';
-import { demoMessage } from '../../src/cli/commands/serve-run.js';
+import { demoMessage } from '../../src/cli/commands/serve/run.js';
 import { seedDemo } from '../../src/admin/seed/index.js';
 import { type AdminFake, adminFake } from './admin-helpers.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChoicePrompter } from '../../src/cli/commands/conferences-prompt.js';
+import type { ChoicePrompter } from '../../src/cli/commands/conferences/prompt.js';
 import { type Fake, fake, JSON_HEADERS, ORIGIN, page, TEXT_HEADERS, withProfile } from './helpers.js';
 
 let f: Fake;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseAttendee, slug } from '../../src/cli/commands/conferences-body.js';
-import * as conferences from '../../src/cli/commands/conferences.js';
+import { parseAttendee, slug } from '../../src/cli/commands/conferences/body.js';
+import * as conferences from '../../src/cli/commands/conferences/index.js';
 import { createProgram } from '../../src/cli/main.js';
 import { BASE, type Fake, fake, JSON_HEADERS, ORIGIN, page, TEXT_HEADERS, withProfile } from './helpers.js';
 

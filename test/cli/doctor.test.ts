@@ -1,7 +1,7 @@
 import { chmodSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runDoctor } from '../../src/cli/commands/doctor.js';
-import { NO_ID, PROBES, UNPROBED } from '../../src/cli/commands/doctor-probes.js';
+import { runDoctor } from '../../src/cli/commands/doctor/index.js';
+import { NO_ID, PROBES, UNPROBED } from '../../src/cli/commands/doctor/probes.js';
 import type { GlobalOptions } from '../../src/cli/context.js';
 import { ALL_PERMISSIONS } from '../../src/contract/operations.js';
 import { type Fake, fake, JSON_HEADERS, ORIGIN, page, SECRET, TEXT_HEADERS, withProfile } from './helpers.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import * as events from '../../src/cli/commands/events.js';
+import * as events from '../../src/cli/commands/events/index.js';
 import { createProgram } from '../../src/cli/main.js';
 import { type Fake, fake, JSON_HEADERS, ORIGIN, TEXT_HEADERS, withProfile } from './helpers.js';
 

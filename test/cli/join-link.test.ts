@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseJoinExpiry } from '../../src/cli/commands/join-link.js';
+import { parseJoinExpiry } from '../../src/cli/commands/conferences/join-link.js';
 import { cannotOpenReason, openerCommand } from '../../src/cli/open-url.js';
 import { type Fake, JSON_HEADERS, ORIGIN, TEXT_HEADERS, withProfile } from './helpers.js';
 

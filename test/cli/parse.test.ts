@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import * as customers from '../../src/cli/commands/customers.js';
-import * as profile from '../../src/cli/commands/profile.js';
-import * as users from '../../src/cli/commands/users.js';
+import * as customers from '../../src/cli/commands/customers/index.js';
+import * as profile from '../../src/cli/commands/profile/index.js';
+import * as users from '../../src/cli/commands/users/index.js';
 import { commandName, createProgram } from '../../src/cli/main.js';
 import { fake } from './helpers.js';
 

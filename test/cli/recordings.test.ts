@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseExpiry } from '../../src/cli/commands/recordings.js';
+import { parseExpiry } from '../../src/cli/commands/recordings/index.js';
 import { runCli } from '../../src/cli/main.js';
 import { progressLine } from '../../src/cli/progress/bar.js';
 import { type Fake, fake, JSON_HEADERS, ORIGIN, page, TEXT_HEADERS, withProfile } from './helpers.js';

@@ -1,4 +1,4 @@
-import type { ChoicePrompter } from '../../src/cli/commands/conferences-prompt.js';
+import type { ChoicePrompter } from '../../src/cli/commands/conferences/prompt.js';
 
 /** A prompter answering from a script by message prefix, recording every question it was asked. */
 export function scripted(answers: Record<string, unknown>) {

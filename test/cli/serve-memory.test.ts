@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { keepYoungGenerationSmall } from '../../src/cli/commands/serve-memory.js';
+import { keepYoungGenerationSmall } from '../../src/cli/commands/serve/memory.js';
 
-const MODULE = fileURLToPath(new URL('../../src/cli/commands/serve-memory.ts', import.meta.url));
+const MODULE = fileURLToPath(new URL('../../src/cli/commands/serve/memory.ts', import.meta.url));
 
 /**
  * In a Node process of its own (V8's flags are process-wide): optionally keeps the young

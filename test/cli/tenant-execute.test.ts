@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/client.js';
 import { ApiError } from '../../src/client/errors.js';
-import { execute, remainingChanges } from '../../src/cli/commands/tenant-execute.js';
+import { execute, remainingChanges } from '../../src/cli/commands/tenant/execute.js';
 import type { Change } from '../../src/cli/tenant/model.js';
 
 /** A client answering each call from `answer` and recording the calls in order. */

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OFFICE_HOURS, userCreateBody } from '../../src/cli/commands/users-create.js';
+import { OFFICE_HOURS, userCreateBody } from '../../src/cli/commands/users/create.js';
 import { BASE, type Fake, JSON_HEADERS, ORIGIN, withProfile } from './helpers.js';
 import { scripted } from './scripted-prompter.js';
 

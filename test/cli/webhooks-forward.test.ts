@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forward } from '../../src/cli/commands/webhooks-forward.js';
+import { forward } from '../../src/cli/commands/webhooks/forward.js';
 
 let server: Server | undefined;
 afterEach(async () => {

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createReceiver, MAX_BODY_BYTES } from '../../src/cli/commands/webhooks-receiver.js';
-import type { Received } from '../../src/cli/commands/webhooks-print.js';
+import { createReceiver, MAX_BODY_BYTES } from '../../src/cli/commands/webhooks/receiver.js';
+import type { Received } from '../../src/cli/commands/webhooks/print.js';
 
 /** The receiver on a real socket with a frozen clock. */
 const NOW = new Date('2026-11-23T20:30:00.000Z');

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseMaxAge, secretFrom } from '../../src/cli/commands/webhooks-secret.js';
+import { parseMaxAge, secretFrom } from '../../src/cli/commands/webhooks/secret.js';
 import { tempDir } from '../tmp.js';
 
 describe('the webhook secret', () => {

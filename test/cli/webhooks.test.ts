@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { eventOf, ndjsonLine, tableHeading, tableRow } from '../../src/cli/commands/webhooks-print.js';
-import { forwardedHeaders } from '../../src/cli/commands/webhooks-forward.js';
-import { parseListenOptions, parseVerifyOptions } from '../../src/cli/commands/webhooks.js';
+import { eventOf, ndjsonLine, tableHeading, tableRow } from '../../src/cli/commands/webhooks/print.js';
+import { forwardedHeaders } from '../../src/cli/commands/webhooks/forward.js';
+import { parseListenOptions, parseVerifyOptions } from '../../src/cli/commands/webhooks/index.js';
 import { fake } from './helpers.js';
 
 const row = { id: 'evt_1', timestamp: '2026-11-23T20:30:00.000Z', event: 'events.created', data: { id: 42, calendar_id: 7 }, status: 200 };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/index.js';
 import { createSender } from '../../src/webhooks/sender.js';
-import { serveLog } from '../../src/cli/commands/serve-webhooks.js';
+import { serveLog } from '../../src/cli/commands/serve/webhooks.js';
 
 let store: Store;
 afterEach(() => store?.close());

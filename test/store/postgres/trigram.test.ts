@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openShared } from '../../../src/cli/commands/serve-postgres.js';
+import { openShared } from '../../../src/cli/commands/serve/postgres.js';
 import type { ListQuery } from '../../../src/contract/index.js';
 import { openPostgresStore } from '../../../src/store/postgres/index.js';
 import { TRIGRAM_INDEXES, TRIGRAM_MISSING } from '../../../src/store/postgres/trigram.js';

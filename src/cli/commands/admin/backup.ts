@@ -1,0 +1,33 @@
+/** `confctl admin backup|restore`: registration only; the actions load when one runs. */
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { examples } from '../../help.js';
+
+type Action = (ctx: CliContext, cmd: Command) => Promise<void>;
+const lazy = (pick: (m: typeof import('./backup-run.js')) => Action, ctx: CliContext) => async (...args: unknown[]) =>
+  pick(await import('./backup-run.js'))(ctx, args[args.length - 1] as Command);
+
+/** Taken only to refuse it: a PostgreSQL instance is backed up with pg_dump. */
+const DATABASE = ['--database <url>', 'refused (exit 2), as is CONFCTL_DATABASE_URL without --data: back PostgreSQL up with pg_dump, restore with pg_restore'] as const;
+
+export function registerBackup(admin: Command, ctx: CliContext): void {
+  admin
+    .command('backup')
+    .description('Copy a data directory (a consistent database snapshot, media files, instance.json) into one new directory, also while serve runs')
+    .option('--data <dir>', 'data directory to back up (default: CONFCTL_DATA, else ~/.local/share/confctl)')
+    .option('--media <dir>', "recording files to back up (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
+    .requiredOption('--to <path>', 'the backup directory to create')
+    .option(...DATABASE)
+    .option('--force', 'replace --to if it exists')
+    .addHelpText('after', examples('confctl admin backup --data ./data --to ./backup-2026-01-31', 'confctl --dry-run admin backup --to ./backup   # print the plan, write nothing'))
+    .action(lazy((m) => m.backup, ctx));
+  admin
+    .command('restore')
+    .description('Put a backup back into a new or empty data directory')
+    .requiredOption('--from <path>', 'a directory made by admin backup')
+    .option('--data <dir>', 'data directory to restore into, new or empty (default: CONFCTL_DATA, else ~/.local/share/confctl)')
+    .option('--media <dir>', "where the recording files go, new or empty (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
+    .option(...DATABASE)
+    .addHelpText('after', examples('confctl admin restore --from ./backup-2026-01-31 --data ./restored'))
+    .action(lazy((m) => m.restore, ctx));
+}

@@ -1,0 +1,151 @@
+import { type Command, Option } from 'commander';
+import { type CliContext, UsageError } from '../../context.js';
+import { examples } from '../../help.js';
+import { type ConnectionFlags, parseConnectionFlags } from './connections.js';
+import { FORCE_FLAG } from '../../overwrite.js';
+import { type LocalProfileChoice, localProfileChoice } from '../local-profile.js';
+import { parseTestControlFlags, type TestControlFlags } from './test-controls.js';
+
+/** Parsed flags of `confctl serve`. */
+export interface ServeOptions {
+  port: number;
+  host: string;
+  data?: string;
+  /** `--database`: a PostgreSQL URL; without it (and without CONFCTL_DATABASE_URL) the SQLite data directory. */
+  database?: string;
+  /** `--media`: the recording files' directory (shared by instances on one database). */
+  media?: string;
+  demo: boolean;
+  rateLimit: { client: number; tenant: number } | null;
+  maxAttendees: number;
+  trustProxy: boolean;
+  /** Where the first key is saved (`--profile-name`, `--force`); null with `--no-profile`. */
+  profile: LocalProfileChoice | null;
+  log: 'json' | 'pretty' | 'off';
+  /** Timeouts and connection caps, passed to the server as they are. */
+  connections: ConnectionFlags;
+  /** Apply the hosted service's complete-body rules. */
+  strict: boolean;
+  /** Browser origins allowed to call the server (CORS); empty: none. */
+  cors: string[];
+  /** `--pid-file`: where the process id is written while serving. */
+  pidFile?: string;
+  /** `--test-controls` (with `--control-token-file`); null without. */
+  testControls: TestControlFlags | null;
+}
+
+/** `--cors` values (repeated or comma-separated) → origins; each must be a bare `scheme://host[:port]`. */
+export function parseCors(values: readonly string[]): string[] {
+  const origins = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  for (const o of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(o);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !/^https?:$/.test(url.protocol) || url.origin !== o) {
+      throw new UsageError(`--cors takes origins like https://editor.example or http://localhost:3000, not '${o}'`);
+    }
+  }
+  return [...new Set(origins)];
+}
+
+function positiveInt(flag: string, value: string, min = 1): number {
+  if (!/^[0-9]+$/.test(value) || Number(value) < min) throw new UsageError(`${flag} must be a whole number of at least ${min}, not '${value}'`);
+  return Number(value);
+}
+
+/** `off`, `CLIENT` or `CLIENT/TENANT` requests per second. */
+export function parseRateLimit(value: string): ServeOptions['rateLimit'] {
+  if (value === 'off') return null;
+  const m = /^([0-9]+)(?:\/([0-9]+))?$/.exec(value);
+  if (!m) throw new UsageError(`--rate-limit must be 'off', CLIENT or CLIENT/TENANT (requests per second), not '${value}'`);
+  const client = positiveInt('--rate-limit', m[1]);
+  const tenant = m[2] === undefined ? Math.max(client, 10) : positiveInt('--rate-limit', m[2]);
+  return { client, tenant };
+}
+
+/** Flags → options, no I/O. */
+export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
+  return {
+    port: positiveInt('--port', String(o.port ?? '8080'), 0),
+    host: String(o.host ?? '127.0.0.1'),
+    data: o.data as string | undefined,
+    database: o.database as string | undefined,
+    media: o.media as string | undefined,
+    demo: Boolean(o.demo),
+    rateLimit: parseRateLimit(String(o.rateLimit ?? '5/10')),
+    maxAttendees: positiveInt('--max-attendees', String(o.maxAttendees ?? '5')),
+    trustProxy: Boolean(o.trustProxy),
+    profile: localProfileChoice(o),
+    log: (o.log as ServeOptions['log']) ?? 'pretty',
+    connections: parseConnectionFlags(o),
+    strict: Boolean(o.strict),
+    cors: parseCors((o.cors as string[] | undefined) ?? []),
+    pidFile: o.pidFile as string | undefined,
+    testControls: parseTestControlFlags(o),
+  };
+}
+
+export function register(program: Command, ctx: CliContext): void {
+  program
+    .command('serve')
+    .description('Run a local instance of the API on node:http with SQLite, or PostgreSQL for several instances (--database)')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '8080')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)')
+    .option('--database <url>', 'serve from PostgreSQL (postgres://user@host/db; prefer CONFCTL_DATABASE_URL, which no process list shows)')
+    .option('--media <dir>', "recording files' directory (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
+    .option('--demo', 'fill the first tenant with the deterministic demo data set')
+    .option('--rate-limit <limits>', "requests per second: CLIENT[/TENANT], or 'off'", '5/10')
+    .option('--max-attendees <n>', 'maximum attendees of a conference besides its owner', '5')
+    .option('--trust-proxy', 'honour X-Forwarded-Host/-Proto/-For')
+    .option('--no-profile', 'do not save the first key as a client profile')
+    .option('--profile-name <name>', "save the first key as this profile instead of 'local'")
+    .option(...FORCE_FLAG)
+    .option('--strict', "require the hosted service's complete bodies (PATCH users and conferences, POST customers)")
+    .option('--cors <origin>', 'let browser pages on ORIGIN call the API (repeatable or comma-separated)', (v: string, acc: string[] = []) => [...acc, v])
+    .addOption(new Option('--log <format>', 'access log on stderr').choices(['json', 'pretty', 'off']).default('pretty'))
+    .option('--headers-timeout <seconds>', "time a request's header section may take", '20')
+    .option('--request-timeout <seconds>', 'time a whole request (headers and body) may take', '30')
+    .option('--max-connections <n>', 'open connections served at once; more are answered 503', '500')
+    .option('--max-connections-per-address <n>', "open connections per client address, or 'off'; more are answered 503 (default: 100, off with --trust-proxy)")
+    .option('--pid-file <file>', "write the process id there once listening (removed on exit), to stop a background server with kill \"$(cat FILE)\"; a file naming a running process is refused (exit 5)")
+    .option('--test-controls', 'answer the test controls under /_confctl (snapshots, ...) to loopback clients holding the control token')
+    .option('--control-token-file <file>', 'with --test-controls: read the control token from FILE instead of printing a random one')
+    .addHelpText(
+      'after',
+      `
+On an empty data directory, serve creates the tenant 'localhost' (aliases 127.0.0.1, ::1) and an
+all-permissions key, prints the key once and saves it as the profile 'local' (or --profile-name).
+A profile of that name that points elsewhere is replaced only with consent: asked on a terminal,
+else --force. This is checked before the key exists.
+
+Connections over --max-connections or --max-connections-per-address are refused as they are
+accepted, before they send anything (503 Too many connections., Retry-After: 1). At the total cap a
+new connection first closes the oldest connection with no request in hand (idle, or with headers
+still arriving) of the address holding the most. Pipelined requests on a connection are handled
+at most 10 at a time, and a connection with 64 more waiting is not read until fewer wait.
+
+serve also delivers webhooks to the destinations of 'confctl admin webhooks', including events
+queued by admin commands in other processes; each attempt is logged as one line on stderr.
+
+With --database (or CONFCTL_DATABASE_URL, which no process list shows, unless --data is given),
+serve runs on PostgreSQL: several instances on one database act as one service (shared rate
+limits, caches that see every instance's writes, one signing secret), with recording files in a
+--media directory they share. --data and --database together are refused (exit 2).
+
+With --test-controls, a test harness can drive the instance over HTTP under /_confctl
+(GET /_confctl lists the routes). They answer only when the connection comes from a loopback
+address (127.0.0.0/8, ::1; --trust-proxy and X-Forwarded-For are ignored here: 403 otherwise)
+and carries the control token in the header X-Confctl-Control-Token (401 otherwise). The token
+is printed at start, or read from --control-token-file (16 to 512 visible ASCII characters);
+it never appears in the access log. Without --test-controls, /_confctl is an unknown path (404).
+${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off', 'CONFCTL_DATABASE_URL=postgres://confctl@db/confctl confctl serve --media /srv/confctl-media')}`,
+    )
+    .action(async (_opts, cmd: Command) => {
+      const options = parseServeOptions(cmd.opts());
+      await (await import('./run.js')).runServe(options, ctx);
+    });
+}

@@ -1,0 +1,57 @@
+/**
+ * `confctl plan -f DIR|FILE…`: desired state against the tenant. Prints a diff (on a terminal)
+ * or the plan as JSON; `--out` saves it for `apply`. `--detailed-exitcode`: 0 no changes,
+ * 2 changes, 1 any error (Terraform's convention).
+ */
+import type { Command } from 'commander';
+import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../../context.js';
+import { EXIT, errorLines, QuietExit } from '../../errors.js';
+import { examples } from '../../help.js';
+import { readDesiredState } from './source.js';
+import { collect, planAgainstTenant, printPlan, refuseProblems, savePlan } from './flow.js';
+
+/** `--detailed-exitcode`'s code for a plan with changes. */
+const CHANGES_PENDING = 2;
+
+export interface PlanOptions {
+  files: string[];
+  prune: boolean;
+  out?: string;
+  detailedExitcode: boolean;
+  globals: GlobalOptions;
+}
+
+export async function runPlan(opts: PlanOptions, ctx: CliContext): Promise<void> {
+  try {
+    const state = await readDesiredState(opts.files);
+    if (state.problems.length) refuseProblems(state.problems);
+    const { client, format } = await apiClient(ctx, opts.globals);
+    const plan = await planAgainstTenant(ctx, client, { desired: state.desired, prune: opts.prune, sources: state.sources });
+    await printPlan(ctx, plan, format, opts.globals.query);
+    if (opts.out) {
+      await savePlan(opts.out, plan);
+      ctx.streams.stderr.write(`saved the plan to ${opts.out}: 'confctl apply ${opts.out}' carries it out\n`);
+    }
+    if (opts.detailedExitcode && plan.changes.length) throw new QuietExit(CHANGES_PENDING);
+  } catch (err) {
+    if (!opts.detailedExitcode || err instanceof QuietExit) throw err;
+    for (const line of errorLines(err)) ctx.streams.stderr.write(`${line}\n`);
+    throw new QuietExit(EXIT.unexpected);
+  }
+}
+
+export function register(program: Command, ctx: CliContext, run = runPlan): void {
+  program
+    .command('plan')
+    .description('Compare desired-state files with the tenant: what would be created, updated, added, removed, and what is unmanaged')
+    .option('-f, --file <path>', 'a directory of kind files (users.yaml, customers.yaml, conferences.yaml) or one such file (repeatable)', collect)
+    .option('--prune', 'delete conferences (not ended) that no file names; without it they are listed as unmanaged')
+    .option('--out <file>', 'save the plan as JSON for `confctl apply FILE`')
+    .option('--detailed-exitcode', 'exit 0 when there is nothing to change, 2 when there is, 1 on any error')
+    .addHelpText('after', examples('confctl plan -f tenant/', 'confctl plan -f tenant/ --out plan.json --detailed-exitcode'))
+    .action((flags, cmd: Command) => {
+      const files = (flags.file as string[] | undefined) ?? [];
+      if (!files.length) throw new UsageError('give the desired state with -f DIR or -f FILE', "make a start with 'confctl export DIR'");
+      return run({ files, prune: Boolean(flags.prune), out: flags.out as string | undefined, detailedExitcode: Boolean(flags.detailedExitcode), globals: globalOptions(cmd) }, ctx);
+    });
+}
