@@ -27,6 +27,7 @@ describe('tenant-as-code commands refuse before any request', () => {
     [['sync', 'users', '--from', planFile, '--map', 'A=email', '--map-file', planFile], 'error: give --map or --map-file, not both'],
     [['sync', 'users', '--from', planFile, '--map', 'A=shoe'], "error: the mapping names 'shoe', not a field of users"],
     [['sync', 'users', '--from', planFile, '--defaults', 'colour=red'], "error: --defaults names 'colour', not a field of users"],
+    [['sync', 'customers', '--from', planFile, '--key', 'last_name'], "error: --key 'last_name' cannot match customers: the API keeps customers unique only by email (ignoring case) and by id"],
   ])('confctl %j exits 2: %s', async (args, message) => {
     const f = fake();
     expect(await f.run(args)).toBe(2);

@@ -106,6 +106,28 @@ describe.each(BACKENDS)('e2e: tenant as code refusals, sync and partial failure 
     expect(JSON.parse(again.stdout).changes).toEqual([]);
   }, 90_000);
 
+  it('sync --key id matches by the API id, so an e-mail can change; a roster id the tenant lacks is a plan problem; other keys are refused', async () => {
+    const [grace] = await box.json<any[]>(['users', 'list', '--filter', 'email=grace.hopper@demo.example.com']);
+    const map = 'Staff Id=id,Work Email=email,Family Name=last_name';
+    const hr = write('hr-ids.csv', `Staff Id,Work Email,Family Name\n${grace.id},grace.moore@demo.example.com,Moore\n`);
+    const applied = await box.run(['sync', 'users', '--from', hr, '--map', map, '--key', 'Staff Id', '--yes', '-o', 'table']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('    email: "grace.hopper@demo.example.com" → "grace.moore@demo.example.com"');
+    expect(applied.stderr).toContain('applied 1, failed 0, skipped 0');
+    expect(await box.json(['users', 'get', String(grace.id)])).toMatchObject({ email: 'grace.moore@demo.example.com', last_name: 'Moore', first_name: grace.first_name });
+    const again = await box.json<any>(['sync', 'users', '--from', hr, '--map', map, '--key', 'id', '--out', join(box.root, 'ids.json')]);
+    expect(again.changes).toEqual([]);
+    expect(again.unmanaged.users).not.toContain('grace.moore@demo.example.com');
+
+    const unknown = write('hr-ids2.csv', 'Staff Id,Work Email,Family Name\n999999,x@demo.example.com,X\n');
+    const refused = await box.run(['sync', 'users', '--from', unknown, '--map', map, '--key', 'id']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain(`${unknown}:2: x@demo.example.com: id: The selected id is invalid: no user of the tenant (not deleted) has id 999999, and the API makes ids itself.`);
+    const other = await box.run(['sync', 'users', '--from', hr, '--map', map, '--key', 'Family Name']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("error: --key 'Family Name' (mapped to last_name) cannot match users: the API keeps users unique only by email (ignoring case) and by id");
+  }, 90_000);
+
   it('conferences no file names are unmanaged; --prune deletes them, but not one in progress', async () => {
     const prune = join(box.root, 'prune');
     await box.run(['export', prune, '--kinds', 'conferences']);

@@ -48,6 +48,16 @@ function errorsOf(schema: z.ZodType, value: Record_): Record<string, string[]> {
 export interface DesiredOptions {
   /** Sync: a record manages only the keys it gives. */
   partial?: boolean;
+  /** Sync `--key id`: a record may name its tenant row by `id` (then its e-mail may change, or be left out). */
+  matchById?: boolean;
+}
+
+/** A record's `id` (sync `--key id`): a whole number, or a problem. */
+function idOf(value: unknown, at: (message: string) => void): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  at('The id field must be an integer.');
+  return undefined;
 }
 
 /**
@@ -56,7 +66,9 @@ export interface DesiredOptions {
  */
 export function desiredOf(kind: Kind, raws: readonly RawRecord[], problems: Problem[], options: DesiredOptions = {}): Desired[] {
   const keyField = KEY_FIELD[kind];
+  const allowed = options.matchById ? [...ALLOWED[kind], 'id'] : ALLOWED[kind];
   const seen = new Map<string, RawRecord>();
+  const seenIds = new Map<number, RawRecord>();
   const out: Desired[] = [];
   for (const raw of raws) {
     const at = (field: string | undefined, key: string | undefined, message: string) =>
@@ -65,28 +77,37 @@ export function desiredOf(kind: Kind, raws: readonly RawRecord[], problems: Prob
       at(undefined, undefined, 'a record must be a mapping of keys to values');
       continue;
     }
-    const fields = { ...(raw.value as Record_) };
+    const { id: rawId, ...fields } = raw.value as Record_;
+    if (!options.matchById && rawId !== undefined) fields.id = rawId;
     const keyValue = fields[keyField];
-    const key = typeof keyValue === 'string' && keyValue ? keyValue : undefined;
     const before = problems.length;
+    const id = options.matchById ? idOf(rawId, (message) => at('id', typeof keyValue === 'string' ? keyValue : undefined, message)) : undefined;
+    const key = typeof keyValue === 'string' && keyValue ? keyValue : id !== undefined ? `id ${id}` : undefined;
     for (const name of Object.keys(fields)) {
-      if (!ALLOWED[kind].includes(name)) at(name, key, `The ${name} field is unknown (${kind} take ${ALLOWED[kind].join(', ')}).`);
+      if (!allowed.includes(name)) at(name, key, `The ${name} field is unknown (${kind} take ${allowed.join(', ')}).`);
     }
     for (const name of REQUIRED[kind]) {
       const v = fields[name];
-      if (v === undefined ? !options.partial || name === keyField : v === null || v === '') at(name, key, `The ${name} field is required.`);
+      // A sync record needs its key; with --key id, a record naming its row by id may leave the e-mail out.
+      const needed = !options.partial || (name === keyField && (!options.matchById || rawId === undefined || rawId === null));
+      if (v === undefined ? needed : v === null || v === '') at(name, key, `The ${name} field is required.`);
     }
     const known = Object.fromEntries(Object.entries(fields).filter(([k, v]) => ALLOWED[kind].includes(k) && v !== undefined && !(REQUIRED[kind].includes(k) && (v === null || v === ''))));
     for (const [path, messages] of Object.entries(valueErrors(kind, known))) for (const m of messages) at(path, key, m);
-    if (key) {
-      const folded = foldKey(key);
+    if (typeof keyValue === 'string' && keyValue) {
+      const folded = foldKey(keyValue);
       const first = seen.get(folded);
       if (first) at(keyField, key, `The ${keyField} has already been taken (also at ${first.file}:${first.lineOf(keyField)}).`);
       else seen.set(folded, raw);
     }
+    if (id !== undefined) {
+      const first = seenIds.get(id);
+      if (first) at('id', key, `The id has already been taken (also at ${first.file}:${first.lineOf('id')}).`);
+      else seenIds.set(id, raw);
+    }
     if (problems.length > before || !key) continue;
     if (!options.partial) for (const name of ALLOWED[kind]) if (!(name in fields) && !USER_CREATE_ONLY.includes(name as never)) fields[name] = name === 'attendees' ? [] : null;
-    out.push({ key, fields, where: { file: raw.file, line: raw.line, lineOf: raw.lineOf }, ...(options.partial && { partial: true }) });
+    out.push({ key, fields, where: { file: raw.file, line: raw.line, lineOf: raw.lineOf }, ...(options.partial && { partial: true }), ...(id !== undefined && { id }) });
   }
   return out;
 }
