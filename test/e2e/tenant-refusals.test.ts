@@ -45,8 +45,8 @@ describe.each(BACKENDS)('e2e: tenant as code refusals, sync and partial failure 
     writeFileSync(join(bad, 'users.yaml'), `${users}- {email: zz@demo.example.com, first_name: Z, last_name: Z, role: Boss, department: Nowhere}\n`);
     const unknown = await box.run(['plan', '-f', bad, '--detailed-exitcode']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(`${file}:${lines}: zz@demo.example.com: department: The selected department is invalid.`);
-    expect(unknown.stderr).toContain(`${file}:${lines}: zz@demo.example.com: role: The selected role is invalid.`);
+    expect(unknown.stderr).toContain(`${file}:${lines}: zz@demo.example.com: department: The selected department is invalid: no user of the tenant is in a department of this name (the API cannot list departments; declare one with --department NAME=ID).`);
+    expect(unknown.stderr).toContain(`${file}:${lines}: zz@demo.example.com: role: The selected role is invalid: no user of the tenant holds it (the API cannot list roles; declare one with --role NAME).`);
   }, 90_000);
 
   it('--max-changes refuses a plan bigger than expected, and nothing is sent', async () => {
@@ -126,6 +126,30 @@ describe.each(BACKENDS)('e2e: tenant as code refusals, sync and partial failure 
     const other = await box.run(['sync', 'users', '--from', hr, '--map', map, '--key', 'Family Name']);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain("error: --key 'Family Name' (mapped to last_name) cannot match users: the API keeps users unique only by email (ignoring case) and by id");
+  }, 90_000);
+
+  it('a department no user is in yet is a plan problem until declared with --department NAME=ID; a declared role is still checked by the server', async () => {
+    const legal = write('legal.json', '[{"name": "Legal"}]');
+    expect((await box.run(['admin', 'import', 'departments', legal])).code).toBe(0);
+    const department = (await box.json<any[]>(['admin', 'departments', 'list'])).find((d) => d.name === 'Legal');
+    const hr = write('hr-legal.csv', 'email,first_name,last_name,department\nlena.legal@demo.example.com,Lena,Legal,Legal\n');
+    const unknown = await box.run(['sync', 'users', '--from', hr, '--yes']);
+    expect(unknown.code).toBe(6);
+    expect(unknown.stderr).toContain(`${hr}:2: lena.legal@demo.example.com: department: The selected department is invalid: no user of the tenant is in a department of this name`);
+
+    const declared = await box.run(['sync', 'users', '--from', hr, '--yes', '--department', `Legal=${department.id}`]);
+    expect(declared.code, declared.stderr).toBe(0);
+    const [lena] = await box.json<any[]>(['users', 'list', '--filter', 'email=lena.legal@demo.example.com']);
+    expect(lena).toMatchObject({ department_id: department.id, department_name: 'Legal' });
+    // Now a user shows the department: plan knows it without the flag.
+    expect((await box.json<any>(['sync', 'users', '--from', hr, '--out', join(box.root, 'legal.json.plan')])).changes).toEqual([]);
+
+    const auditor = write('hr-auditor.csv', 'email,first_name,last_name,role\nnew.auditor@demo.example.com,New,Auditor,Auditor\n');
+    expect((await box.run(['sync', 'users', '--from', auditor, '--yes'])).code).toBe(6);
+    const tried = await box.run(['sync', 'users', '--from', auditor, '--yes', '--role', 'Auditor', '--remaining', join(box.root, 'auditor.rest.json')]);
+    expect(tried.code).toBe(6);
+    expect(tried.stderr).toMatch(/failed: create user new\.auditor@demo\.example\.com: POST \/users failed \(400\): The selected role is invalid\./);
+    expect(await box.json<any[]>(['users', 'list', '--filter', 'email=new.auditor@demo.example.com'])).toEqual([]);
   }, 90_000);
 
   it('conferences no file names are unmanaged; --prune deletes them, but not one in progress', async () => {

@@ -75,11 +75,15 @@ function matchRow<T extends { id: number; email: string }>(d: Desired, rows: Row
   return row;
 }
 
-/** What users need besides the records: the tenant's departments and roles. */
+/** What users need besides the records: the tenant's departments and roles (seen on users, or declared). */
 export interface UserContext {
   departments: ReadonlyArray<{ id: number; name: string }>;
   roles: readonly string[];
 }
+
+/** The API lists neither departments nor roles: those known are the ones users show, and those declared. */
+const UNKNOWN_DEPARTMENT = 'The selected department is invalid: no user of the tenant is in a department of this name (the API cannot list departments; declare one with --department NAME=ID).';
+const UNKNOWN_ROLE = 'The selected role is invalid: no user of the tenant holds it (the API cannot list roles; declare one with --role NAME).';
 
 /** Department ids by folded name (a name may be shared). */
 function departmentIndex(departments: UserContext['departments']): Map<string, number[]> {
@@ -117,11 +121,11 @@ export function diffUsers(desired: readonly Desired[], tenant: readonly TenantUs
     if ('department' in want && (!view || changed.includes('department'))) {
       const name = want.department;
       const ids = typeof name === 'string' ? departments.get(foldKey(name)) : [];
-      if (typeof name === 'string' && !ids?.length) problem('department', 'The selected department is invalid.');
+      if (typeof name === 'string' && !ids?.length) problem('department', UNKNOWN_DEPARTMENT);
       else if (ids && ids.length > 1) problem('department', `The department name is ambiguous: the tenant has departments ${ids.join(', ')} named so.`);
       else departmentId = ids?.[0] ?? null;
     }
-    if (typeof want.role === 'string' && (!view || changed.includes('role')) && !roles.has(want.role)) problem('role', 'The selected role is invalid.');
+    if (typeof want.role === 'string' && (!view || changed.includes('role')) && !roles.has(want.role)) problem('role', UNKNOWN_ROLE);
     const merged = { ...(view ?? {}), ...want };
     const body: Record_ = { department_id: departmentId, ...pick(merged, COMPLETE_BODIES.updateUser.keys.filter((k) => k !== 'department_id')) };
     for (const field of missing(body, notNull)) {

@@ -16,6 +16,7 @@ import { countBar } from '../../bulk/progress.js';
 import { type CliContext, CliError, EXIT, type OutputFormat, UsageError } from '../../context.js';
 import { errorLines, exitCodeFor } from '../../errors.js';
 import { renderValue } from '../../output/index.js';
+import type { Declared } from './declared.js';
 import { execute, type Outcome, remainingChanges } from './execute.js';
 import { readTenant } from './read.js';
 
@@ -26,11 +27,11 @@ export function refuseProblems(problems: readonly Problem[]): never {
   throw new CliError(`the desired state has ${n} problem${n === 1 ? '' : 's'}; nothing was sent:\n${sorted.map((p) => `  ${problemLine(p)}`).join('\n')}`, EXIT.validation);
 }
 
-/** Plans `desired` against the tenant read now. */
+/** Plans `desired` against the tenant read now (its departments and roles, and those `declared`). */
 export async function planAgainstTenant(
   ctx: CliContext,
   client: ApiClient,
-  input: { desired: Partial<Record<Kind, Desired[]>>; prune: boolean; sources: string[] },
+  input: { desired: Partial<Record<Kind, Desired[]>>; prune: boolean; sources: string[]; declared: Declared },
 ): Promise<Plan> {
   const kinds = (Object.keys(input.desired) as Kind[]).filter((k) => input.desired[k]);
   const conferences = input.desired.conferences ?? [];
@@ -39,6 +40,8 @@ export async function planAgainstTenant(
     conferences: new Set(conferences.map((d) => foldKey(d.key))),
     hosts: new Set(conferences.map((d) => foldKey(String(d.fields.host)))),
   }, ctx);
+  snapshot.departments = [...(snapshot.departments ?? []), ...input.declared.departments];
+  snapshot.roles = [...(snapshot.roles ?? []), ...input.declared.roles];
   const { plan, problems } = makePlan({ desired: input.desired, snapshot, prune: input.prune, baseUrl: client.baseUrl, sources: input.sources, now: ctx.now() });
   if (!plan) refuseProblems(problems);
   return plan;

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../../context.js';
 import { EXIT, errorLines, QuietExit } from '../../errors.js';
 import { examples } from '../../help.js';
+import { addDeclaredFlags, type Declared, declaredOf } from './declared.js';
 import { readDesiredState } from './source.js';
 import { collect, planAgainstTenant, printPlan, refuseProblems, savePlan } from './flow.js';
 
@@ -18,6 +19,7 @@ export interface PlanOptions {
   prune: boolean;
   out?: string;
   detailedExitcode: boolean;
+  declared: Declared;
   globals: GlobalOptions;
 }
 
@@ -26,7 +28,7 @@ export async function runPlan(opts: PlanOptions, ctx: CliContext): Promise<void>
     const state = await readDesiredState(opts.files);
     if (state.problems.length) refuseProblems(state.problems);
     const { client, format } = await apiClient(ctx, opts.globals);
-    const plan = await planAgainstTenant(ctx, client, { desired: state.desired, prune: opts.prune, sources: state.sources });
+    const plan = await planAgainstTenant(ctx, client, { desired: state.desired, prune: opts.prune, sources: state.sources, declared: opts.declared });
     await printPlan(ctx, plan, format, opts.globals.query);
     if (opts.out) {
       await savePlan(opts.out, plan);
@@ -41,17 +43,18 @@ export async function runPlan(opts: PlanOptions, ctx: CliContext): Promise<void>
 }
 
 export function register(program: Command, ctx: CliContext, run = runPlan): void {
-  program
+  const command = program
     .command('plan')
     .description('Compare desired-state files with the tenant: what would be created, updated, added, removed, and what is unmanaged')
     .option('-f, --file <path>', 'a directory of kind files (users.yaml, customers.yaml, conferences.yaml) or one such file (repeatable)', collect)
     .option('--prune', 'delete conferences (not ended) that no file names; without it they are listed as unmanaged')
     .option('--out <file>', 'save the plan as JSON for `confctl apply FILE`')
-    .option('--detailed-exitcode', 'exit 0 when there is nothing to change, 2 when there is, 1 on any error')
+    .option('--detailed-exitcode', 'exit 0 when there is nothing to change, 2 when there is, 1 on any error');
+  addDeclaredFlags(command)
     .addHelpText('after', examples('confctl plan -f tenant/', 'confctl plan -f tenant/ --out plan.json --detailed-exitcode'))
     .action((flags, cmd: Command) => {
       const files = (flags.file as string[] | undefined) ?? [];
       if (!files.length) throw new UsageError('give the desired state with -f DIR or -f FILE', "make a start with 'confctl export DIR'");
-      return run({ files, prune: Boolean(flags.prune), out: flags.out as string | undefined, detailedExitcode: Boolean(flags.detailedExitcode), globals: globalOptions(cmd) }, ctx);
+      return run({ files, prune: Boolean(flags.prune), out: flags.out as string | undefined, detailedExitcode: Boolean(flags.detailedExitcode), declared: declaredOf(flags), globals: globalOptions(cmd) }, ctx);
     });
 }

@@ -72,7 +72,7 @@ export async function runSync(opts: SyncOptions, ctx: CliContext): Promise<void>
   }
   if (problems.length) refuseProblems(problems);
   const { client, format } = await apiClient(ctx, opts.globals);
-  const plan = await planAgainstTenant(ctx, client, { desired: { [opts.kind]: desired }, prune: false, sources: [] });
+  const plan = await planAgainstTenant(ctx, client, { desired: { [opts.kind]: desired }, prune: false, sources: [], declared: opts.declared });
   const unmanaged = plan.unmanaged[opts.kind];
   if (opts.unmanaged === 'fail' && unmanaged.length) {
     refuseProblems(unmanaged.map((key) => ({ file: name, key, message: `in the tenant but not in the file (--unmanaged fail)` })));
