@@ -79,6 +79,13 @@ describe.each(RUNS)('e2e: export, plan, apply (serve --demo on $backend, strict 
       '',
     ].join('\n'));
 
+    // Colour as FORCE_COLOR, NO_COLOR (the sandbox sets it) and --color say: + green, ~ yellow, - red.
+    const colored = await box.run(['plan', '-f', dir, '-o', 'table', '--color', 'always']);
+    expect(colored.stdout).toContain(`\x1b[33m~ update user ${ADA}\x1b[39m\n    role: "Admin" → "Manager"\n\x1b[32m+ create user new.hire@demo.example.com\x1b[39m\n`);
+    expect(colored.stdout).toContain('\x1b[31m- remove attendee linus.torvalds@demo.example.com of demo-weekly-sync\x1b[39m\n');
+    expect((await box.run(['plan', '-f', dir, '-o', 'table'], { env: { FORCE_COLOR: '1' } })).stdout).toBe(colored.stdout);
+    expect((await box.run(['plan', '-f', dir, '-o', 'table', '--color', 'never'], { env: { FORCE_COLOR: '1' } })).stdout).toBe(diff.stdout);
+
     const saved = await box.run(['plan', '-f', dir, '--out', planFile]);
     expect(saved.code).toBe(0);
     expect(JSON.parse(saved.stdout)).toEqual(JSON.parse(readFileSync(planFile, 'utf8')));

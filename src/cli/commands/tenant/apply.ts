@@ -13,7 +13,7 @@ import { summaryLine } from '../../tenant/render.js';
 import { DEFAULT_CONCURRENCY } from '../../bulk/command.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../../context.js';
 import { examples } from '../../help.js';
-import { applyPlan, type ApplyOptions, checkGuards, collect, countOption, planAgainstTenant, printPlan, refuseProblems } from './flow.js';
+import { addColorFlag, applyPlan, type ApplyOptions, checkGuards, collect, type ColorWhen, countOption, planAgainstTenant, printPlan, refuseProblems } from './flow.js';
 import { addDeclaredFlags, type Declared, declaredOf } from './declared.js';
 import { readDesiredState } from './source.js';
 
@@ -29,6 +29,8 @@ export interface ApplyFlags {
   remaining?: string;
   /** Departments and roles declared for planning (`--department`, `--role`). */
   declared: Declared;
+  /** `--color` of the plan shown before applying. */
+  color: ColorWhen;
   globals: GlobalOptions;
 }
 
@@ -41,7 +43,7 @@ export interface ApplyCommandOptions extends ApplyFlags {
 
 /** Adds the flags of `ApplyFlags` to `cmd`. */
 export function addApplyFlags(cmd: Command): Command {
-  return addDeclaredFlags(cmd)
+  return addColorFlag(addDeclaredFlags(cmd))
     .option('--yes', 'apply without asking (scripts); without it a terminal is asked first')
     .option('--max-changes <n>', 'refuse a plan of more than N changes')
     .option('--max-removals <n>', 'refuse a plan removing more than N attendees and conferences in all')
@@ -59,6 +61,7 @@ export function applyFlags(flags: Record<string, unknown>, globals: GlobalOption
     failFast: Boolean(flags.failFast),
     remaining: flags.remaining as string | undefined,
     declared: declaredOf(flags),
+    color: flags.color as ColorWhen,
     globals,
   };
 }
@@ -72,7 +75,7 @@ export function remainingFileFor(planFile: string | undefined): string {
 
 /** Shows a fresh plan and applies it once allowed: `--yes`, a dry run, or a terminal's yes. */
 export async function confirmAndApply(ctx: CliContext, client: ApiClient, plan: Plan, flags: ApplyFlags, format: Parameters<typeof printPlan>[2], extra: Partial<ApplyOptions> = {}): Promise<void> {
-  await printPlan(ctx, plan, format);
+  await printPlan(ctx, plan, format, { color: flags.color });
   if (!plan.changes.length) return;
   checkGuards(plan, flags);
   if (!flags.yes && !flags.globals.dryRun) {

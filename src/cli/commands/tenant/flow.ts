@@ -4,6 +4,7 @@
  * the stale check, the steps, the report and the remaining plan written for a second run).
  */
 import { writeFile } from 'node:fs/promises';
+import { type Command, Option } from 'commander';
 import type { ApiClient } from '../../../client/client.js';
 import { problemLine } from '../../tenant/desired.js';
 import { type Desired, type Kind, type Plan, type Problem } from '../../tenant/model.js';
@@ -47,14 +48,22 @@ export async function planAgainstTenant(
   return plan;
 }
 
+/** When the diff is coloured: `auto` as everywhere (FORCE_COLOR, then NO_COLOR, then whether stdout is a terminal). */
+export type ColorWhen = 'auto' | 'always' | 'never';
+
+/** Adds `--color auto|always|never` to a command that prints a plan. */
+export const addColorFlag = (cmd: Command): Command =>
+  cmd.addOption(new Option('--color <when>', 'colour the diff: auto (FORCE_COLOR, NO_COLOR, whether stdout is a terminal), always or never').choices(['auto', 'always', 'never']).default('auto'));
+
 /** Prints `plan`: a human diff as a table would be, json or yaml as they are. */
-export async function printPlan(ctx: CliContext, plan: Plan, format: OutputFormat, query?: string): Promise<void> {
+export async function printPlan(ctx: CliContext, plan: Plan, format: OutputFormat, options: { query?: string; color?: ColorWhen } = {}): Promise<void> {
   if (format === 'csv' || format === 'ndjson') throw new UsageError(`a plan prints as table (a diff), json or yaml, not ${format}`);
-  if (format === 'table' && query === undefined) {
-    ctx.streams.stdout.write(`${renderPlan(plan, { color: ctx.streams.color }).join('\n')}\n`);
+  if (format === 'table' && options.query === undefined) {
+    const color = options.color === 'always' || (options.color !== 'never' && ctx.streams.color);
+    ctx.streams.stdout.write(`${renderPlan(plan, { color }).join('\n')}\n`);
     return;
   }
-  await renderValue(ctx.streams, plan, format, query);
+  await renderValue(ctx.streams, plan, format, options.query);
 }
 
 /** Writes a plan as JSON to `file`. */

@@ -9,7 +9,7 @@ import { EXIT, errorLines, QuietExit } from '../../errors.js';
 import { examples } from '../../help.js';
 import { addDeclaredFlags, type Declared, declaredOf } from './declared.js';
 import { readDesiredState } from './source.js';
-import { collect, planAgainstTenant, printPlan, refuseProblems, savePlan } from './flow.js';
+import { addColorFlag, collect, type ColorWhen, planAgainstTenant, printPlan, refuseProblems, savePlan } from './flow.js';
 
 /** `--detailed-exitcode`'s code for a plan with changes. */
 const CHANGES_PENDING = 2;
@@ -20,6 +20,7 @@ export interface PlanOptions {
   out?: string;
   detailedExitcode: boolean;
   declared: Declared;
+  color: ColorWhen;
   globals: GlobalOptions;
 }
 
@@ -29,7 +30,7 @@ export async function runPlan(opts: PlanOptions, ctx: CliContext): Promise<void>
     if (state.problems.length) refuseProblems(state.problems);
     const { client, format } = await apiClient(ctx, opts.globals);
     const plan = await planAgainstTenant(ctx, client, { desired: state.desired, prune: opts.prune, sources: state.sources, declared: opts.declared });
-    await printPlan(ctx, plan, format, opts.globals.query);
+    await printPlan(ctx, plan, format, { query: opts.globals.query, color: opts.color });
     if (opts.out) {
       await savePlan(opts.out, plan);
       ctx.streams.stderr.write(`saved the plan to ${opts.out}: 'confctl apply ${opts.out}' carries it out\n`);
@@ -50,11 +51,11 @@ export function register(program: Command, ctx: CliContext, run = runPlan): void
     .option('--prune', 'delete conferences (not ended) that no file names; without it they are listed as unmanaged')
     .option('--out <file>', 'save the plan as JSON for `confctl apply FILE`')
     .option('--detailed-exitcode', 'exit 0 when there is nothing to change, 2 when there is, 1 on any error');
-  addDeclaredFlags(command)
+  addColorFlag(addDeclaredFlags(command))
     .addHelpText('after', examples('confctl plan -f tenant/', 'confctl plan -f tenant/ --out plan.json --detailed-exitcode'))
     .action((flags, cmd: Command) => {
       const files = (flags.file as string[] | undefined) ?? [];
       if (!files.length) throw new UsageError('give the desired state with -f DIR or -f FILE', "make a start with 'confctl export DIR'");
-      return run({ files, prune: Boolean(flags.prune), out: flags.out as string | undefined, detailedExitcode: Boolean(flags.detailedExitcode), declared: declaredOf(flags), globals: globalOptions(cmd) }, ctx);
+      return run({ files, prune: Boolean(flags.prune), out: flags.out as string | undefined, detailedExitcode: Boolean(flags.detailedExitcode), declared: declaredOf(flags), color: flags.color as ColorWhen, globals: globalOptions(cmd) }, ctx);
     });
 }

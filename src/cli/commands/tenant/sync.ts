@@ -78,7 +78,7 @@ export async function runSync(opts: SyncOptions, ctx: CliContext): Promise<void>
     refuseProblems(unmanaged.map((key) => ({ file: name, key, message: `in the tenant but not in the file (--unmanaged fail)` })));
   }
   if (opts.out) {
-    await printPlan(ctx, plan, format);
+    await printPlan(ctx, plan, format, { color: opts.color });
     await savePlan(opts.out, plan);
     ctx.streams.stderr.write(`saved the plan to ${opts.out}: 'confctl apply ${opts.out}' carries it out\n`);
     return;
