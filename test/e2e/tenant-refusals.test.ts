@@ -106,6 +106,24 @@ describe.each(BACKENDS)('e2e: tenant as code refusals, sync and partial failure 
     expect(JSON.parse(again.stdout).changes).toEqual([]);
   }, 90_000);
 
+  it('sync reads a JSON array or NDJSON (stdin with -) as well as CSV; --defaults FILE fills what a new user lacks, and the diff names the defaults used', async () => {
+    const defaults = write('defaults.yaml', 'timezone: Asia/Tokyo\nrole: Manager\nwork_hours: {sunday: [], monday: [{start: {hour: 9, minute: 0, second: 0}, end: {hour: 12, minute: 0, second: 0}}], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: []}\n');
+    const roster = write('roster.json', JSON.stringify([{ mail: 'json.person@demo.example.com', first: 'Json', last: 'Person', dept: 'Support' }]));
+    const r = await box.run(['sync', 'users', '--from', roster, '--map', 'mail=email,first=first_name,last=last_name,dept=department', '--defaults', defaults, '--yes', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('+ create user json.person@demo.example.com (defaults: timezone "Asia/Tokyo", role "Manager", work_hours {"sunday":[],"monday":[{"start":{"hour":9,"minute":0,"second":0},"end":{"hour":12,"minute":0,"second":0}}],"tuesday":[],"wednesday":[],"thursday":[],"friday":[],"saturday":[]}, activate false)');
+    const [person] = await box.json<any[]>(['users', 'list', '--filter', 'email=json.person@demo.example.com']);
+    expect(person).toMatchObject({ timezone: 'Asia/Tokyo', role: 'Manager', department_name: 'Support', status: 0 });
+    expect(person.work_hours.monday).toEqual([{ start: { hour: 9, minute: 0, second: 0 }, end: { hour: 12, minute: 0, second: 0 } }]);
+
+    const ndjson = '{"email":"nd.one@x.example","first_name":"Nd","last_name":"One","address":{"city":"Oslo"}}\n{"email":"nd.two@x.example","first_name":"Nd","last_name":"Two"}\n';
+    const c = await box.run(['sync', 'customers', '--from', '-', '--yes'], { input: ndjson });
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stderr).toContain('applied 2, failed 0, skipped 0');
+    const [one] = await box.json<any[]>(['customers', 'list', '--filter', 'email=nd.one@x.example']);
+    expect(one).toMatchObject({ first_name: 'Nd', last_name: 'One', address: { city: 'Oslo', country: null } });
+  }, 90_000);
+
   it('sync --key id matches by the API id, so an e-mail can change; a roster id the tenant lacks is a plan problem; other keys are refused', async () => {
     const [grace] = await box.json<any[]>(['users', 'list', '--filter', 'email=grace.hopper@demo.example.com']);
     const map = 'Staff Id=id,Work Email=email,Family Name=last_name';
