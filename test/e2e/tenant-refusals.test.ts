@@ -213,6 +213,14 @@ describe.each(BACKENDS)('e2e: tenant as code refusals, sync and partial failure 
     const remaining = JSON.parse(readFileSync(remainingFile, 'utf8'));
     expect(remaining.changes.map((c: any) => c.key)).toEqual(['full-house guest5@x.example', 'full-house guest6@x.example']);
 
+    // --fail-fast: the first failure stops the run; what was not sent is skipped, and kept for the next run.
+    const fastFile = join(box.root, 'conf-fast.json');
+    writeFileSync(fastFile, JSON.stringify({ ...remaining, changes: [...remaining.changes, { ...remaining.changes[1], key: 'full-house guest7@x.example', body: { email: 'guest7@x.example', name: 'Guest 7' } }] }));
+    const fast = await box.run(['apply', fastFile, '--fail-fast', '--concurrency', '1']);
+    expect(fast.code).toBe(5);
+    expect(fast.stderr).toContain('error: applied 0, failed 1, skipped 2');
+    expect(JSON.parse(readFileSync(join(box.root, 'conf-fast.remaining.json'), 'utf8')).changes).toHaveLength(3);
+
     const [conference] = await box.json<any[]>(['conferences', 'list', '--filter', 'public_id=full-house']);
     const attendees = await box.json<any[]>(['conferences', 'attendees', 'list', String(conference.id)]);
     const toRemove = attendees.filter((a) => a.email === 'guest0@x.example' || a.email === 'guest1@x.example');

@@ -44,6 +44,10 @@ describe.each(RUNS)('e2e: export, plan, apply (serve --demo on $backend, strict 
     expect(Object.keys(users[0])).toEqual(['email', 'first_name', 'last_name', 'department', 'role', 'timezone', 'work_hours']);
     const conferences = parse(readFileSync(join(dir, 'conferences.yaml'), 'utf8'));
     expect(conferences.map((c: any) => c.public_id)).toEqual(['demo-weekly-sync', 'demo-planning', 'demo-customer-demo']);
+    // The host by e-mail; its account by name only when the host has several (Ada has two rooms).
+    expect(conferences[0]).toMatchObject({ host: ADA, account: "Ada Lovelace's Zoom room" });
+    expect(conferences[2]).toMatchObject({ host: 'alan.turing@demo.example.com' });
+    expect(Object.keys(conferences[2])).toEqual(['public_id', 'title', 'is_public', 'host', 'attendees']);
     const plan = await box.run(['plan', '-f', dir, '-o', 'table', '--detailed-exitcode']);
     expect(plan.stdout).toBe('\nNo changes: the tenant matches the files.\n');
     expect(plan.code).toBe(0);
@@ -181,6 +185,13 @@ describe.each(RUNS)('e2e: export, plan, apply (serve --demo on $backend, strict 
     expect(stale.code).toBe(5);
     expect(stale.stderr).toContain('  customer raced@x.example now exists (first_name, last_name differ from the plan)\n');
     expect((await box.json<any[]>(['customers', 'list', '--filter', 'email=raced@x.example']))[0]).toMatchObject({ first_name: 'Other' });
+
+    const hosted = join(box.root, 'hosted', 'conferences.yaml');
+    expect((await box.run(['export', join(box.root, 'hosted'), '--kinds', 'conferences'])).code).toBe(0);
+    writeFileSync(hosted, `${readFileSync(hosted, 'utf8')}- {public_id: ada-new, title: New, is_public: true, host: ${ADA}}\n`);
+    const which = await box.run(['plan', '-f', hosted]);
+    expect(which.code).toBe(6);
+    expect(which.stderr).toContain(`ada-new: host: The host has 2 conference accounts ("Ada Lovelace's Zoom room", "Ada Lovelace's team room"): name one with account.`);
 
     const conferences = join(box.root, 'fewer', 'conferences.yaml');
     expect((await box.run(['export', join(box.root, 'fewer'), '--kinds', 'conferences'])).code).toBe(0);
