@@ -31,10 +31,14 @@ const ConferenceRecord = ConferenceCreateBody.pick({ public_id: true, title: tru
 });
 const UserExtras = z.object({ department: nullableText, activate: z.boolean().optional() });
 
+/** The schemas of a record's values, made once (a plan checks every record). */
+const CustomerValues = CustomerCreateBody.partial();
+const ConferenceValues = ConferenceRecord.partial();
+
 /** Field errors of one record's values, by dotted path (the server's messages). */
 function valueErrors(kind: Kind, fields: Record_): Record<string, string[]> {
-  if (kind === 'customers') return errorsOf(CustomerCreateBody.partial(), fields);
-  if (kind === 'conferences') return errorsOf(ConferenceRecord.partial(), fields);
+  if (kind === 'customers') return errorsOf(CustomerValues, fields);
+  if (kind === 'conferences') return errorsOf(ConferenceValues, fields);
   // A null role is left to the plan, as a null timezone is: it matters only when a body needs it.
   const { department, activate, role, ...rest } = fields;
   return { ...errorsOf(UserUpdateBody, { ...rest, ...(role !== null && { role }) }), ...errorsOf(UserExtras, { department, activate }) };
@@ -66,7 +70,6 @@ function idOf(value: unknown, at: (message: string) => void): number | undefined
  */
 export function desiredOf(kind: Kind, raws: readonly RawRecord[], problems: Problem[], options: DesiredOptions = {}): Desired[] {
   const keyField = KEY_FIELD[kind];
-  const allowed = options.matchById ? [...ALLOWED[kind], 'id'] : ALLOWED[kind];
   const seen = new Map<string, RawRecord>();
   const seenIds = new Map<number, RawRecord>();
   const out: Desired[] = [];
@@ -77,14 +80,15 @@ export function desiredOf(kind: Kind, raws: readonly RawRecord[], problems: Prob
       at(undefined, undefined, 'a record must be a mapping of keys to values');
       continue;
     }
-    const { id: rawId, ...fields } = raw.value as Record_;
-    if (!options.matchById && rawId !== undefined) fields.id = rawId;
+    const fields = { ...(raw.value as Record_) };
+    const rawId = fields.id;
+    if (options.matchById) delete fields.id;
     const keyValue = fields[keyField];
     const before = problems.length;
     const id = options.matchById ? idOf(rawId, (message) => at('id', typeof keyValue === 'string' ? keyValue : undefined, message)) : undefined;
     const key = typeof keyValue === 'string' && keyValue ? keyValue : id !== undefined ? `id ${id}` : undefined;
     for (const name of Object.keys(fields)) {
-      if (!allowed.includes(name)) at(name, key, `The ${name} field is unknown (${kind} take ${allowed.join(', ')}).`);
+      if (!ALLOWED[kind].includes(name)) at(name, key, `The ${name} field is unknown (${kind} take ${ALLOWED[kind].join(', ')}).`);
     }
     for (const name of REQUIRED[kind]) {
       const v = fields[name];

@@ -1,8 +1,8 @@
 /**
  * Users and customers: desired records against the tenant's rows, keyed by e-mail (ASCII case
- * folded), or by id where a sync record gives one (`--key id`). A difference in a managed field is an update with a complete body (decisions §12); a
- * key the tenant lacks is a create; a tenant row no record names is unmanaged (never deleted:
- * the API cannot). No I/O.
+ * folded), or by id where a sync record gives one (`--key id`). A difference in a managed field
+ * is an update with a complete body (decisions §12); a key the tenant lacks is a create; a tenant
+ * row no record names is unmanaged (never deleted: the API cannot). No I/O.
  */
 import { COMPLETE_BODIES } from '../../contract/complete-bodies.js';
 import type { Change, Desired, Problem, Record_, TenantCustomer, TenantUser } from './model.js';
