@@ -26,7 +26,8 @@ const IANA_SHAPE = /^[A-Z][A-Za-z0-9_+-]*(\/[A-Z0-9][A-Za-z0-9_+-]*)*$/;
  * True for an IANA time zone name known to this Node runtime. `Intl.supportedValuesOf` lists
  * only ICU's canonical ids (`Asia/Calcutta`, not the IANA `Asia/Kolkata`; no `UTC`, `Europe/Kyiv`
  * or links such as `US/Eastern`), so any other name ICU resolves counts too, when written as the
- * tz database writes it (`europe/paris` does not).
+ * tz database writes it (`europe/paris` does not). A name ICU resolved is remembered (a few
+ * hundred at most), since asking ICU costs tens of microseconds and a plan checks every user.
  */
 export function isTimezone(name: string): boolean {
   zoneCache ??= new Set(Intl.supportedValuesOf('timeZone'));
@@ -34,6 +35,7 @@ export function isTimezone(name: string): boolean {
   if (!IANA_SHAPE.test(name)) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });
+    zoneCache.add(name);
     return true;
   } catch {
     return false;

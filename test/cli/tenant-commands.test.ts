@@ -22,11 +22,15 @@ describe('tenant-as-code commands refuse before any request', () => {
     [['apply', planFile, '--concurrency', '0'], "error: --concurrency must be a whole number from 1 to 32, not '0'"],
     [['apply', planFile], `error: cannot apply ${planFile}: the plan's format_version is 2; this confctl applies format_version 1`],
     [['plan'], 'error: give the desired state with -f DIR or -f FILE'],
+    [['plan', '-f', desired, '--color', 'sometimes'], "option '--color <when>' argument 'sometimes' is invalid. Allowed choices are auto, always, never."],
+    [['plan', '-f', desired, '--department', 'Legal'], "error: --department takes NAME=ID (the department's id, a whole number), not 'Legal'"],
+    [['apply', planFile, '--role', 'Auditor'], 'error: --department and --role go with -f or --refresh (a saved plan is already resolved)'],
     [['plan', '-f', join(dir, 'people.yaml')], `error: cannot read ${join(dir, 'people.yaml')}: ENOENT`],
     [['export', dir, '--kinds', 'users,groups'], "error: --kinds takes users, customers, conferences (comma-separated), not 'users,groups'"],
     [['sync', 'users', '--from', planFile, '--map', 'A=email', '--map-file', planFile], 'error: give --map or --map-file, not both'],
     [['sync', 'users', '--from', planFile, '--map', 'A=shoe'], "error: the mapping names 'shoe', not a field of users"],
     [['sync', 'users', '--from', planFile, '--defaults', 'colour=red'], "error: --defaults names 'colour', not a field of users"],
+    [['sync', 'customers', '--from', planFile, '--key', 'last_name'], "error: --key 'last_name' cannot match customers: the API keeps customers unique only by email (ignoring case) and by id"],
   ])('confctl %j exits 2: %s', async (args, message) => {
     const f = fake();
     expect(await f.run(args)).toBe(2);

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractSections } from './readme/extract.js';
 import { limiter, runDocSection } from './readme/run-doc.js';
 import { runnableCommands } from './readme/runner.js';
+import { FIXTURES } from './readme/section-env.js';
 import { BACKENDS } from './harness.js';
 
 /** The tenant-as-code guide's examples run as the README's do: each section against its own fresh `serve --demo`, on each store. */
@@ -14,6 +15,18 @@ const slot = limiter(3);
 describe('docs/tenant-as-code.md', () => {
   it('has the runnable sections of the HR-sync story', () => {
     expect(sections.map((s) => s.title)).toEqual(['Export the tenant, plan it back', 'Edit, plan, apply', 'Conferences', 'The HR sync', 'Safety: problems, guards, stale plans, partial failure']);
+  });
+
+  it('shows the HR files its examples use exactly as the tests provide them (hr-roster.csv, hr-mapping.yaml)', () => {
+    const guide = readFileSync(GUIDE, 'utf8');
+    const shown = (name: string, fence: string) => {
+      const at = guide.indexOf(`\`${name}\``);
+      expect(at, `the guide names ${name}`).toBeGreaterThan(0);
+      const block = new RegExp(`\`\`\`${fence}\\n([\\s\\S]*?)\`\`\``).exec(guide.slice(at));
+      return block?.[1];
+    };
+    expect(shown('hr-roster.csv', 'text')).toBe(readFileSync(join(FIXTURES, 'hr-roster.csv'), 'utf8'));
+    expect(shown('hr-mapping.yaml', 'yaml')).toBe(readFileSync(join(FIXTURES, 'hr-mapping.yaml'), 'utf8'));
   });
 });
 

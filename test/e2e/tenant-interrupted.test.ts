@@ -2,15 +2,21 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, type Result, Sandbox } from './harness.js';
+import { type Backend, BIN, type Result, Sandbox } from './harness.js';
 
 /**
  * A server stopped in the middle of `apply`: the changes not made are reported and written as
  * the remaining plan; once the server is back, applying that plan finishes the job and makes
- * nothing twice (a change the server made before it died is seen as already made).
+ * nothing twice (a change the server made before it died is seen as already made). On SQLite
+ * against `serve`, and on PostgreSQL against `serve --strict`.
  */
-describe('e2e: apply when the server stops midway', () => {
-  const box = new Sandbox();
+const RUNS: { backend: Backend; serve: string; strict: string[] }[] = [
+  { backend: 'sqlite', serve: 'serve', strict: [] },
+  { backend: 'postgres', serve: 'serve --strict', strict: ['--strict'] },
+];
+
+describe.each(RUNS)('e2e: apply when the server stops midway ($serve on $backend)', ({ backend, strict }) => {
+  const box = new Sandbox(backend);
   const dir = join(box.root, 'tenant');
   const planFile = join(box.root, 'plan.json');
   const TOTAL = 20;
@@ -34,7 +40,7 @@ describe('e2e: apply when the server stops midway', () => {
 
   it('the rest is written; a second apply finishes it and nothing is applied twice', async () => {
     // Two requests a second, so the apply is still running when the server is stopped.
-    const first = await box.serve(['--rate-limit', '2']);
+    const first = await box.serve(['--rate-limit', '2', ...strict]);
     writeFileSync(join(dir, 'customers.yaml'), Array.from({ length: TOTAL }, (_, i) => `- {email: ${email(i)}, first_name: S${i}, last_name: Stop}\n`).join(''));
     expect((await box.run(['plan', '-f', dir, '--out', planFile])).code).toBe(0);
 
@@ -58,7 +64,7 @@ describe('e2e: apply when the server stops midway', () => {
     const remainingFile = join(box.root, 'plan.remaining.json');
     expect(JSON.parse(readFileSync(remainingFile, 'utf8')).changes).toHaveLength(failed);
 
-    await box.serve(['--rate-limit', 'off']);
+    await box.serve(['--rate-limit', 'off', ...strict]);
     const finished = await box.run(['apply', remainingFile]);
     expect(finished.code, finished.stderr).toBe(0);
     const n = /applied (\d+), failed 0, skipped 0(?: \((\d+) already made before\))?\n/.exec(finished.stderr);

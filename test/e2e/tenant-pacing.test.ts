@@ -8,7 +8,8 @@ import { Sandbox } from './harness.js';
  * `plan` and `apply` against `serve --demo --rate-limit 5` (5 requests a second per client): a
  * plan of the whole demo tenant reads more pages than one second allows, one that renames every
  * demo customer is more writes than that, and `apply` sends them 4 at a time. Both finish with exit 0 and no rate-limit error reaches the user; the
- * server's access log (json) is the witness of what the client sent.
+ * server's access log (json) is the witness of what the client sent. On SQLite only: the
+ * server's rate limiter counts in memory whatever the store, so the store changes nothing here.
  */
 describe('e2e: tenant as code paced by the RateLimit headers (serve --demo --rate-limit 5)', () => {
   const box = new Sandbox();

@@ -45,8 +45,8 @@ describe.each(BACKENDS)('e2e: tenant as code refusals, sync and partial failure 
     writeFileSync(join(bad, 'users.yaml'), `${users}- {email: zz@demo.example.com, first_name: Z, last_name: Z, role: Boss, department: Nowhere}\n`);
     const unknown = await box.run(['plan', '-f', bad, '--detailed-exitcode']);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(`${file}:${lines}: zz@demo.example.com: department: The selected department is invalid.`);
-    expect(unknown.stderr).toContain(`${file}:${lines}: zz@demo.example.com: role: The selected role is invalid.`);
+    expect(unknown.stderr).toContain(`${file}:${lines}: zz@demo.example.com: department: The selected department is invalid: no user of the tenant is in a department of this name (the API cannot list departments; declare one with --department NAME=ID).`);
+    expect(unknown.stderr).toContain(`${file}:${lines}: zz@demo.example.com: role: The selected role is invalid: no user of the tenant holds it (the API cannot list roles; declare one with --role NAME).`);
   }, 90_000);
 
   it('--max-changes refuses a plan bigger than expected, and nothing is sent', async () => {
@@ -106,6 +106,70 @@ describe.each(BACKENDS)('e2e: tenant as code refusals, sync and partial failure 
     expect(JSON.parse(again.stdout).changes).toEqual([]);
   }, 90_000);
 
+  it('sync reads a JSON array or NDJSON (stdin with -) as well as CSV; --defaults FILE fills what a new user lacks, and the diff names the defaults used', async () => {
+    const defaults = write('defaults.yaml', 'timezone: Asia/Tokyo\nrole: Manager\nwork_hours: {sunday: [], monday: [{start: {hour: 9, minute: 0, second: 0}, end: {hour: 12, minute: 0, second: 0}}], tuesday: [], wednesday: [], thursday: [], friday: [], saturday: []}\n');
+    const roster = write('roster.json', JSON.stringify([{ mail: 'json.person@demo.example.com', first: 'Json', last: 'Person', dept: 'Support' }]));
+    const r = await box.run(['sync', 'users', '--from', roster, '--map', 'mail=email,first=first_name,last=last_name,dept=department', '--defaults', defaults, '--yes', '-o', 'table']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('+ create user json.person@demo.example.com (defaults: timezone "Asia/Tokyo", role "Manager", work_hours {"sunday":[],"monday":[{"start":{"hour":9,"minute":0,"second":0},"end":{"hour":12,"minute":0,"second":0}}],"tuesday":[],"wednesday":[],"thursday":[],"friday":[],"saturday":[]}, activate false)');
+    const [person] = await box.json<any[]>(['users', 'list', '--filter', 'email=json.person@demo.example.com']);
+    expect(person).toMatchObject({ timezone: 'Asia/Tokyo', role: 'Manager', department_name: 'Support', status: 0 });
+    expect(person.work_hours.monday).toEqual([{ start: { hour: 9, minute: 0, second: 0 }, end: { hour: 12, minute: 0, second: 0 } }]);
+
+    const ndjson = '{"email":"nd.one@x.example","first_name":"Nd","last_name":"One","address":{"city":"Oslo"}}\n{"email":"nd.two@x.example","first_name":"Nd","last_name":"Two"}\n';
+    const c = await box.run(['sync', 'customers', '--from', '-', '--yes'], { input: ndjson });
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stderr).toContain('applied 2, failed 0, skipped 0');
+    const [one] = await box.json<any[]>(['customers', 'list', '--filter', 'email=nd.one@x.example']);
+    expect(one).toMatchObject({ first_name: 'Nd', last_name: 'One', address: { city: 'Oslo', country: null } });
+  }, 90_000);
+
+  it('sync --key id matches by the API id, so an e-mail can change; a roster id the tenant lacks is a plan problem; other keys are refused', async () => {
+    const [grace] = await box.json<any[]>(['users', 'list', '--filter', 'email=grace.hopper@demo.example.com']);
+    const map = 'Staff Id=id,Work Email=email,Family Name=last_name';
+    const hr = write('hr-ids.csv', `Staff Id,Work Email,Family Name\n${grace.id},grace.moore@demo.example.com,Moore\n`);
+    const applied = await box.run(['sync', 'users', '--from', hr, '--map', map, '--key', 'Staff Id', '--yes', '-o', 'table']);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('    email: "grace.hopper@demo.example.com" → "grace.moore@demo.example.com"');
+    expect(applied.stderr).toContain('applied 1, failed 0, skipped 0');
+    expect(await box.json(['users', 'get', String(grace.id)])).toMatchObject({ email: 'grace.moore@demo.example.com', last_name: 'Moore', first_name: grace.first_name });
+    const again = await box.json<any>(['sync', 'users', '--from', hr, '--map', map, '--key', 'id', '--out', join(box.root, 'ids.json')]);
+    expect(again.changes).toEqual([]);
+    expect(again.unmanaged.users).not.toContain('grace.moore@demo.example.com');
+
+    const unknown = write('hr-ids2.csv', 'Staff Id,Work Email,Family Name\n999999,x@demo.example.com,X\n');
+    const refused = await box.run(['sync', 'users', '--from', unknown, '--map', map, '--key', 'id']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain(`${unknown}:2: x@demo.example.com: id: The selected id is invalid: no user of the tenant (not deleted) has id 999999, and the API makes ids itself.`);
+    const other = await box.run(['sync', 'users', '--from', hr, '--map', map, '--key', 'Family Name']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain("error: --key 'Family Name' (mapped to last_name) cannot match users: the API keeps users unique only by email (ignoring case) and by id");
+  }, 90_000);
+
+  it('a department no user is in yet is a plan problem until declared with --department NAME=ID; a declared role is still checked by the server', async () => {
+    const legal = write('legal.json', '[{"name": "Legal"}]');
+    expect((await box.run(['admin', 'import', 'departments', legal])).code).toBe(0);
+    const department = (await box.json<any[]>(['admin', 'departments', 'list'])).find((d) => d.name === 'Legal');
+    const hr = write('hr-legal.csv', 'email,first_name,last_name,department\nlena.legal@demo.example.com,Lena,Legal,Legal\n');
+    const unknown = await box.run(['sync', 'users', '--from', hr, '--yes']);
+    expect(unknown.code).toBe(6);
+    expect(unknown.stderr).toContain(`${hr}:2: lena.legal@demo.example.com: department: The selected department is invalid: no user of the tenant is in a department of this name`);
+
+    const declared = await box.run(['sync', 'users', '--from', hr, '--yes', '--department', `Legal=${department.id}`]);
+    expect(declared.code, declared.stderr).toBe(0);
+    const [lena] = await box.json<any[]>(['users', 'list', '--filter', 'email=lena.legal@demo.example.com']);
+    expect(lena).toMatchObject({ department_id: department.id, department_name: 'Legal' });
+    // Now a user shows the department: plan knows it without the flag.
+    expect((await box.json<any>(['sync', 'users', '--from', hr, '--out', join(box.root, 'legal.json.plan')])).changes).toEqual([]);
+
+    const auditor = write('hr-auditor.csv', 'email,first_name,last_name,role\nnew.auditor@demo.example.com,New,Auditor,Auditor\n');
+    expect((await box.run(['sync', 'users', '--from', auditor, '--yes'])).code).toBe(6);
+    const tried = await box.run(['sync', 'users', '--from', auditor, '--yes', '--role', 'Auditor', '--remaining', join(box.root, 'auditor.rest.json')]);
+    expect(tried.code).toBe(6);
+    expect(tried.stderr).toMatch(/failed: create user new\.auditor@demo\.example\.com: POST \/users failed \(400\): The selected role is invalid\./);
+    expect(await box.json<any[]>(['users', 'list', '--filter', 'email=new.auditor@demo.example.com'])).toEqual([]);
+  }, 90_000);
+
   it('conferences no file names are unmanaged; --prune deletes them, but not one in progress', async () => {
     const prune = join(box.root, 'prune');
     await box.run(['export', prune, '--kinds', 'conferences']);
@@ -148,6 +212,14 @@ describe.each(BACKENDS)('e2e: tenant as code refusals, sync and partial failure 
     expect(r.stderr).toContain(`hint: the rest of the plan is in ${remainingFile}: 'confctl apply ${remainingFile}' finishes it`);
     const remaining = JSON.parse(readFileSync(remainingFile, 'utf8'));
     expect(remaining.changes.map((c: any) => c.key)).toEqual(['full-house guest5@x.example', 'full-house guest6@x.example']);
+
+    // --fail-fast: the first failure stops the run; what was not sent is skipped, and kept for the next run.
+    const fastFile = join(box.root, 'conf-fast.json');
+    writeFileSync(fastFile, JSON.stringify({ ...remaining, changes: [...remaining.changes, { ...remaining.changes[1], key: 'full-house guest7@x.example', body: { email: 'guest7@x.example', name: 'Guest 7' } }] }));
+    const fast = await box.run(['apply', fastFile, '--fail-fast', '--concurrency', '1']);
+    expect(fast.code).toBe(5);
+    expect(fast.stderr).toContain('error: applied 0, failed 1, skipped 2');
+    expect(JSON.parse(readFileSync(join(box.root, 'conf-fast.remaining.json'), 'utf8')).changes).toHaveLength(3);
 
     const [conference] = await box.json<any[]>(['conferences', 'list', '--filter', 'public_id=full-house']);
     const attendees = await box.json<any[]>(['conferences', 'attendees', 'list', String(conference.id)]);

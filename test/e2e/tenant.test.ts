@@ -15,11 +15,12 @@ const ADA = 'ada.lovelace@demo.example.com';
 
 /**
  * Tenant as code through the built bin against a real `serve --demo` (and `--strict`, whose
- * complete-body rules every write must pass): export, plan, apply, plan again.
+ * complete-body rules every write must pass), on either store: export, plan, apply, plan again.
  */
 const RUNS: { backend: Backend; strict: boolean }[] = [
   { backend: 'sqlite', strict: false },
   { backend: 'sqlite', strict: true },
+  { backend: 'postgres', strict: false },
   { backend: 'postgres', strict: true },
 ];
 
@@ -43,6 +44,10 @@ describe.each(RUNS)('e2e: export, plan, apply (serve --demo on $backend, strict 
     expect(Object.keys(users[0])).toEqual(['email', 'first_name', 'last_name', 'department', 'role', 'timezone', 'work_hours']);
     const conferences = parse(readFileSync(join(dir, 'conferences.yaml'), 'utf8'));
     expect(conferences.map((c: any) => c.public_id)).toEqual(['demo-weekly-sync', 'demo-planning', 'demo-customer-demo']);
+    // The host by e-mail; its account by name only when the host has several (Ada has two rooms).
+    expect(conferences[0]).toMatchObject({ host: ADA, account: "Ada Lovelace's Zoom room" });
+    expect(conferences[2]).toMatchObject({ host: 'alan.turing@demo.example.com' });
+    expect(Object.keys(conferences[2])).toEqual(['public_id', 'title', 'is_public', 'host', 'attendees']);
     const plan = await box.run(['plan', '-f', dir, '-o', 'table', '--detailed-exitcode']);
     expect(plan.stdout).toBe('\nNo changes: the tenant matches the files.\n');
     expect(plan.code).toBe(0);
@@ -77,6 +82,13 @@ describe.each(RUNS)('e2e: export, plan, apply (serve --demo on $backend, strict 
       'Plan: 1 to create, 3 to update, 0 to delete, 1 attendee to add, 1 to remove; 0 unmanaged.',
       '',
     ].join('\n'));
+
+    // Colour as FORCE_COLOR, NO_COLOR (the sandbox sets it) and --color say: + green, ~ yellow, - red.
+    const colored = await box.run(['plan', '-f', dir, '-o', 'table', '--color', 'always']);
+    expect(colored.stdout).toContain(`\x1b[33m~ update user ${ADA}\x1b[39m\n    role: "Admin" → "Manager"\n\x1b[32m+ create user new.hire@demo.example.com\x1b[39m\n`);
+    expect(colored.stdout).toContain('\x1b[31m- remove attendee linus.torvalds@demo.example.com of demo-weekly-sync\x1b[39m\n');
+    expect((await box.run(['plan', '-f', dir, '-o', 'table'], { env: { FORCE_COLOR: '1' } })).stdout).toBe(colored.stdout);
+    expect((await box.run(['plan', '-f', dir, '-o', 'table', '--color', 'never'], { env: { FORCE_COLOR: '1' } })).stdout).toBe(diff.stdout);
 
     const saved = await box.run(['plan', '-f', dir, '--out', planFile]);
     expect(saved.code).toBe(0);
@@ -118,5 +130,79 @@ describe.each(RUNS)('e2e: export, plan, apply (serve --demo on $backend, strict 
     expect(refreshed.code).toBe(0);
     expect(refreshed.stderr).toContain('planning again (--refresh)');
     expect(await box.json<any>(['users', 'get', String(row.id)])).toMatchObject({ first_name: other.first_name, last_name: 'Planned' });
+  }, 90_000);
+
+  it('export as JSON and as CSV (the columns of -o csv) plans back to no change; deleted rows are neither exported nor matched', async () => {
+    for (const format of ['json', 'csv']) {
+      const out = join(box.root, `as-${format}`);
+      expect((await box.run(['export', out, '--format', format])).code).toBe(0);
+      const plan = await box.run(['plan', '-f', out, '--detailed-exitcode', '-o', 'json']);
+      expect(plan.code, plan.stderr).toBe(0);
+    }
+    const header = readFileSync(join(box.root, 'as-csv', 'customers.csv'), 'utf8').split('\n')[0].split(',');
+    const listed = (await box.run(['customers', 'list', '-o', 'csv'])).stdout.split('\n')[0].split(',');
+    expect(header.filter((c) => !listed.includes(c))).toEqual([]);
+    expect(readFileSync(join(box.root, 'as-csv', 'users.csv'), 'utf8').split('\n')[0]).toBe('email,first_name,last_name,department,role,timezone,work_hours');
+
+    const deleted = await box.json<any[]>(['customers', 'list', '--with-trashed', '--filter', 'deleted_at:notnull']);
+    expect(deleted.length).toBeGreaterThan(0);
+    const exported = parse(readFileSync(join(dir, 'customers.yaml'), 'utf8')) as any[];
+    expect(exported.map((c) => c.email)).not.toContain(deleted[0].email);
+    const file = join(box.root, 'reuse', 'customers.yaml');
+    expect((await box.run(['export', join(box.root, 'reuse'), '--kinds', 'customers'])).code).toBe(0);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}- {email: ${deleted[0].email}, first_name: Live, last_name: Again}\n`);
+    const reused = await box.json<any>(['plan', '-f', file]);
+    expect(reused.changes).toEqual([expect.objectContaining({ kind: 'customer', action: 'create', key: deleted[0].email })]);
+    expect((await box.run(['apply', '-f', file, '--yes'])).code).toBe(0);
+    const [live] = await box.json<any[]>(['customers', 'list', '--filter', `email=${deleted[0].email}`]);
+    expect(live).toMatchObject({ first_name: 'Live', last_name: 'Again', deleted_at: null });
+    expect(live.id).not.toBe(deleted[0].id);
+    expect((await box.run(['plan', '-f', file, '--detailed-exitcode'])).code).toBe(0);
+  }, 90_000);
+
+  it('refusals: a null timezone a complete update needs, a key the plan would create made meanwhile, --max-removals', async () => {
+    const users = join(box.root, 'old-data', 'users.yaml');
+    expect((await box.run(['export', join(box.root, 'old-data'), '--kinds', 'users'])).code).toBe(0);
+    const records = parse(readFileSync(users, 'utf8')) as any[];
+    const old = records.find((r) => r.timezone === null);
+    expect(old, 'the demo has a user without a time zone').toBeDefined();
+    old.last_name = 'Renamed';
+    writeFileSync(users, stringify(records));
+    const lacking = await box.run(['plan', '-f', users]);
+    expect(lacking.code).toBe(6);
+    expect(lacking.stderr).toMatch(new RegExp(`users\\.yaml:\\d+: ${old.email.replace(/\./g, '\\.')}: timezone: The timezone field is required: the tenant's row has none, and an update sends every field\\.`));
+    old.timezone = 'UTC';
+    writeFileSync(users, stringify(records));
+    expect((await box.run(['plan', '-f', users, '--detailed-exitcode'])).code).toBe(2);
+
+    const fresh = join(box.root, 'fresh', 'customers.yaml');
+    expect((await box.run(['export', join(box.root, 'fresh'), '--kinds', 'customers'])).code).toBe(0);
+    writeFileSync(fresh, `${readFileSync(fresh, 'utf8')}- {email: raced@x.example, first_name: Planned, last_name: Person}\n`);
+    const planFile = join(box.root, 'raced.json');
+    expect((await box.run(['plan', '-f', fresh, '--out', planFile])).code).toBe(0);
+    expect((await box.run(['customers', 'create', '--first-name', 'Other', '--last-name', 'Client', '--email', 'RACED@x.example'])).code).toBe(0);
+    const stale = await box.run(['apply', planFile]);
+    expect(stale.code).toBe(5);
+    expect(stale.stderr).toContain('  customer raced@x.example now exists (first_name, last_name differ from the plan)\n');
+    expect((await box.json<any[]>(['customers', 'list', '--filter', 'email=raced@x.example']))[0]).toMatchObject({ first_name: 'Other' });
+
+    const hosted = join(box.root, 'hosted', 'conferences.yaml');
+    expect((await box.run(['export', join(box.root, 'hosted'), '--kinds', 'conferences'])).code).toBe(0);
+    writeFileSync(hosted, `${readFileSync(hosted, 'utf8')}- {public_id: ada-new, title: New, is_public: true, host: ${ADA}}\n`);
+    const which = await box.run(['plan', '-f', hosted]);
+    expect(which.code).toBe(6);
+    expect(which.stderr).toContain(`ada-new: host: The host has 2 conference accounts ("Ada Lovelace's Zoom room", "Ada Lovelace's team room"): name one with account.`);
+
+    const conferences = join(box.root, 'fewer', 'conferences.yaml');
+    expect((await box.run(['export', join(box.root, 'fewer'), '--kinds', 'conferences'])).code).toBe(0);
+    const confs = parse(readFileSync(conferences, 'utf8')) as any[];
+    const target = confs.find((c) => c.attendees.length > 0);
+    const dropped = target.attendees.pop();
+    writeFileSync(conferences, stringify(confs));
+    const guarded = await box.run(['apply', '-f', conferences, '--yes', '--max-removals', '0']);
+    expect(guarded.code).toBe(5);
+    expect(guarded.stderr).toContain('error: the plan has 1 removals, more than --max-removals 0; nothing was sent');
+    const [row] = await box.json<any[]>(['conferences', 'list', '--filter', `public_id=${target.public_id}`]);
+    expect((await box.json<any[]>(['conferences', 'attendees', 'list', String(row.id)])).map((a) => a.email)).toContain(dropped.email);
   }, 90_000);
 });

@@ -14,15 +14,23 @@ const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 
 /**
  * A real terminal for one command: a detached tmux session on a private server socket. The
- * command's exit code is printed as `EXIT=N` on the screen when it ends.
+ * command's exit code is printed as `EXIT=N` on the screen when it ends. With `record`, every
+ * byte the command writes to the terminal (carriage returns of a progress line included) is also
+ * appended to that file; the command starts only once the recording has.
  */
 export class TmuxTerminal {
   private readonly socket = `confctl-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
-  constructor(argv: string[], env: Record<string, string>) {
+  constructor(argv: string[], env: Record<string, string>, options: { record?: string } = {}) {
     const envArgs = Object.entries(env).map(([k, v]) => quote(`${k}=${v}`)).join(' ');
-    const command = `env ${envArgs} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
+    const run = `env ${envArgs} ${argv.map(quote).join(' ')}; echo EXIT=$?; sleep 600`;
+    // A tmux wait-for channel holds the command back until pipe-pane records (a signal sent first is remembered).
+    const command = options.record ? `tmux -L ${this.socket} wait-for recording; ${run}` : run;
     this.tmux('new-session', '-d', '-s', 'main', '-x', '120', '-y', '40', command);
+    if (options.record) {
+      this.tmux('pipe-pane', '-t', 'main', `cat >> ${quote(options.record)}`);
+      this.tmux('wait-for', '-S', 'recording');
+    }
   }
 
   private tmux(...args: string[]): string {

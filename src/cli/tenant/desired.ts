@@ -31,10 +31,14 @@ const ConferenceRecord = ConferenceCreateBody.pick({ public_id: true, title: tru
 });
 const UserExtras = z.object({ department: nullableText, activate: z.boolean().optional() });
 
+/** The schemas of a record's values, made once (a plan checks every record). */
+const CustomerValues = CustomerCreateBody.partial();
+const ConferenceValues = ConferenceRecord.partial();
+
 /** Field errors of one record's values, by dotted path (the server's messages). */
 function valueErrors(kind: Kind, fields: Record_): Record<string, string[]> {
-  if (kind === 'customers') return errorsOf(CustomerCreateBody.partial(), fields);
-  if (kind === 'conferences') return errorsOf(ConferenceRecord.partial(), fields);
+  if (kind === 'customers') return errorsOf(CustomerValues, fields);
+  if (kind === 'conferences') return errorsOf(ConferenceValues, fields);
   // A null role is left to the plan, as a null timezone is: it matters only when a body needs it.
   const { department, activate, role, ...rest } = fields;
   return { ...errorsOf(UserUpdateBody, { ...rest, ...(role !== null && { role }) }), ...errorsOf(UserExtras, { department, activate }) };
@@ -48,6 +52,16 @@ function errorsOf(schema: z.ZodType, value: Record_): Record<string, string[]> {
 export interface DesiredOptions {
   /** Sync: a record manages only the keys it gives. */
   partial?: boolean;
+  /** Sync `--key id`: a record may name its tenant row by `id` (then its e-mail may change, or be left out). */
+  matchById?: boolean;
+}
+
+/** A record's `id` (sync `--key id`): a whole number, or a problem. */
+function idOf(value: unknown, at: (message: string) => void): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  at('The id field must be an integer.');
+  return undefined;
 }
 
 /**
@@ -57,6 +71,7 @@ export interface DesiredOptions {
 export function desiredOf(kind: Kind, raws: readonly RawRecord[], problems: Problem[], options: DesiredOptions = {}): Desired[] {
   const keyField = KEY_FIELD[kind];
   const seen = new Map<string, RawRecord>();
+  const seenIds = new Map<number, RawRecord>();
   const out: Desired[] = [];
   for (const raw of raws) {
     const at = (field: string | undefined, key: string | undefined, message: string) =>
@@ -66,27 +81,37 @@ export function desiredOf(kind: Kind, raws: readonly RawRecord[], problems: Prob
       continue;
     }
     const fields = { ...(raw.value as Record_) };
+    const rawId = fields.id;
+    if (options.matchById) delete fields.id;
     const keyValue = fields[keyField];
-    const key = typeof keyValue === 'string' && keyValue ? keyValue : undefined;
     const before = problems.length;
+    const id = options.matchById ? idOf(rawId, (message) => at('id', typeof keyValue === 'string' ? keyValue : undefined, message)) : undefined;
+    const key = typeof keyValue === 'string' && keyValue ? keyValue : id !== undefined ? `id ${id}` : undefined;
     for (const name of Object.keys(fields)) {
       if (!ALLOWED[kind].includes(name)) at(name, key, `The ${name} field is unknown (${kind} take ${ALLOWED[kind].join(', ')}).`);
     }
     for (const name of REQUIRED[kind]) {
       const v = fields[name];
-      if (v === undefined ? !options.partial || name === keyField : v === null || v === '') at(name, key, `The ${name} field is required.`);
+      // A sync record needs its key; with --key id, a record naming its row by id may leave the e-mail out.
+      const needed = !options.partial || (name === keyField && (!options.matchById || rawId === undefined || rawId === null));
+      if (v === undefined ? needed : v === null || v === '') at(name, key, `The ${name} field is required.`);
     }
     const known = Object.fromEntries(Object.entries(fields).filter(([k, v]) => ALLOWED[kind].includes(k) && v !== undefined && !(REQUIRED[kind].includes(k) && (v === null || v === ''))));
     for (const [path, messages] of Object.entries(valueErrors(kind, known))) for (const m of messages) at(path, key, m);
-    if (key) {
-      const folded = foldKey(key);
+    if (typeof keyValue === 'string' && keyValue) {
+      const folded = foldKey(keyValue);
       const first = seen.get(folded);
       if (first) at(keyField, key, `The ${keyField} has already been taken (also at ${first.file}:${first.lineOf(keyField)}).`);
       else seen.set(folded, raw);
     }
+    if (id !== undefined) {
+      const first = seenIds.get(id);
+      if (first) at('id', key, `The id has already been taken (also at ${first.file}:${first.lineOf('id')}).`);
+      else seenIds.set(id, raw);
+    }
     if (problems.length > before || !key) continue;
     if (!options.partial) for (const name of ALLOWED[kind]) if (!(name in fields) && !USER_CREATE_ONLY.includes(name as never)) fields[name] = name === 'attendees' ? [] : null;
-    out.push({ key, fields, where: { file: raw.file, line: raw.line, lineOf: raw.lineOf }, ...(options.partial && { partial: true }) });
+    out.push({ key, fields, where: { file: raw.file, line: raw.line, lineOf: raw.lineOf }, ...(options.partial && { partial: true }), ...(id !== undefined && { id }) });
   }
   return out;
 }

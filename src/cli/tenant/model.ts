@@ -35,6 +35,8 @@ export interface Desired {
   defaults?: Record_;
   /** A sync record: it manages only the keys (and address parts) it gives. */
   partial?: boolean;
+  /** The tenant row's id this record names (sync `--key id`); else the row is found by e-mail. */
+  id?: number;
 }
 
 /** A problem with the desired state, named by file, line, record key and field. */

@@ -65,8 +65,8 @@ describe('plan: users', () => {
     });
     expect(r.plan).toBeUndefined();
     expect(r.problems.map(problemLine)).toEqual([
-      'users.yaml:1: ann@x.test: department: The selected department is invalid.',
-      'users.yaml:1: ann@x.test: role: The selected role is invalid.',
+      'users.yaml:1: ann@x.test: department: The selected department is invalid: no user of the tenant is in a department of this name (the API cannot list departments; declare one with --department NAME=ID).',
+      'users.yaml:1: ann@x.test: role: The selected role is invalid: no user of the tenant holds it (the API cannot list roles; declare one with --role NAME).',
       'users.yaml:1: ann@x.test: work_hours: The work_hours field is required.',
       'users.yaml:2: bob@x.test: department: The department name is ambiguous: the tenant has departments 3, 4 named so.',
       "users.yaml:2: bob@x.test: timezone: The timezone field is required: the tenant's row has none, and an update sends every field.",

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { desiredOf } from '../../../src/cli/tenant/desired.js';
 import { readRecordsOf } from '../../../src/cli/tenant/files.js';
-import { defaultsFor, mappingOf, mapRecords, parseDefaultsSpec, parseMapSpec, USER_DEFAULTS } from '../../../src/cli/tenant/mapping.js';
+import { defaultsFor, mappingOf, mapRecords, parseDefaultsSpec, parseMapSpec, syncKeyOf, USER_DEFAULTS } from '../../../src/cli/tenant/mapping.js';
+import { problemLine } from '../../../src/cli/tenant/desired.js';
+import { makePlan } from '../../../src/cli/tenant/plan.js';
+import { snapshot, user } from './fixtures.js';
 import type { Problem } from '../../../src/cli/tenant/model.js';
 
 const HR = 'Work Email,Given Name,Family Name,Dept,Active\nann@x.test,Ann,Lee,Sales,true\nbob@x.test,Bob,,,\n';
@@ -42,6 +45,65 @@ describe('sync mapping', () => {
       timezone: 'Europe/Paris', role: 'Manager', activate: true, work_hours: { monday: [], sunday: [] },
     });
     expect(() => defaultsFor('customers', { shoe: 1 })).toThrow("--defaults names 'shoe', not a field of customers");
+  });
+});
+
+describe('sync --key', () => {
+  const ROSTER = 'Staff Id,Work Email,Given Name,Family Name\n1,ann.new@x.test,,Lee\n3,,,Cy\n,new@x.test,Nia,New\n,bob@x.test,,Bee\n';
+  const MAP = parseMapSpec('Staff Id=id,Work Email=email,Given Name=first_name,Family Name=last_name', 'users');
+  const tenant = snapshot({ users: [user(1, 'ann@x.test'), user(2, 'bob@x.test'), user(3, 'cy@x.test')] });
+  const syncPlan = (text: string, key: 'email' | 'id', mapping = MAP) => {
+    const problems: Problem[] = [];
+    const desired = desiredOf('users', mapRecords(raws(text), 'users', mapping, key), problems, { partial: true, matchById: key === 'id' })
+      .map((d) => ({ ...d, defaults: USER_DEFAULTS }));
+    if (problems.length) return { problems };
+    return makePlan({ desired: { users: desired }, snapshot: tenant, prune: false, baseUrl: '', sources: [], now: new Date(0) });
+  };
+
+  it('is email or id, or a column mapped to one of them; any other field is refused, saying why', () => {
+    expect(syncKeyOf(undefined, MAP, 'users')).toBe('email');
+    expect(syncKeyOf('id', undefined, 'users')).toBe('id');
+    expect(syncKeyOf('staff id', MAP, 'users')).toBe('id');
+    expect(() => syncKeyOf('Family Name', MAP, 'users')).toThrow(
+      "--key 'Family Name' (mapped to last_name) cannot match users: the API keeps users unique only by email (ignoring case) and by id, so only those can match a record to one of them (--key email or --key id)",
+    );
+    expect(() => syncKeyOf('employee_number', undefined, 'customers')).toThrow("--key 'employee_number' cannot match customers: the API keeps customers unique only by email");
+  });
+
+  it('an id column is read only with --key id, and then it must be given', () => {
+    expect(() => mapRecords(raws(ROSTER), 'users', MAP, 'email')).toThrow('the mapping gives id, which only matches records to the tenant\'s: add --key id');
+    expect(() => mapRecords(raws(ROSTER), 'users', parseMapSpec('Work Email=email', 'users'), 'id')).toThrow(/^no column gives id, the key .*e\.g\. --map "Staff Id=id"/);
+  });
+
+  it('by id: an e-mail may change, a row without an id matches by e-mail or is created, and the rest are unmanaged', () => {
+    const r = syncPlan(ROSTER, 'id');
+    expect(r.problems).toEqual([]);
+    expect(r.plan!.changes.map((c) => [c.action, c.key, 'after' in c ? c.after : undefined])).toEqual([
+      ['update', 'ann@x.test', { email: 'ann.new@x.test', last_name: 'Lee' }],
+      ['update', 'cy@x.test', { last_name: 'Cy' }],
+      ['create', 'new@x.test', undefined],
+      ['update', 'bob@x.test', { last_name: 'Bee' }],
+    ]);
+    expect(r.plan!.changes[0]).toMatchObject({ target_id: 1, body: { email: 'ann.new@x.test', last_name: 'Lee', first_name: 'F' } });
+    expect(r.plan!.unmanaged.users).toEqual([]);
+    // By e-mail (the default), the same people without the id column: Ann's new address is somebody new.
+    const byEmail = syncPlan('Work Email,Given Name,Family Name\nann.new@x.test,Ann,Lee\n', 'email', parseMapSpec('Work Email=email,Given Name=first_name,Family Name=last_name', 'users'));
+    expect(byEmail.plan!.changes.map((c) => `${c.action} ${c.key}`)).toEqual(['create ann.new@x.test']);
+    expect(byEmail.plan!.unmanaged.users).toEqual(['ann@x.test', 'bob@x.test', 'cy@x.test']);
+  });
+
+  it('by id: an id no live row has, a bad or repeated id, and an e-mail another row holds are plan problems with their lines', () => {
+    const MAP = parseMapSpec('Staff Id=id,Work Email=email,Family Name=last_name', 'users');
+    const r = syncPlan('Staff Id,Work Email,Family Name\n99,,X\nseven,,Y\n1,bob@x.test,Z\n3,,C\n3,,D\n', 'id', MAP);
+    expect(r.problems.map(problemLine)).toEqual([
+      'hr.csv:3: id: The id field must be an integer.',
+      'hr.csv:6: id 3: id: The id has already been taken (also at hr.csv:5).',
+    ]);
+    const s = syncPlan('Staff Id,Work Email,Family Name\n99,,X\n1,BOB@x.test,Z\n', 'id', MAP);
+    expect(s.problems.map(problemLine)).toEqual([
+      'hr.csv:2: id 99: id: The selected id is invalid: no user of the tenant (not deleted) has id 99, and the API makes ids itself.',
+      'hr.csv:3: BOB@x.test: email: The email has already been taken (by user id 2).',
+    ]);
   });
 });
 

@@ -51,4 +51,14 @@ describe('the documented plan format', () => {
     }
     expect(new Set((documentedPlan().changes as Change[]).map(shape))).toEqual(new Set(['user update', 'user create', 'conference create', 'attendee add', 'attendee remove']));
   });
+
+  it('explains in its table every key the example holds', () => {
+    const guide = readFileSync(resolve(__dirname, '../../../docs/tenant-as-code.md'), 'utf8');
+    const table = guide.slice(guide.indexOf('## The plan file')).split('\n').filter((l) => l.startsWith('| `'));
+    const explained = new Set(table.flatMap((row) => [...row.split('|')[1].matchAll(/`(?:changes\[\]\.)?([a-z_]+)`/g)].map((m) => m[1])));
+    const example = documentedPlan();
+    const changeKeys = new Set((example.changes as object[]).flatMap((c) => Object.keys(c)));
+    const explainedElsewhere = ['kind', 'action', 'after', 'body'];
+    expect([...Object.keys(example), ...changeKeys].filter((k) => !explained.has(k) && !explainedElsewhere.includes(k))).toEqual([]);
+  });
 });

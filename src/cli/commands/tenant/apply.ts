@@ -13,7 +13,8 @@ import { summaryLine } from '../../tenant/render.js';
 import { DEFAULT_CONCURRENCY } from '../../bulk/command.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../../context.js';
 import { examples } from '../../help.js';
-import { applyPlan, type ApplyOptions, checkGuards, collect, countOption, planAgainstTenant, printPlan, refuseProblems } from './flow.js';
+import { addColorFlag, applyPlan, type ApplyOptions, checkGuards, collect, type ColorWhen, countOption, planAgainstTenant, printPlan, refuseProblems } from './flow.js';
+import { addDeclaredFlags, type Declared, declaredOf } from './declared.js';
 import { readDesiredState } from './source.js';
 
 const MAX_CONCURRENCY = 32;
@@ -26,6 +27,10 @@ export interface ApplyFlags {
   concurrency: number;
   failFast: boolean;
   remaining?: string;
+  /** Departments and roles declared for planning (`--department`, `--role`). */
+  declared: Declared;
+  /** `--color` of the plan shown before applying. */
+  color: ColorWhen;
   globals: GlobalOptions;
 }
 
@@ -38,7 +43,7 @@ export interface ApplyCommandOptions extends ApplyFlags {
 
 /** Adds the flags of `ApplyFlags` to `cmd`. */
 export function addApplyFlags(cmd: Command): Command {
-  return cmd
+  return addColorFlag(addDeclaredFlags(cmd))
     .option('--yes', 'apply without asking (scripts); without it a terminal is asked first')
     .option('--max-changes <n>', 'refuse a plan of more than N changes')
     .option('--max-removals <n>', 'refuse a plan removing more than N attendees and conferences in all')
@@ -55,6 +60,8 @@ export function applyFlags(flags: Record<string, unknown>, globals: GlobalOption
     concurrency: countOption('--concurrency', flags.concurrency, 1, MAX_CONCURRENCY) ?? DEFAULT_CONCURRENCY,
     failFast: Boolean(flags.failFast),
     remaining: flags.remaining as string | undefined,
+    declared: declaredOf(flags),
+    color: flags.color as ColorWhen,
     globals,
   };
 }
@@ -68,7 +75,7 @@ export function remainingFileFor(planFile: string | undefined): string {
 
 /** Shows a fresh plan and applies it once allowed: `--yes`, a dry run, or a terminal's yes. */
 export async function confirmAndApply(ctx: CliContext, client: ApiClient, plan: Plan, flags: ApplyFlags, format: Parameters<typeof printPlan>[2], extra: Partial<ApplyOptions> = {}): Promise<void> {
-  await printPlan(ctx, plan, format);
+  await printPlan(ctx, plan, format, { color: flags.color });
   if (!plan.changes.length) return;
   checkGuards(plan, flags);
   if (!flags.yes && !flags.globals.dryRun) {
@@ -95,7 +102,7 @@ export async function runApply(opts: ApplyCommandOptions, ctx: CliContext): Prom
   const replan = async (client: ApiClient, files: readonly string[], prune: boolean) => {
     const state = await readDesiredState(files);
     if (state.problems.length) refuseProblems(state.problems);
-    return planAgainstTenant(ctx, client, { desired: state.desired, prune, sources: state.sources });
+    return planAgainstTenant(ctx, client, { desired: state.desired, prune, sources: state.sources, declared: opts.declared });
   };
   if (!opts.planFile) {
     const { client, format } = await apiClient(ctx, opts.globals);
@@ -129,6 +136,7 @@ export function register(program: Command, ctx: CliContext, run = runApply): voi
       if (Boolean(planFile) === Boolean(files.length)) throw new UsageError('give either a saved plan (apply PLAN.json) or desired-state files (apply -f DIR)');
       if (planFile && flags.prune) throw new UsageError('--prune goes with -f (a saved plan already says what it deletes)');
       if (!planFile && flags.refresh) throw new UsageError('--refresh goes with a saved plan (-f always plans afresh)');
+      if (planFile && !flags.refresh && (flags.department || flags.role)) throw new UsageError('--department and --role go with -f or --refresh (a saved plan is already resolved)');
       return run({ ...applyFlags(flags, globalOptions(cmd)), planFile, files, prune: Boolean(flags.prune), refresh: Boolean(flags.refresh) }, ctx);
     });
 }

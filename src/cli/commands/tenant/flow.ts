@@ -4,6 +4,7 @@
  * the stale check, the steps, the report and the remaining plan written for a second run).
  */
 import { writeFile } from 'node:fs/promises';
+import { type Command, Option } from 'commander';
 import type { ApiClient } from '../../../client/client.js';
 import { problemLine } from '../../tenant/desired.js';
 import { type Desired, type Kind, type Plan, type Problem } from '../../tenant/model.js';
@@ -16,6 +17,7 @@ import { countBar } from '../../bulk/progress.js';
 import { type CliContext, CliError, EXIT, type OutputFormat, UsageError } from '../../context.js';
 import { errorLines, exitCodeFor } from '../../errors.js';
 import { renderValue } from '../../output/index.js';
+import type { Declared } from './declared.js';
 import { execute, type Outcome, remainingChanges } from './execute.js';
 import { readTenant } from './read.js';
 
@@ -26,11 +28,11 @@ export function refuseProblems(problems: readonly Problem[]): never {
   throw new CliError(`the desired state has ${n} problem${n === 1 ? '' : 's'}; nothing was sent:\n${sorted.map((p) => `  ${problemLine(p)}`).join('\n')}`, EXIT.validation);
 }
 
-/** Plans `desired` against the tenant read now. */
+/** Plans `desired` against the tenant read now (its departments and roles, and those `declared`). */
 export async function planAgainstTenant(
   ctx: CliContext,
   client: ApiClient,
-  input: { desired: Partial<Record<Kind, Desired[]>>; prune: boolean; sources: string[] },
+  input: { desired: Partial<Record<Kind, Desired[]>>; prune: boolean; sources: string[]; declared: Declared },
 ): Promise<Plan> {
   const kinds = (Object.keys(input.desired) as Kind[]).filter((k) => input.desired[k]);
   const conferences = input.desired.conferences ?? [];
@@ -39,19 +41,29 @@ export async function planAgainstTenant(
     conferences: new Set(conferences.map((d) => foldKey(d.key))),
     hosts: new Set(conferences.map((d) => foldKey(String(d.fields.host)))),
   }, ctx);
+  snapshot.departments = [...(snapshot.departments ?? []), ...input.declared.departments];
+  snapshot.roles = [...(snapshot.roles ?? []), ...input.declared.roles];
   const { plan, problems } = makePlan({ desired: input.desired, snapshot, prune: input.prune, baseUrl: client.baseUrl, sources: input.sources, now: ctx.now() });
   if (!plan) refuseProblems(problems);
   return plan;
 }
 
+/** When the diff is coloured: `auto` as everywhere (FORCE_COLOR, then NO_COLOR, then whether stdout is a terminal). */
+export type ColorWhen = 'auto' | 'always' | 'never';
+
+/** Adds `--color auto|always|never` to a command that prints a plan. */
+export const addColorFlag = (cmd: Command): Command =>
+  cmd.addOption(new Option('--color <when>', 'colour the diff: auto (FORCE_COLOR, NO_COLOR, whether stdout is a terminal), always or never').choices(['auto', 'always', 'never']).default('auto'));
+
 /** Prints `plan`: a human diff as a table would be, json or yaml as they are. */
-export async function printPlan(ctx: CliContext, plan: Plan, format: OutputFormat, query?: string): Promise<void> {
+export async function printPlan(ctx: CliContext, plan: Plan, format: OutputFormat, options: { query?: string; color?: ColorWhen } = {}): Promise<void> {
   if (format === 'csv' || format === 'ndjson') throw new UsageError(`a plan prints as table (a diff), json or yaml, not ${format}`);
-  if (format === 'table' && query === undefined) {
-    ctx.streams.stdout.write(`${renderPlan(plan, { color: ctx.streams.color }).join('\n')}\n`);
+  if (format === 'table' && options.query === undefined) {
+    const color = options.color === 'always' || (options.color !== 'never' && ctx.streams.color);
+    ctx.streams.stdout.write(`${renderPlan(plan, { color }).join('\n')}\n`);
     return;
   }
-  await renderValue(ctx.streams, plan, format, query);
+  await renderValue(ctx.streams, plan, format, options.query);
 }
 
 /** Writes a plan as JSON to `file`. */

@@ -8,8 +8,9 @@ import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageErr
 import { EXIT, errorLines, QuietExit } from '../../errors.js';
 import { type ExitCodeNote, exitCodes } from '../../exit-codes.js';
 import { examples } from '../../help.js';
+import { addDeclaredFlags, type Declared, declaredOf } from './declared.js';
 import { readDesiredState } from './source.js';
-import { collect, planAgainstTenant, printPlan, refuseProblems, savePlan } from './flow.js';
+import { addColorFlag, collect, type ColorWhen, planAgainstTenant, printPlan, refuseProblems, savePlan } from './flow.js';
 
 /** `--detailed-exitcode`'s code for a plan with changes. */
 const CHANGES_PENDING = 2;
@@ -26,6 +27,8 @@ export interface PlanOptions {
   prune: boolean;
   out?: string;
   detailedExitcode: boolean;
+  declared: Declared;
+  color: ColorWhen;
   globals: GlobalOptions;
 }
 
@@ -34,8 +37,8 @@ export async function runPlan(opts: PlanOptions, ctx: CliContext): Promise<void>
     const state = await readDesiredState(opts.files);
     if (state.problems.length) refuseProblems(state.problems);
     const { client, format } = await apiClient(ctx, opts.globals);
-    const plan = await planAgainstTenant(ctx, client, { desired: state.desired, prune: opts.prune, sources: state.sources });
-    await printPlan(ctx, plan, format, opts.globals.query);
+    const plan = await planAgainstTenant(ctx, client, { desired: state.desired, prune: opts.prune, sources: state.sources, declared: opts.declared });
+    await printPlan(ctx, plan, format, { query: opts.globals.query, color: opts.color });
     if (opts.out) {
       await savePlan(opts.out, plan);
       ctx.streams.stderr.write(`saved the plan to ${opts.out}: 'confctl apply ${opts.out}' carries it out\n`);
@@ -49,16 +52,17 @@ export async function runPlan(opts: PlanOptions, ctx: CliContext): Promise<void>
 }
 
 export function register(program: Command, ctx: CliContext, run = runPlan): void {
-  exitCodes(program.command('plan'), PLAN_EXIT_CODES)
+  const command = exitCodes(program.command('plan'), PLAN_EXIT_CODES)
     .description('Compare desired-state files with the tenant: what would be created, updated, added, removed, and what is unmanaged')
     .option('-f, --file <path>', 'a directory of kind files (users.yaml, customers.yaml, conferences.yaml) or one such file (repeatable)', collect)
     .option('--prune', 'delete conferences (not ended) that no file names; without it they are listed as unmanaged')
     .option('--out <file>', 'save the plan as JSON for `confctl apply FILE`')
-    .option('--detailed-exitcode', `exit ${EXIT.ok} when there is nothing to change, ${CHANGES_PENDING} when there is, ${EXIT.unexpected} on any error`)
+    .option('--detailed-exitcode', `exit ${EXIT.ok} when there is nothing to change, ${CHANGES_PENDING} when there is, ${EXIT.unexpected} on any error`);
+  addColorFlag(addDeclaredFlags(command))
     .addHelpText('after', examples('confctl plan -f tenant/', 'confctl plan -f tenant/ --out plan.json --detailed-exitcode'))
     .action((flags, cmd: Command) => {
       const files = (flags.file as string[] | undefined) ?? [];
       if (!files.length) throw new UsageError('give the desired state with -f DIR or -f FILE', "make a start with 'confctl export DIR'");
-      return run({ files, prune: Boolean(flags.prune), out: flags.out as string | undefined, detailedExitcode: Boolean(flags.detailedExitcode), globals: globalOptions(cmd) }, ctx);
+      return run({ files, prune: Boolean(flags.prune), out: flags.out as string | undefined, detailedExitcode: Boolean(flags.detailedExitcode), declared: declaredOf(flags), color: flags.color as ColorWhen, globals: globalOptions(cmd) }, ctx);
     });
 }

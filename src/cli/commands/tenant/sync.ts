@@ -2,14 +2,14 @@
  * `confctl sync users|customers --from FILE`: a roster from another system (CSV, NDJSON or JSON)
  * planned against the tenant through a column mapping, with defaults for what a created record
  * needs, then applied as `apply -f` is (asking first on a terminal), or saved with `--out`.
- * Records are matched by e-mail, ignoring case as the server does.
+ * Records are matched by e-mail, ignoring case as the server does, or by the API's id (`--key id`).
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
 import { parse } from 'yaml';
 import { desiredOf } from '../../tenant/desired.js';
-import { defaultsFor, type Mapping, MappingError, mappingOf, mapRecords, parseDefaultsSpec, parseMapSpec, type SyncKind } from '../../tenant/mapping.js';
+import { defaultsFor, type Mapping, MappingError, mappingOf, mapRecords, parseDefaultsSpec, parseMapSpec, type SyncKind, syncKeyOf } from '../../tenant/mapping.js';
 import type { Problem, Record_ } from '../../tenant/model.js';
 import { readRecords } from '../../bulk/records.js';
 import { apiClient, type CliContext, globalOptions, UsageError } from '../../context.js';
@@ -22,6 +22,8 @@ export interface SyncOptions extends ApplyFlags {
   from: string;
   map?: string;
   mapFile?: string;
+  /** `--key`: email (default), id, or a column mapped to one of them. */
+  key?: string;
   defaults?: string;
   unmanaged: 'ignore' | 'fail';
   out?: string;
@@ -60,22 +62,23 @@ export async function runSync(opts: SyncOptions, ctx: CliContext): Promise<void>
   const problems: Problem[] = [];
   try {
     const mapping = await mappingFor(opts);
+    const key = syncKeyOf(opts.key, mapping, opts.kind);
     const defaults = await defaultsOf(opts);
     const raws = (await readRecords(opts.from, ctx.streams.stdin)).map(({ line, record }) => ({ value: record, file: name, line, lineOf: () => line }));
-    desired = desiredOf(opts.kind, mapRecords(raws, opts.kind, mapping), problems, { partial: true }).map((d) => ({ ...d, defaults }));
+    desired = desiredOf(opts.kind, mapRecords(raws, opts.kind, mapping, key), problems, { partial: true, matchById: key === 'id' }).map((d) => ({ ...d, defaults }));
   } catch (err) {
     if (err instanceof MappingError) throw new UsageError(err.message);
     throw err;
   }
   if (problems.length) refuseProblems(problems);
   const { client, format } = await apiClient(ctx, opts.globals);
-  const plan = await planAgainstTenant(ctx, client, { desired: { [opts.kind]: desired }, prune: false, sources: [] });
+  const plan = await planAgainstTenant(ctx, client, { desired: { [opts.kind]: desired }, prune: false, sources: [], declared: opts.declared });
   const unmanaged = plan.unmanaged[opts.kind];
   if (opts.unmanaged === 'fail' && unmanaged.length) {
     refuseProblems(unmanaged.map((key) => ({ file: name, key, message: `in the tenant but not in the file (--unmanaged fail)` })));
   }
   if (opts.out) {
-    await printPlan(ctx, plan, format);
+    await printPlan(ctx, plan, format, { color: opts.color });
     await savePlan(opts.out, plan);
     ctx.streams.stderr.write(`saved the plan to ${opts.out}: 'confctl apply ${opts.out}' carries it out\n`);
     return;
@@ -91,10 +94,11 @@ export function register(program: Command, ctx: CliContext, run = runSync): void
   for (const kind of ['users', 'customers'] as const) {
     const cmd = sync
       .command(kind)
-      .description(`Plan and apply ${kind} from a roster file: creates and updates by e-mail; ${kind} the file lacks are listed as unmanaged, never deleted`)
+      .description(`Plan and apply ${kind} from a roster file: creates and updates by e-mail (or id); ${kind} the file lacks are listed as unmanaged, never deleted`)
       .requiredOption('--from <file>', 'the roster: CSV with a header row, NDJSON or a JSON array (- for stdin)')
       .option('--map <pairs>', 'which column gives which field, e.g. "Work Email=email,Given Name=first_name,Dept=department"')
       .option('--map-file <file>', 'the mapping as a YAML or JSON object {"Work Email": "email", …}')
+      .option('--key <field>', `what matches a record to one of the tenant's ${kind}: email (default, ignoring case) or id (a column mapped to id; a record without one matches by e-mail), the only keys the API keeps unique`)
       .option('--defaults <file|pairs>', kind === 'users'
         ? 'fields for users to be created that the file lacks: a YAML/JSON file or k=v,… (built in: timezone UTC, role Member, no work hours, department null, activate false)'
         : 'fields for customers to be created that the file lacks: a YAML/JSON file or k=v,…')
@@ -103,7 +107,7 @@ export function register(program: Command, ctx: CliContext, run = runSync): void
     addApplyFlags(cmd)
       .addHelpText('after', examples(`confctl sync ${kind} --from hr.csv --map "Work Email=email,Given Name=first_name" --out plan.json`, `confctl sync ${kind} --from hr.csv --yes`))
       .action((flags, c: Command) =>
-        run({ ...applyFlags(flags, globalOptions(c)), kind, from: flags.from as string, map: flags.map, mapFile: flags.mapFile, defaults: flags.defaults, unmanaged: flags.unmanaged, out: flags.out }, ctx),
+        run({ ...applyFlags(flags, globalOptions(c)), kind, from: flags.from as string, map: flags.map, mapFile: flags.mapFile, key: flags.key, defaults: flags.defaults, unmanaged: flags.unmanaged, out: flags.out }, ctx),
       );
   }
 }
