@@ -1,7 +1,7 @@
 /** The actions of `confctl admin snapshot save|restore|list|delete` (see media/snapshots.ts, store/snapshots.ts). */
 import type { Command } from 'commander';
 import { restoreSnapshot, saveSnapshot } from '../../../media/snapshots.js';
-import { SnapshotError } from '../../../store/snapshots.js';
+import { checkSnapshotName, SnapshotError } from '../../../store/snapshots.js';
 import { type CliContext, CliError, EXIT, UsageError } from '../../context.js';
 import { print, printList } from './local.js';
 import { withStore } from './store.js';
@@ -27,6 +27,8 @@ function snapshotFailure(err: SnapshotError): CliError {
 
 export async function run(options: SnapshotOptions, { ctx, cmd }: SnapshotDeps): Promise<void> {
   try {
+    // A bad name is refused before the store is opened (or a data directory created).
+    if (options.verb !== 'list') checkSnapshotName(options.name);
     await withStore(ctx, cmd, options.verb !== 'list', async ({ store, mediaDir }) => {
       switch (options.verb) {
         case 'save':
