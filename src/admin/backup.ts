@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { copyPrivateFile, ensurePrivateDir, writePrivateFile } from '../media/files.js';
+import { copyPrivateFile, ensurePrivateDir, filesUnder, writePrivateFile } from '../media/files.js';
 import { inspectDatabase, SCHEMA_VERSION, snapshotDatabase } from '../store/index.js';
 import { AdminError } from './errors.js';
 
@@ -51,16 +51,6 @@ export interface RestorePlan {
   schema_version: number;
   created_at: string;
   media_files: number;
-}
-
-/** Relative paths of the files under `dir` (none when it is absent), skipping in-progress temp files. */
-export function filesUnder(dir: string, prefix = ''): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const rel = path.join(prefix, e.name);
-    if (e.isDirectory()) return filesUnder(path.join(dir, e.name), rel);
-    return e.isFile() && !(e.name.startsWith('.') && e.name.endsWith('.tmp')) ? [rel] : [];
-  });
 }
 
 const inside = (child: string, parent: string) => {

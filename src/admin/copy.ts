@@ -24,14 +24,13 @@ import Database from 'better-sqlite3';
 import type pg from 'pg';
 import { dataDirLayout, instanceSecret } from '../local/data-dir.js';
 import { INIT_LOCK } from '../local/init.js';
-import { copyPrivateFile, ensurePrivateDir } from '../media/files.js';
+import { copyPrivateFile, ensurePrivateDir, filesUnder } from '../media/files.js';
 import { openStore, SCHEMA_VERSION } from '../store/index.js';
 import { createPool, maskDatabaseUrl } from '../store/postgres/pool.js';
 import { migrate } from '../store/postgres/migrate.js';
 import { ensureTrigramIndexes } from '../store/postgres/trigram.js';
 import { resetSequences } from '../store/postgres/schema.js';
 import { bumpChanges, copyRows, quote, withDeferredIndexes } from '../store/postgres/bulk-load.js';
-import { filesUnder } from './backup.js';
 import { AdminError } from './errors.js';
 import { RECORDING_STATUS } from '../contract/index.js';
 

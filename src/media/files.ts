@@ -2,7 +2,7 @@
  * Files a data directory holds (recordings, the instance file, backups) are the owner's only:
  * files 0600 and the directories we create 0700, whatever the process umask.
  */
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const PRIVATE_FILE_MODE = 0o600;
@@ -25,4 +25,14 @@ export function copyPrivateFile(from: string, to: string): void {
   ensurePrivateDir(path.dirname(to));
   copyFileSync(from, to);
   chmodSync(to, PRIVATE_FILE_MODE);
+}
+
+/** Relative paths of the files under `dir` (none when it is absent), skipping in-progress temp files (`.NAME….tmp`). */
+export function filesUnder(dir: string, prefix = ''): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(prefix, e.name);
+    if (e.isDirectory()) return filesUnder(path.join(dir, e.name), rel);
+    return e.isFile() && !(e.name.startsWith('.') && e.name.endsWith('.tmp')) ? [rel] : [];
+  });
 }

@@ -22,6 +22,7 @@ import type {
   WebhookOutboxRepo,
 } from './types.js';
 import type { AtomicOptions, Steps } from './steps.js';
+import type { SnapshotStore } from './snapshots.js';
 
 /**
  * A value now or a promise of it. The port's methods answer `Awaitable`s and callers always
@@ -98,6 +99,8 @@ export interface ServiceStore {
   shared?: SharedState;
   /** Group commit of the writes of requests handled together (SQLite); absent where each write commits alone (PostgreSQL). */
   commits?: CommitGroups;
+  /** Named copies of the whole instance (`serve --test-controls` saves and restores them); absent in test fakes. */
+  snapshots?: SnapshotStore;
 
   tenants: Port<TenantRepo, 'byDomain'>;
   keys: Port<AccessKeyRepo, 'get'>;
@@ -201,4 +204,6 @@ export interface DataStore extends ServiceStore {
   meetingLinks: Port<MeetingLinkRepo, 'insert' | 'get' | 'list'>;
   /** The invitations outbox (decisions §11), read by `admin invitations list`; units of work write it. */
   invitations: Port<InvitationRepo, 'list'>;
+  /** Named copies of the whole instance (snapshots.ts). */
+  snapshots: SnapshotStore;
 }

@@ -16,6 +16,7 @@ import type {
 } from '../contract/index.js';
 import type { CommitGroups, UnitsOfWork } from './port.js';
 import type { AtomicOptions, Steps } from './steps.js';
+import type { SnapshotStore } from './snapshots.js';
 
 /**
  * The store's contract: everything the server, the admin commands and the seeders need from
@@ -70,6 +71,8 @@ export interface Store {
   tenancyToken(): string;
   /** Group commit for `serve` (see `CommitGroups` and sqlite/commit-groups.ts). */
   commits: CommitGroups;
+  /** Named copies of the whole instance, files beside the database (see sqlite/snapshots.ts). */
+  snapshots: SnapshotStore;
 
   tenants: TenantRepo;
   keys: AccessKeyRepo;

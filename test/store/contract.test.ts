@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
@@ -13,6 +13,7 @@ import { jsonContract } from './contract/json.js';
 import { listContract } from './contract/lists.js';
 import { repoContract } from './contract/repos.js';
 import { seedContract, type SqliteStoreFactory } from './contract/seeds.js';
+import { snapshotContract } from './contract/snapshots.js';
 import { unitContract } from './contract/units.js';
 import { webhookContract } from './contract/webhooks.js';
 
@@ -29,6 +30,7 @@ function storeContract(factory: StoreFactory) {
   webhookContract(factory);
   jsonContract(factory);
   atomicContract(factory);
+  snapshotContract(factory);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-store-'));
@@ -36,7 +38,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 const memory: SqliteStoreFactory = { name: 'sqlite :memory:', open: () => openStore(':memory:') };
-const file: SqliteStoreFactory = { name: 'sqlite file (WAL)', open: () => openStore(path.join(dir, `store-${++n}.db`)) };
+/** Each in a directory of its own, as a data directory holds one database (and its snapshots/). */
+const file: SqliteStoreFactory = {
+  name: 'sqlite file (WAL)',
+  open: () => openStore(path.join(mkdirSync(path.join(dir, `store-${++n}`), { recursive: true })!, 'confctl.db')),
+};
 
 /** A SQLite factory: the store is closed after its test (the files go with `dir`); one on disk reopens and attaches. */
 const sqlite = (f: SqliteStoreFactory, onDisk = false): StoreFactory => ({

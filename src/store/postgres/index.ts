@@ -14,6 +14,7 @@ import { pgStepStore } from './step-store.js';
 import { runAtomically, runStepsAsync } from '../steps.js';
 import { ensureTrigramIndexes, TRIGRAM_MISSING } from './trigram.js';
 import { pgMeetingLinks, pgWebhookDestinations, pgWebhookOutbox } from './webhooks.js';
+import { pgSnapshots } from './snapshots.js';
 
 export { maskDatabaseUrl } from './pool.js';
 
@@ -107,5 +108,6 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     meetingLinks: pgMeetingLinks(db),
     invitations: pgInvitations(db),
     units: pgUnits(atomically),
+    snapshots: pgSnapshots(pool),
   };
 }

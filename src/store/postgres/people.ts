@@ -11,7 +11,7 @@ import { addressSql, cityCountrySql, fold } from './schema.js';
 import { TurnQueue } from './turn.js';
 import { ADDRESS_FIELDS } from '../../contract/index.js';
 
-/** One list page and its exact total (from `totals` while nothing was written, when given). */
+/** One list page and its exact total (with `totals`: from its cache while nothing was written, page and total of one state). */
 export async function runList<R>(
   db: Queryable,
   def: Parameters<typeof compileList>[0],
@@ -22,11 +22,10 @@ export async function runList<R>(
 ): Promise<ListResult<R>> {
   const list = compileList(def, tenantId, query);
   const { page, count } = list;
-  const [rows, total] = await Promise.all([
-    db.query(page.text, page.values),
-    totals ? totals.count(db, list) : db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n)),
-  ]);
-  return { rows: rows.rows.map(map), total };
+  const read = () => db.query(page.text, page.values).then((r) => r.rows.map(map));
+  if (totals) return totals.consistent(db, list, read);
+  const [rows, total] = await Promise.all([read(), db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n))]);
+  return { rows, total };
 }
 
 /**

@@ -62,6 +62,9 @@ export function noteRollback(db: Db): void {
   rollbacks.set(db, (rollbacks.get(db) ?? 0) + 1);
 }
 
+/** Records that the database's rows were replaced on `db` (a snapshot restored): the change signals move as after a rollback. */
+export const noteReplaced = noteRollback;
+
 /**
  * A cheap signal that moves whenever the database may have changed: `PRAGMA data_version`
  * moves with other connections' commits (an admin command beside `serve`), `total_changes()`

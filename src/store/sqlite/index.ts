@@ -1,4 +1,4 @@
-import { changeSignal, immediate, isBusyError, narrowChangeSignal, openDatabase } from './db.js';
+import { changeSignal, immediate, isBusyError, narrowChangeSignal, noteReplaced, openDatabase } from './db.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { SchemaMismatch } from '../util.js';
 import { attendeeRepo } from './repos/attendees.js';
@@ -20,6 +20,7 @@ import { type AtomicOptions, runAtomically, runSteps, type Steps } from '../step
 import { sqliteUnits } from './units.js';
 import { commitGroups } from './commit-groups.js';
 import { beforeWrites } from './write-guard.js';
+import { sqliteSnapshots } from './snapshots.js';
 
 /**
  * Opens the SQLite store at `location` (a file path, created if needed, or `:memory:`), applies
@@ -87,6 +88,13 @@ export function openStore(location: string): Store {
     conferences: conferenceRepo(db),
     attendees: attendeeRepo(db),
     recordings: recordingRepo(db),
+    snapshots: sqliteSnapshots(db, location, {
+      settle: commits.flush,
+      replaced: () => {
+        tenancy.wrote();
+        noteReplaced(db);
+      },
+    }),
   };
   store.units = sqliteUnits(store as Store);
   return store as Store;

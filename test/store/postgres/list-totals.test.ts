@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../../src/contract/index.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js';
 import { createMigratedDatabase, type TestDatabase } from '../../pg/database.js';
+import { LIST_READ_ATTEMPTS, ListTotals } from '../../../src/store/postgres/list-totals.js';
+import { StoreBusy } from '../../../src/store/index.js';
 
 const all: ListQuery = { page_size: 2, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null };
 
@@ -70,5 +72,36 @@ describe('PostgreSQL list totals', () => {
     await b.users.insert(tenant.id, { first_name: 'U', last_name: '2', email: 'u2@t.example' });
     expect((await a.users.list(tenant.id, all)).total).toBe(2);
     expect(counted).toHaveLength(4);
+  });
+});
+
+describe('a page and its total of one state', () => {
+  const list = { count: { text: 'SELECT count(*) AS n FROM customers', values: [] }, tables: ['customers'] };
+  /** Answers counts of `n()` and counts the statements. */
+  const counting = (n: () => number) => {
+    const db = { sent: 0, query: async () => ((db.sent += 1), { rows: [{ n: n() }] }) };
+    return db;
+  };
+
+  it('reads the pair again when the tables were written between the two counter reads', async () => {
+    const tokens = ['1', '2', '2', '2'];
+    const totals = new ListTotals(async () => tokens.shift()!);
+    let rows = 5;
+    const db = counting(() => rows);
+    const page = async () => {
+      const seen = rows;
+      rows = 7;
+      return seen;
+    };
+    // First pair: page of 5 rows, counted 7 after the write; the counters moved, so it is read again.
+    expect(await totals.consistent(db as never, list, page)).toEqual({ rows: 7, total: 7 });
+    expect(db.sent).toBe(2);
+  });
+
+  it('answers StoreBusy (503) rather than a mixed pair when the tables keep changing', async () => {
+    let token = 0;
+    const totals = new ListTotals(async () => String(++token));
+    await expect(totals.consistent(counting(() => 1) as never, list, async () => 1)).rejects.toBeInstanceOf(StoreBusy);
+    expect(token).toBe(2 * LIST_READ_ATTEMPTS);
   });
 });

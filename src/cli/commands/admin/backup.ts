@@ -10,6 +10,13 @@ const lazy = (pick: (m: typeof import('./backup-run.js')) => Action, ctx: CliCon
 /** Taken only to refuse it: a PostgreSQL instance is backed up with pg_dump. */
 const DATABASE = ['--database <url>', 'refused (exit 2), as is CONFCTL_DATABASE_URL without --data: back PostgreSQL up with pg_dump, restore with pg_restore'] as const;
 
+const NOT_A_SNAPSHOT = `
+A backup is a cold copy for safekeeping, restored into a new or empty data directory; the
+snapshots of 'confctl admin snapshot' (the data directory's snapshots/) are not part of it. To
+reset an instance in place between tests, also while serve runs, use 'confctl admin snapshot
+save|restore' instead.
+`;
+
 export function registerBackup(admin: Command, ctx: CliContext): void {
   admin
     .command('backup')
@@ -19,7 +26,7 @@ export function registerBackup(admin: Command, ctx: CliContext): void {
     .requiredOption('--to <path>', 'the backup directory to create')
     .option(...DATABASE)
     .option('--force', 'replace --to if it exists')
-    .addHelpText('after', examples('confctl admin backup --data ./data --to ./backup-2026-01-31', 'confctl --dry-run admin backup --to ./backup   # print the plan, write nothing'))
+    .addHelpText('after', `${NOT_A_SNAPSHOT}${examples('confctl admin backup --data ./data --to ./backup-2026-01-31', 'confctl --dry-run admin backup --to ./backup   # print the plan, write nothing')}`)
     .action(lazy((m) => m.backup, ctx));
   admin
     .command('restore')
@@ -28,6 +35,6 @@ export function registerBackup(admin: Command, ctx: CliContext): void {
     .option('--data <dir>', 'data directory to restore into, new or empty (default: CONFCTL_DATA, else ~/.local/share/confctl)')
     .option('--media <dir>', "where the recording files go, new or empty (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
     .option(...DATABASE)
-    .addHelpText('after', examples('confctl admin restore --from ./backup-2026-01-31 --data ./restored'))
+    .addHelpText('after', `${NOT_A_SNAPSHOT}${examples('confctl admin restore --from ./backup-2026-01-31 --data ./restored')}`)
     .action(lazy((m) => m.restore, ctx));
 }

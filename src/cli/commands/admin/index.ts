@@ -7,6 +7,7 @@ import { registerBackup } from './backup.js';
 import { registerCopy } from './copy.js';
 import { registerEvents } from './events-register.js';
 import { registerMeetingLinks } from './meeting-links-register.js';
+import { registerSnapshots } from './snapshot.js';
 import { registerWebhooks } from './webhooks-register.js';
 
 type Actions = typeof import('./run.js');
@@ -198,6 +199,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
 
   registerBackup(admin, ctx);
   registerCopy(admin, ctx);
+  registerSnapshots(admin, ctx);
   registerEvents(admin, ctx);
   registerMeetingLinks(admin, ctx);
   registerWebhooks(admin, ctx);

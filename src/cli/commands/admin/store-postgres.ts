@@ -18,12 +18,13 @@ import { connectionFailure, openForAdmin, tenantOf } from './database.js';
 import { adminFailure, importFailure, isDryRun, type Opts, plan, print } from './local.js';
 import type { AdminStore } from './store.js';
 
-/** A database without confctl's schema, as the reads see it: no tenant, destination, delivery or link. */
+/** A database without confctl's schema, as the reads see it: no tenant, destination, delivery, link or snapshot. */
 const EMPTY = {
   tenants: { list: async () => [], byDomain: async () => undefined },
   webhookDestinations: { list: async () => [], get: async () => undefined },
   webhookOutbox: { list: async () => [], get: async () => undefined },
   meetingLinks: { list: async () => [], get: async () => undefined },
+  snapshots: { list: async () => [] },
 } as unknown as DataStore;
 
 /**

@@ -1,0 +1,51 @@
+/** The actions of `confctl admin snapshot save|restore|list|delete` (see media/snapshots.ts, store/snapshots.ts). */
+import type { Command } from 'commander';
+import { restoreSnapshot, saveSnapshot } from '../../../media/snapshots.js';
+import { checkSnapshotName, SnapshotError } from '../../../store/snapshots.js';
+import { type CliContext, CliError, EXIT, UsageError } from '../../context.js';
+import { print, printList } from './local.js';
+import { withStore } from './store.js';
+
+/** What `admin snapshot VERB [NAME]` was asked, as parsed (see snapshot.ts). */
+export type SnapshotOptions =
+  | { verb: 'save'; name: string; force: boolean }
+  | { verb: 'restore' | 'delete'; name: string }
+  | { verb: 'list' };
+
+/** Besides the streams and clock of `ctx`: the command, whose `--data`, `--database` and `--media` choose the store. */
+export interface SnapshotDeps {
+  ctx: CliContext;
+  cmd: Command;
+}
+
+/** A refused snapshot as the CLI says it: a name in use is a conflict (5), anything else bad input (2). Nothing was changed. */
+function snapshotFailure(err: SnapshotError): CliError {
+  if (err.kind === 'exists') return new CliError(err.message, EXIT.conflict, 'add --force to replace it, or pick another name');
+  if (err.kind === 'not_found') return new UsageError(err.message, "'confctl admin snapshot list' shows the snapshots of this instance");
+  return new UsageError(err.message);
+}
+
+export async function run(options: SnapshotOptions, { ctx, cmd }: SnapshotDeps): Promise<void> {
+  try {
+    // A bad name is refused before the store is opened (or a data directory created).
+    if (options.verb !== 'list') checkSnapshotName(options.name);
+    await withStore(ctx, cmd, options.verb !== 'list', async ({ store, mediaDir }) => {
+      switch (options.verb) {
+        case 'save':
+          return print(ctx, cmd, { ...(await saveSnapshot(store.snapshots, mediaDir, options.name, { now: ctx.now(), replace: options.force })) });
+        case 'restore': {
+          const started = performance.now();
+          const restored = await restoreSnapshot(store.snapshots, mediaDir, options.name);
+          return print(ctx, cmd, { ...restored, duration_ms: Math.round(performance.now() - started) });
+        }
+        case 'list':
+          return printList(ctx, cmd, (await store.snapshots.list()).map((s) => ({ ...s })), ['name', 'created_at', 'schema_version', 'media_files']);
+        case 'delete':
+          if (!(await store.snapshots.remove(options.name))) throw new SnapshotError('not_found', `There is no snapshot named '${options.name}'.`);
+          return print(ctx, cmd, { deleted: options.name });
+      }
+    });
+  } catch (err) {
+    throw err instanceof SnapshotError ? snapshotFailure(err) : err;
+  }
+}
