@@ -18,11 +18,11 @@ async function tablesOf(store: DataStore): Promise<string[]> {
   return rows.map((r) => r.table_name);
 }
 
-/** The tables of the SQLite database at `file`, read on a connection of its own. */
+/** The tables of the SQLite database at `file` (virtual ones too, not their shadow tables), read on a connection of its own. */
 function sqliteTables(file: string): string[] {
   const db = new Database(file, { readonly: true });
   try {
-    return db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").pluck().all() as string[];
+    return db.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").pluck().all() as string[];
   } finally {
     db.close();
   }
