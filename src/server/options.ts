@@ -52,6 +52,8 @@ export interface ServerOptions {
   cors?: readonly string[];
   /** Clock in epoch milliseconds (rate-limit windows, key expiry); default `Date.now`. */
   now?: () => number;
+  /** Waits without holding the event loop (an injected fault's latency); default a timer. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** `ServerOptions` with every default applied. */
@@ -78,6 +80,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     log: 'off',
     logStream: process.stderr,
     now: Date.now,
+    sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
     maxConnections: DEFAULT_MAX_CONNECTIONS,
     maxConnectionsPerAddress: defaultMaxConnectionsPerAddress(options.trustProxy ?? false),
     strict: false,

@@ -11,6 +11,7 @@ import type {
   CustomerRepo,
   DepartmentRepo,
   EventRepo,
+  FaultRuleRepo,
   InvitationRepo,
   MeetingLinkRepo,
   RecordingRepo,
@@ -111,6 +112,8 @@ export interface ServiceStore {
   conferences: Port<ConferenceRepo, 'list' | 'get' | 'update' | 'publicIdTaken' | 'backerEventTaken'>;
   attendees: Port<AttendeeRepo, 'listByConference' | 'get'>;
   recordings: Port<RecordingRepo, 'listByConference' | 'get' | 'revoked'>;
+  /** Injected fault rules: `serve` reads them (cached against `token`) and counts their matches. */
+  faults: Port<FaultRuleRepo, 'token' | 'list' | 'count' | 'spend'>;
   units: UnitsOfWork;
 }
 
@@ -201,4 +204,6 @@ export interface DataStore extends ServiceStore {
   meetingLinks: Port<MeetingLinkRepo, 'insert' | 'get' | 'list'>;
   /** The invitations outbox (decisions §11), read by `admin invitations list`; units of work write it. */
   invitations: Port<InvitationRepo, 'list'>;
+  /** Injected fault rules (`admin faults`, the control routes). */
+  faults: Port<FaultRuleRepo, 'add' | 'list' | 'get' | 'remove' | 'clear' | 'count' | 'spend' | 'token'>;
 }

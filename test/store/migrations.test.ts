@@ -20,7 +20,7 @@ describe('migrations and pragmas', () => {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual([
       'access_keys', 'calendars', 'conference_accounts', 'conference_attendees', 'conferences', 'connected_accounts', 'customers',
-      'departments', 'event_attendees', 'events', 'invitations', 'meeting_links', 'providers', 'recordings', 'roles', 'tenant_domains', 'tenants', 'users',
+      'departments', 'event_attendees', 'events', 'fault_rules', 'invitations', 'meeting_links', 'providers', 'recordings', 'roles', 'tenant_domains', 'tenants', 'users',
       'webhook_attempts', 'webhook_deliveries', 'webhook_destinations',
     ]);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
