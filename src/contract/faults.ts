@@ -31,7 +31,7 @@ export const FAULT_HEADER = 'X-Confctl-Fault';
 
 /** Seeds are 32-bit unsigned integers (the generator's state). */
 export const MAX_FAULT_SEED = 0xffff_ffff;
-export const DEFAULT_FAULT_SEED = 0;
+export const DEFAULT_FAULT_SEED = 42;
 
 /** A rule as stored, less what the store adds (id, counters, time). */
 export interface FaultRuleSpec {
@@ -103,7 +103,7 @@ function wholeNumber(value: unknown, min: number, max: number): number | undefin
 
 /**
  * A rule from its fields, or every problem found: `route` is required, and `status` or
- * `latency` (or both: the fault is answered after the delay). `rate` defaults to 1, `seed` to 0.
+ * `latency` (or both: the fault is answered after the delay). `rate` defaults to 1, `seed` to 42.
  */
 export function parseFaultRule(fields: FaultRuleFields): { rule: FaultRuleSpec } | { errors: FaultRuleErrors } {
   const errors: FaultRuleErrors = {};

@@ -37,12 +37,12 @@ describe('fault routes', () => {
 });
 
 describe('fault rules', () => {
-  it('reads flag text and JSON values alike, with rate 1 and seed 0 by default', () => {
+  it('reads flag text and JSON values alike, with rate 1 and seed 42 by default', () => {
     expect(parseFaultRule({ route: 'POST /customers', status: '503', rate: '0.2', latency: '2s', times: '3', seed: '7' })).toEqual({
       rule: { method: 'POST', path: '/customers', status: 503, rate: 0.2, latency_ms: 2000, times: 3, seed: 7 },
     });
     expect(parseFaultRule({ route: '* /customers', latency: '250ms' })).toEqual({
-      rule: { method: '*', path: '/customers', status: null, rate: 1, latency_ms: 250, times: null, seed: 0 },
+      rule: { method: '*', path: '/customers', status: null, rate: 1, latency_ms: 250, times: null, seed: 42 },
     });
     expect(parseFaultRule({ route: 'GET /users', status: 429, rate: 1, times: 1, seed: 4294967295 })).toMatchObject({ rule: { status: 429, times: 1, seed: 4294967295 } });
   });
