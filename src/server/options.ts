@@ -1,4 +1,5 @@
 import type { ServiceStore } from '../store/port.js';
+import type { TestControls } from './test-controls/routes.js';
 
 /** Access log format (decisions §8). */
 export type LogFormat = 'json' | 'pretty' | 'off';
@@ -54,6 +55,11 @@ export interface ServerOptions {
   now?: () => number;
   /** Waits without holding the event loop (an injected fault's latency); default a timer. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * `serve --test-controls`: the routes under `/_confctl` and their token (see
+   * `test-controls/controls.ts`). Default null: those paths are unknown routes (404).
+   */
+  testControls?: TestControls | null;
 }
 
 /** `ServerOptions` with every default applied. */
@@ -85,6 +91,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     maxConnectionsPerAddress: defaultMaxConnectionsPerAddress(options.trustProxy ?? false),
     strict: false,
     cors: [],
+    testControls: null,
     ...stripUndefined(options),
     timeouts,
   } as ResolvedOptions;
