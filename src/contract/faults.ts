@@ -7,7 +7,7 @@
  * (`PATCH /users/{user_id}`), or `* PATH` for every method of the path. A request of that route
  * (of one tenant, with a tenant) is matched; the rate picks which matched requests get the fault.
  */
-import { DURATION_UNITS, durationSyntax, parseDuration } from './duration.js';
+import { DURATION_UNITS, durationSyntax, formatDuration, parseDuration } from './duration.js';
 import { MESSAGES } from './messages.js';
 import { API_PREFIX, type HttpMethod, OPERATION_META } from './operations-meta.js';
 import { closest } from './suggest.js';
@@ -127,7 +127,9 @@ export function parseFaultRule(fields: FaultRuleFields): { rule: FaultRuleSpec }
 
   let latency: number | null = null;
   if (fields.latency !== undefined && fields.latency !== null) {
-    const ms = typeof fields.latency === 'string' ? parseDuration(fields.latency, DURATION_UNITS) : undefined;
+    // A JSON number is a bare number: seconds.
+    const text = typeof fields.latency === 'number' ? String(fields.latency) : fields.latency;
+    const ms = typeof text === 'string' ? parseDuration(text, DURATION_UNITS) : undefined;
     if (ms === undefined || ms === 0) fail('latency', `latency must be a positive duration: ${durationSyntax()}, not ${shown(fields.latency)}`);
     else latency = ms;
   }
@@ -186,4 +188,41 @@ export function faultFired(rule: FaultRuleSpec & { matched: number; remaining: n
   let fired = 0;
   for (let n = 1; n <= rule.matched; n++) if (faultPicks(rule, n)) fired++;
   return fired;
+}
+
+/** A stored rule as the CLI and the control routes show it. */
+export interface FaultRuleView {
+  id: number;
+  route: string;
+  status: number | null;
+  rate: number;
+  /** In the unit it reads best, exactly: `250ms`, `1500ms`, `2s`, `1m30s`. */
+  latency: string | null;
+  times: number | null;
+  remaining: number | null;
+  matched: number;
+  fired: number;
+  /** The tenant's primary domain; null for every tenant. */
+  tenant: string | null;
+  seed: number;
+  created_at: string;
+}
+
+/** The view of a stored rule whose tenant (if any) has the primary domain `tenant`. */
+export function faultRuleView(rule: FaultRuleSpec & { id: number; matched: number; remaining: number | null; created_at: string }, tenant: string | null): FaultRuleView {
+  const ms = rule.latency_ms;
+  return {
+    id: rule.id,
+    route: faultRoute(rule),
+    status: rule.status,
+    rate: rule.rate,
+    latency: ms === null ? null : ms % 1000 ? `${ms}ms` : formatDuration(ms),
+    times: rule.times,
+    remaining: rule.remaining,
+    matched: rule.matched,
+    fired: faultFired(rule),
+    tenant,
+    seed: rule.seed,
+    created_at: rule.created_at,
+  };
 }

@@ -100,7 +100,7 @@ export interface ServiceStore {
   /** Group commit of the writes of requests handled together (SQLite); absent where each write commits alone (PostgreSQL). */
   commits?: CommitGroups;
 
-  tenants: Port<TenantRepo, 'byDomain'>;
+  tenants: Port<TenantRepo, 'byDomain' | 'get'>;
   keys: Port<AccessKeyRepo, 'get'>;
   roles: Port<RoleRepo, 'exists'>;
   departments: Port<DepartmentRepo, 'get'>;
@@ -112,8 +112,8 @@ export interface ServiceStore {
   conferences: Port<ConferenceRepo, 'list' | 'get' | 'update' | 'publicIdTaken' | 'backerEventTaken'>;
   attendees: Port<AttendeeRepo, 'listByConference' | 'get'>;
   recordings: Port<RecordingRepo, 'listByConference' | 'get' | 'revoked'>;
-  /** Injected fault rules: `serve` reads them (cached against `token`) and counts their matches. */
-  faults: Port<FaultRuleRepo, 'token' | 'list' | 'count' | 'spend'>;
+  /** Injected fault rules: `serve` reads them (cached against `token`), counts their matches, and changes them under `--test-controls`. */
+  faults: FaultRulesPort;
   units: UnitsOfWork;
 }
 
@@ -204,6 +204,8 @@ export interface DataStore extends ServiceStore {
   meetingLinks: Port<MeetingLinkRepo, 'insert' | 'get' | 'list'>;
   /** The invitations outbox (decisions §11), read by `admin invitations list`; units of work write it. */
   invitations: Port<InvitationRepo, 'list'>;
-  /** Injected fault rules (`admin faults`, the control routes). */
-  faults: Port<FaultRuleRepo, 'add' | 'list' | 'get' | 'remove' | 'clear' | 'count' | 'spend' | 'token'>;
+  faults: FaultRulesPort;
 }
+
+/** Injected fault rules as both stores answer them (`admin faults`, the control routes, `serve`'s checks). */
+export type FaultRulesPort = Port<FaultRuleRepo, 'add' | 'list' | 'get' | 'remove' | 'clear' | 'count' | 'spend' | 'token'>;

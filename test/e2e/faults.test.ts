@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultPicks } from '../../src/contract/faults.js';
 import { BACKENDS, Sandbox } from './harness.js';
@@ -13,8 +15,14 @@ describe.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
   let baseUrl: string;
   let n = 0;
 
+  const token = 'faults-e2e-control-token-0123456789';
+  let origin: string;
+
   beforeAll(async () => {
-    ({ baseUrl } = await box.serve(['--rate-limit', 'off']));
+    const tokenFile = join(box.root, 'control-token');
+    writeFileSync(tokenFile, `${token}\n`);
+    ({ baseUrl } = await box.serve(['--rate-limit', 'off', '--test-controls', '--control-token-file', tokenFile]));
+    origin = new URL(baseUrl).origin;
   });
   afterAll(() => box.dispose());
 
@@ -76,6 +84,24 @@ describe.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
     expect(typo.stderr).toContain("error: fault rule refused: route 'POST /customer' matches no route: did you mean 'POST /customers'?");
     const tenant = await box.run(['admin', 'faults', 'add', '--route', 'POST /customers', '--status', '503', '--tenant', 'nowhere.test']);
     expect(tenant.code).toBe(4);
+    expect(await rules()).toEqual([]);
+  });
+
+  it('adds, lists and removes rules over HTTP under --test-controls, the same rules admin faults sees', async () => {
+    const control = (method: string, path: string, body?: unknown) =>
+      fetch(`${origin}/_confctl${path}`, { method, headers: { 'X-Confctl-Control-Token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const refused = await control('POST', '/faults', { route: 'GET /user', status: 503 });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { errors: Record<string, string[]> }).errors.route).toEqual(["route 'GET /user' matches no route: did you mean 'GET /users'?"]);
+    const added = await control('POST', '/faults', { route: 'GET /users', status: 500, times: 1 });
+    const rule = ((await added.json()) as { data: { id: number } }).data;
+    expect(rule).toMatchObject({ route: 'GET /users', status: 500, remaining: 1 });
+    expect(await rules()).toEqual([expect.objectContaining({ id: rule.id, route: 'GET /users' })]);
+    const r = await box.run(['users', 'list']);
+    // A GET is retried on a 5xx: the one fault, then the list.
+    expect(r.code, r.stderr).toBe(0);
+    expect(((await (await control('GET', '/faults')).json()) as { data: unknown }).data).toEqual([expect.objectContaining({ id: rule.id, remaining: 0, fired: 1 })]);
+    expect((await control('DELETE', `/faults/${rule.id}`)).status).toBe(200);
     expect(await rules()).toEqual([]);
   });
 

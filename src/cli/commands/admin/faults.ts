@@ -30,27 +30,11 @@ export type FaultsOptions = FaultsStoreOptions & { globals: GlobalOptions } & (
 /** The columns of `list` (and the fields of `add`'s answer). */
 const COLUMNS = ['id', 'route', 'status', 'rate', 'latency', 'times', 'remaining', 'matched', 'fired', 'tenant', 'seed'];
 
-/** A stored rule as the command prints it: its route as given, its latency as a duration, what it has done. */
+/** A stored rule as the command prints it (`faultRuleView`). */
 async function ruleRow(store: DataStore, rule: FaultRuleRecord): Promise<Row> {
-  const { faultFired, faultRoute } = await import('../../../contract/faults.js');
-  const { formatDuration } = await import('../../../contract/duration.js');
-  const latency = rule.latency_ms;
-  const tenant = rule.tenant_id === null ? null : ((await store.tenants.get(rule.tenant_id))?.primary_domain ?? rule.tenant_id);
-  return {
-    id: rule.id,
-    route: faultRoute(rule),
-    status: rule.status,
-    rate: rule.rate,
-    // In the unit it reads best, exactly: `250ms`, `1500ms`, `2s`, `1m30s`.
-    latency: latency === null ? null : latency % 1000 ? `${latency}ms` : formatDuration(latency),
-    times: rule.times,
-    remaining: rule.remaining,
-    matched: rule.matched,
-    fired: faultFired(rule),
-    tenant,
-    seed: rule.seed,
-    created_at: rule.created_at,
-  };
+  const { faultRuleView } = await import('../../../contract/faults.js');
+  const tenant = rule.tenant_id === null ? null : ((await store.tenants.get(rule.tenant_id))?.primary_domain ?? String(rule.tenant_id));
+  return { ...faultRuleView(rule, tenant) };
 }
 
 /**
