@@ -102,7 +102,10 @@ export async function runFaults(options: FaultsOptions, ctx: CliContext): Promis
         return item({ removed: options.id });
       }
       case 'clear': {
-        if (dryRun) return planned(`would remove all ${(await store?.faults.list())?.length ?? 0} fault rules`);
+        if (dryRun) {
+          const count = (await store?.faults.list())?.length ?? 0;
+          return planned(`would remove ${count} fault rule${count === 1 ? '' : 's'}`);
+        }
         return item({ removed: (await store?.faults.clear()) ?? 0 });
       }
     }
