@@ -129,7 +129,13 @@ Which requests a rate picks is repeatable: a rule counts the requests that match
 …; across every instance sharing a database) and picks the n-th when the n-th number of the
 mulberry32 generator seeded with --seed is below --rate. Rules are tried in id order and the
 first that picks a request applies; --times N ends a rule after N picked requests (it is then
-spent, and list shows remaining 0). 'list' shows how many requests each matched and fired.`;
+spent, and list shows remaining 0). 'list' shows how many requests each matched and fired.
+
+A harness without a shell does the same over HTTP on a serve started with --test-controls:
+GET /_confctl/faults (list), POST /_confctl/faults with a JSON body {"route": "POST /customers",
+"status": 503, "rate": 0.2, "latency": "2s", "times": 3, "tenant": "acme.test", "seed": 7}
+(400 naming each problem of a refused rule), DELETE /_confctl/faults/ID and DELETE
+/_confctl/faults (clear).`;
 
 const STORE_FLAGS: [string, string][] = [
   ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)'],
