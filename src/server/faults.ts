@@ -43,7 +43,8 @@ export class FaultRules {
     if (token === this.token) return;
     const rules = this.faults.list();
     const keep = (list: FaultRuleRecord[]) => {
-      this.rules = list;
+      // Copies: the cache counts down its own `remaining`, and PostgreSQL's rows may be shared by other readers of the turn.
+      this.rules = list.map((rule) => ({ ...rule }));
       this.token = token;
     };
     return rules instanceof Promise ? rules.then(keep) : keep(rules);
@@ -74,6 +75,7 @@ export class FaultRules {
           rule.remaining = 0;
           continue;
         }
+        rule.remaining = Math.max(0, (rule.remaining ?? 1) - 1);
       }
       return { id: rule.id, status: rule.status, latencyMs: rule.latency_ms };
     }

@@ -187,7 +187,8 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
       }
     } catch (err) {
       reply = errorReply(err);
-      if (reply.status === 500) logger.error(err, requestId);
+      // An HttpError 500 is an injected fault's answer (faults.ts), not a failure of the server.
+      if (reply.status === 500 && !(err instanceof HttpError)) logger.error(err, requestId);
     }
     // Answers decided before the rate-limit stage carry their bucket's window as it stands (decisions §5).
     if (limiter && !headers['RateLimit-Limit']) {

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { faultPicks, parseFaultRule } from '../../src/contract/faults.js';
 import { setup } from './fixtures.js';
@@ -7,13 +8,16 @@ const CUSTOMER = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example
 /** A fixture whose fault latencies are recorded instead of waited for. */
 function withRules() {
   const slept: number[] = [];
-  const f = setup({ sleep: async (ms) => void slept.push(ms) });
+  const log = new PassThrough();
+  let logged = '';
+  log.on('data', (d) => (logged += d));
+  const f = setup({ sleep: async (ms) => void slept.push(ms), log: 'json', logStream: log });
   const add = (fields: Parameters<typeof parseFaultRule>[0], tenant_id: number | null = null) => {
     const parsed = parseFaultRule(fields);
     if (!('rule' in parsed)) throw new Error(JSON.stringify(parsed.errors));
     return f.store.faults.add({ ...parsed.rule, tenant_id });
   };
-  return { ...f, add, slept };
+  return { ...f, add, slept, logged: () => logged };
 }
 
 describe('injected faults in the pipeline', () => {
@@ -49,6 +53,9 @@ describe('injected faults in the pipeline', () => {
     expect([failed.status, failed.body, failed.headers['retry-after']]).toEqual([500, 'An unexpected error the service.', undefined]);
     const absent = await f.call('GET', '/users/1');
     expect([absent.status, absent.body]).toEqual([404, 'Resource object does not exist.']);
+    // Access-logged with their status; the injected 500 is no failure of the server, so no error is logged.
+    const lines = f.logged().trim().split('\n').map((l) => JSON.parse(l) as { status?: number });
+    expect(lines.map((l) => l.status)).toEqual([429, 500, 404]);
   });
 
   it('matches * on every method of the path, HEAD as its GET, and only the named tenant', async () => {
