@@ -86,6 +86,9 @@ function wrongBaseUrl(err: ApiError): string | undefined {
 }
 
 function apiHint(err: ApiError): string | undefined {
+  // A local instance's injected fault (`admin faults`) names its rule: not the service failing.
+  const fault = err.headers['x-confctl-fault'];
+  if (fault) return `the answer was injected by fault rule ${fault} of the local instance: 'confctl admin faults list' shows it, 'confctl admin faults remove ${fault}' ends it`;
   const wrong = wrongBaseUrl(err);
   if (wrong) return wrong;
   switch (exitCodeForStatus(err.status)) {
@@ -122,7 +125,8 @@ export function errorLines(err: unknown): string[] {
   if (err instanceof CliError) return [`error: ${err.message}`, ...fieldLines(err.errors), ...(err.hint ? [`hint: ${err.hint}`] : [])];
   if (err instanceof ApiError) {
     const hint = apiHint(err);
-    return [`error: ${err.method} ${err.path} failed (${err.status}): ${err.message}`, ...fieldLines(err.errors), ...(hint ? [`hint: ${hint}`] : [])];
+    const tries = err.tries > 1 ? ` (after ${err.tries} tries)` : '';
+    return [`error: ${err.method} ${err.path} failed (${err.status}): ${err.message}${tries}`, ...fieldLines(err.errors), ...(hint ? [`hint: ${hint}`] : [])];
   }
   if (err instanceof NetworkError) {
     const port = refusedLoopbackPort(err.cause, err.url);

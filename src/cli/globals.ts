@@ -103,6 +103,10 @@ export const COMMAND_GLOBALS: Readonly<Record<string, readonly GlobalName[]>> = 
   'admin webhooks deliveries': OUTPUT,
   'admin webhooks redeliver': [...OUTPUT, ...PLAN],
   'admin webhooks trigger': [...OUTPUT, ...PLAN],
+  'admin faults add': [...OUTPUT, ...PLAN],
+  'admin faults list': OUTPUT,
+  'admin faults remove': [...OUTPUT, ...PLAN],
+  'admin faults clear': [...OUTPUT, ...PLAN],
   /** `-o table|ndjson` only: deliveries stream as rows or JSON lines. */
   'webhooks listen': ['output'],
   'webhooks verify': [],

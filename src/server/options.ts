@@ -53,6 +53,8 @@ export interface ServerOptions {
   cors?: readonly string[];
   /** Clock in epoch milliseconds (rate-limit windows, key expiry); default `Date.now`. */
   now?: () => number;
+  /** Waits without holding the event loop (an injected fault's latency); default a timer. */
+  sleep?: (ms: number) => Promise<void>;
   /**
    * `serve --test-controls`: the routes under `/_confctl` and their token (see
    * `test-controls/controls.ts`). Default null: those paths are unknown routes (404).
@@ -84,6 +86,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     log: 'off',
     logStream: process.stderr,
     now: Date.now,
+    sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
     maxConnections: DEFAULT_MAX_CONNECTIONS,
     maxConnectionsPerAddress: defaultMaxConnectionsPerAddress(options.trustProxy ?? false),
     strict: false,

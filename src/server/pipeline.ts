@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { FAULT_HEADER } from '../contract/faults.js';
 import { API_PREFIX, MESSAGES, OPERATIONS, type Operation, SUCCESS_MESSAGES } from '../contract/index.js';
 import type { AccessKeyRecord, ListResult } from '../store/types.js';
 import { accessRecord, createLogger } from './access-log.js';
@@ -9,6 +10,7 @@ import { corsHeaders } from './cors.js';
 import { DOCS_BUNDLE_PATH, DOCS_PATH, docsBundle, docsReply } from './docs.js';
 import { ClientClosedRequest, HttpError, notFound } from './errors.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
+import { faultError, FaultRules } from './faults.js';
 import { fieldOrder, validateInput } from './input.js';
 import { openApiJson } from './openapi.js';
 import type { ResolvedOptions } from './options.js';
@@ -79,6 +81,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
   const { store, trustProxy } = options;
   const { shared, commits } = store;
   const lookups = new StoreLookups(store);
+  const faults = new FaultRules(store.faults);
 
   /** Sets the `RateLimit-*` headers of a decision. */
   const rateHeaders = (headers: Record<string, string>, d: { limit: number; remaining: number; reset: number }) => {
@@ -119,6 +122,15 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const tenant = await lookups.tenantByDomain(hostName(host));
     if (!tenant) throw new HttpError(404, MESSAGES.unknownTenant);
 
+    // Injected faults (faults.ts): after the route and the tenant, before anything is counted or read.
+    const { op, handler } = target;
+    const fault = faults.active ? await retryBusy(() => faults.pick(op, tenant.id, commits && (() => commits.join())), options.now) : undefined;
+    if (fault) {
+      headers[FAULT_HEADER] = String(fault.id);
+      if (fault.latencyMs) await options.sleep(fault.latencyMs);
+      if (fault.status !== null) throw faultError({ ...fault, status: fault.status });
+    }
+
     const now = options.now();
     const verified = await keyOf(req, tenant.id, now);
     if (limiter) {
@@ -133,7 +145,6 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
       if (!d.allowed) throw new HttpError(429, MESSAGES.tooManyRequests, { 'Retry-After': String(d.reset) });
     }
     const key = authenticated(verified);
-    const { op, handler } = target;
     authorize(key, op.permissions);
 
     const origin = `${requestScheme(req.headers, trustProxy)}://${host}`;
@@ -162,7 +173,11 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
         // The reads of the requests begun in this synchronous run share one snapshot (SQLite).
         commits?.read();
         // Before any tenant or key lookup: whatever was written since the last request is seen.
-        await lookups.refresh();
+        // Both asked in this run, so that PostgreSQL answers them with one shared read.
+        const tenancy = lookups.refresh();
+        const rules = faults.refresh();
+        await tenancy;
+        await rules;
         reply = await dispatch(req, headers);
       } finally {
         // Success or error, the answer waits for the COMMIT of every commit group this request may
@@ -172,7 +187,8 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
       }
     } catch (err) {
       reply = errorReply(err);
-      if (reply.status === 500) logger.error(err, requestId);
+      // An HttpError 500 is an injected fault's answer (faults.ts), not a failure of the server.
+      if (reply.status === 500 && !(err instanceof HttpError)) logger.error(err, requestId);
     }
     // Answers decided before the rate-limit stage carry their bucket's window as it stands (decisions §5).
     if (limiter && !headers['RateLimit-Limit']) {

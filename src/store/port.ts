@@ -11,6 +11,7 @@ import type {
   CustomerRepo,
   DepartmentRepo,
   EventRepo,
+  FaultRuleRepo,
   InvitationRepo,
   MeetingLinkRepo,
   RecordingRepo,
@@ -102,7 +103,7 @@ export interface ServiceStore {
   /** Named copies of the whole instance (`serve --test-controls` saves and restores them); absent in test fakes. */
   snapshots?: SnapshotStore;
 
-  tenants: Port<TenantRepo, 'byDomain'>;
+  tenants: Port<TenantRepo, 'byDomain' | 'get'>;
   keys: Port<AccessKeyRepo, 'get'>;
   roles: Port<RoleRepo, 'exists'>;
   departments: Port<DepartmentRepo, 'get'>;
@@ -114,6 +115,8 @@ export interface ServiceStore {
   conferences: Port<ConferenceRepo, 'list' | 'get' | 'update' | 'publicIdTaken' | 'backerEventTaken'>;
   attendees: Port<AttendeeRepo, 'listByConference' | 'get'>;
   recordings: Port<RecordingRepo, 'listByConference' | 'get' | 'revoked'>;
+  /** Injected fault rules: `serve` reads them (cached against `token`), counts their matches, and changes them under `--test-controls`. */
+  faults: FaultRulesPort;
   units: UnitsOfWork;
 }
 
@@ -206,4 +209,8 @@ export interface DataStore extends ServiceStore {
   invitations: Port<InvitationRepo, 'list'>;
   /** Named copies of the whole instance (snapshots.ts). */
   snapshots: SnapshotStore;
+  faults: FaultRulesPort;
 }
+
+/** Injected fault rules as both stores answer them (`admin faults`, the control routes, `serve`'s checks). */
+export type FaultRulesPort = Port<FaultRuleRepo, 'add' | 'list' | 'get' | 'remove' | 'clear' | 'count' | 'spend' | 'token'>;

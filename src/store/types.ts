@@ -14,6 +14,7 @@ import type {
   WorkHours,
   Address,
 } from '../contract/index.js';
+import type { FaultRuleSpec } from '../contract/faults.js';
 import type { CommitGroups, UnitsOfWork } from './port.js';
 import type { AtomicOptions, Steps } from './steps.js';
 import type { SnapshotStore } from './snapshots.js';
@@ -81,6 +82,7 @@ export interface Store {
   users: UserRepo;
   bulk: BulkRepo;
   invitations: InvitationRepo;
+  faults: FaultRuleRepo;
   webhookDestinations: WebhookDestinationRepo;
   webhookOutbox: WebhookOutboxRepo;
   meetingLinks: MeetingLinkRepo;
@@ -230,6 +232,43 @@ export interface InvitationRepo {
   insert(tenantId: number, input: { user_id: number; email: string; created_at?: string }): InvitationRecord;
   /** The tenant's invitations, oldest first. */
   list(tenantId: number): InvitationRecord[];
+}
+
+/** An injected fault rule (contract/faults.ts) with what the store keeps beside it. */
+export interface FaultRuleRecord extends FaultRuleSpec {
+  id: number;
+  /** Only this tenant's requests match; null: every tenant's. */
+  tenant_id: number | null;
+  /** Requests matched so far: the last one drew the `matched`-th number of the rule's sequence. */
+  matched: number;
+  /** Picked requests still to fault (`times` counting down); null without `times`. 0: spent. */
+  remaining: number | null;
+  created_at: string;
+}
+
+/**
+ * Injected fault rules, instance-wide (every tenant's requests, every instance on one database).
+ * `count` and `spend` are what `serve` writes per matched request; they do
+ * not move `token`, which only rules added or removed move.
+ */
+export interface FaultRuleRepo {
+  add(rule: FaultRuleSpec & { tenant_id: number | null }): FaultRuleRecord;
+  /** Every rule, spent ones included, in id order (the order `serve` tries them). */
+  list(): FaultRuleRecord[];
+  get(id: number): FaultRuleRecord | undefined;
+  remove(id: number): boolean;
+  /** Removes every rule; answers how many there were. */
+  clear(): number;
+  /**
+   * Counts one matched request of a rule that is not spent, atomically; with `spend`, also takes
+   * one of its remaining times. Answers the match's number and what remains, or undefined when
+   * the rule is spent or gone (nothing counted).
+   */
+  count(id: number, spend: boolean): { matched: number; remaining: number | null } | undefined;
+  /** Takes one of a rule's remaining times; false when none is left (another request took the last). */
+  spend(id: number): boolean;
+  /** Moves whenever rules are added or removed, by this process or another (compare it, as the totals caches do). */
+  token(): string;
 }
 
 /** A tenant's webhook destination (decisions §13). `secret` is the HMAC key; never print it after creation. */

@@ -37,6 +37,8 @@ beforeAll(() => {
     const other = store.tenants.create('other.test', ['www.other.test']);
     store.roles.create(other.id, 'Admin');
     store.keys.revoke(store.keys.create({ tenant_id: other.id, name: 'old', permissions: ['*'] }).record.id);
+    // An injected fault rule of the instance moves with it, as every other table does.
+    store.faults.add({ method: 'POST', path: '/customers', status: 503, rate: 0.5, latency_ms: 1500, times: 2, tenant_id: other.id, seed: 7 });
     source = { tables: [], secret: local.signingSecret, mediaDir: local.layout.mediaDir };
   } finally {
     local.store.close();
@@ -99,8 +101,8 @@ describe('copyToPostgres', () => {
   it('reads every table of SQLite\'s schema, parents before children', () => {
     expect(source.tables).toEqual(expect.arrayContaining(['tenants', 'tenant_domains', 'access_keys', 'roles', 'departments', 'users', 'customers', 'providers',
       'connected_accounts', 'conference_accounts', 'calendars', 'events', 'event_attendees', 'conferences', 'conference_attendees', 'recordings',
-      'invitations', 'webhook_destinations', 'webhook_deliveries', 'webhook_attempts', 'meeting_links']));
-    expect(source.tables).toHaveLength(21);
+      'invitations', 'webhook_destinations', 'webhook_deliveries', 'webhook_attempts', 'meeting_links', 'fault_rules']));
+    expect(source.tables).toHaveLength(22);
     const before = (a: string, b: string) => expect(source.tables.indexOf(a)).toBeLessThan(source.tables.indexOf(b));
     before('tenants', 'tenant_domains');
     before('roles', 'users');

@@ -8,6 +8,7 @@ import type { DataStore } from '../../src/store/port.js';
 import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 import { atomicContract } from './contract/atomic.js';
 import { conferenceContract } from './contract/conferences.js';
+import { faultContract } from './contract/faults.js';
 import type { StoreFactory } from './contract/fixtures.js';
 import { jsonContract } from './contract/json.js';
 import { listContract } from './contract/lists.js';
@@ -31,6 +32,7 @@ function storeContract(factory: StoreFactory) {
   jsonContract(factory);
   atomicContract(factory);
   snapshotContract(factory);
+  faultContract(factory);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-store-'));

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { DataStore } from '../port.js';
 import { SchemaMismatch } from '../util.js';
 import { pgAttendees, pgCalendars, pgConferenceAccounts, pgConferences, pgConnectedAccounts, pgEvents, pgProviders, pgRecordings } from './conferences.js';
+import { pgFaultRules } from './faults.js';
 import { migrate, PG_SCHEMA_VERSION } from './migrate.js';
 import { ListTotals } from './list-totals.js';
 import { pgCustomers, pgUsers } from './people.js';
@@ -107,6 +108,7 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     webhookOutbox: pgWebhookOutbox(db),
     meetingLinks: pgMeetingLinks(db),
     invitations: pgInvitations(db),
+    faults: pgFaultRules(db, changes),
     units: pgUnits(atomically),
     snapshots: pgSnapshots(pool),
   };

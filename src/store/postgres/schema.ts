@@ -512,6 +512,33 @@ $$;
 `;
 
 /**
+ * SQLite's migration 11: injected fault rules (issue 25). Adding and removing rules moves their
+ * own change counter ('fault_rules', and 'all'), which every instance's cached rule list compares;
+ * `serve`'s counting of matches (an UPDATE) moves nothing, so a busy rule never empties caches.
+ */
+const SCHEMA_4 = `
+CREATE TABLE fault_rules (
+  id ${ID},
+  method ${TEXT} NOT NULL,
+  path ${TEXT} NOT NULL,
+  status integer,
+  rate double precision NOT NULL CHECK (rate > 0 AND rate <= 1),
+  latency_ms integer,
+  times integer,
+  remaining integer,
+  matched bigint NOT NULL DEFAULT 0,
+  tenant_id bigint REFERENCES tenants(id),
+  seed bigint NOT NULL,
+  created_at ${TEXT} NOT NULL,
+  CHECK (status IS NOT NULL OR latency_ms IS NOT NULL)
+);
+INSERT INTO confctl_changes (scope, counter) VALUES ('fault_rules', 0);
+CREATE TRIGGER fault_rules_changes_insert AFTER INSERT ON fault_rules REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION confctl_bump_changes();
+CREATE TRIGGER fault_rules_changes_delete AFTER DELETE ON fault_rules REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION confctl_bump_changes();
+CREATE TRIGGER fault_rules_changes_truncate AFTER TRUNCATE ON fault_rules FOR EACH STATEMENT EXECUTE FUNCTION confctl_bump_changes();
+`;
+
+/**
  * The migrations, oldest first. Version 1 is SQLite's whole schema as of its version 7 (the
  * SQLite-only `tenant_id > 0` partial indexes, a workaround for SQLite's planner, are plain here:
  * PostgreSQL plans with per-value statistics).
@@ -520,6 +547,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'schema of SQLite version 7, shared state, change counters', sql: SCHEMA_1 },
   { version: 2, name: "users' JSON text, stored (SQLite version 8)", sql: SCHEMA_2 },
   { version: 3, name: 'list indexes led by the tenant, change counters per table', sql: SCHEMA_3 },
+  { version: 4, name: 'injected fault rules (SQLite version 10)', sql: SCHEMA_4 },
 ];
 
 /**

@@ -77,6 +77,12 @@ export function changeSignal(db: Db): () => string {
   return () => `${signal.get() as string}:${rollbacks.get(db) ?? 0}`;
 }
 
+/** A change signal narrowed to the tables whose writers call `wrote()` (see `narrowChangeSignal`). */
+export interface NarrowSignal {
+  token: () => string;
+  wrote: () => void;
+}
+
 /**
  * `changeSignal` narrowed to the tables whose writers call the returned `wrote()`: the token moves
  * with other connections' commits (`PRAGMA data_version`), with each `wrote()` of this
@@ -86,23 +92,28 @@ export function changeSignal(db: Db): () => string {
  * handled in one run (a pipelined batch parsed from one read) had all arrived before the run
  * began, so a commit the first read did not see finished after every one of them was sent: it
  * is concurrent with them, and the next run sees it. The read was about 7 % of the server's CPU
- * for `GET /users/{id}` under pipelined load.
+ * for `GET /users/{id}` under pipelined load. `narrow()` makes another signal, for other tables,
+ * that shares the pragma's read.
  */
-export function narrowChangeSignal(db: Db): { token: () => string; wrote: () => void } {
+export function narrowChangeSignal(db: Db): NarrowSignal & { narrow: () => NarrowSignal } {
   const version = db.prepare('PRAGMA data_version').pluck();
-  let writes = 0;
   let current: number | undefined;
   const forget = () => void (current = undefined);
-  return {
-    token: () => {
-      if (current === undefined) {
-        current = version.get() as number;
-        queueMicrotask(forget);
-      }
-      return `${current}:${writes}:${rollbacks.get(db) ?? 0}`;
-    },
-    wrote: () => void writes++,
+  const versionNow = () => {
+    if (current === undefined) {
+      current = version.get() as number;
+      queueMicrotask(forget);
+    }
+    return current;
   };
+  const narrow = (): NarrowSignal => {
+    let writes = 0;
+    return {
+      token: () => `${versionNow()}:${writes}:${rollbacks.get(db) ?? 0}`,
+      wrote: () => void writes++,
+    };
+  };
+  return { ...narrow(), narrow };
 }
 
 /** True for SQLite's "database is locked" family (SQLITE_BUSY, _SNAPSHOT, _RECOVERY, _TIMEOUT). */

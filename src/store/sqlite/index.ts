@@ -6,6 +6,7 @@ import { conferenceAccountRepo, connectedAccountRepo, providerRepo } from './rep
 import { calendarRepo, eventRepo } from './repos/calendars.js';
 import { conferenceRepo } from './repos/conferences.js';
 import { customerRepo } from './repos/customers.js';
+import { faultRuleRepo } from './repos/faults.js';
 import { invitationRepo } from './repos/invitations.js';
 import { keyRepo } from './repos/keys.js';
 import { recordingRepo } from './repos/recordings.js';
@@ -76,6 +77,7 @@ export function openStore(location: string): Store {
     users: userRepo(db),
     bulk: bulkRepo(db),
     invitations: invitationRepo(db),
+    faults: faultRuleRepo(db, tenancy.narrow()),
     webhookDestinations: webhookDestinationRepo(db),
     webhookOutbox: webhookOutboxRepo(db),
     meetingLinks: meetingLinkRepo(db),

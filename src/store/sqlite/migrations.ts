@@ -451,6 +451,29 @@ ${TRIGRAM_TABLES.map(trigramDdl).join('\n')}
 ${MORE_COUNT_INDEXES.map(countIndexSql).join('\n')}
 `,
   },
+  {
+    version: 11,
+    name: 'injected fault rules',
+    // Rules of `admin faults` (issue 25): instance-wide, so no tenant leads a key. `matched` and
+    // `remaining` are what `serve` counts per matched request.
+    sql: `
+CREATE TABLE fault_rules (
+  id INTEGER PRIMARY KEY,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  status INTEGER,
+  rate REAL NOT NULL CHECK (rate > 0 AND rate <= 1),
+  latency_ms INTEGER,
+  times INTEGER,
+  remaining INTEGER,
+  matched INTEGER NOT NULL DEFAULT 0,
+  tenant_id INTEGER REFERENCES tenants(id),
+  seed INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  CHECK (status IS NOT NULL OR latency_ms IS NOT NULL)
+);
+`,
+  },
 ];
 
 /** Applies every migration newer than the database's `user_version`; a no-op when current. */

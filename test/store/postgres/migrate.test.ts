@@ -98,6 +98,7 @@ describe('PostgreSQL migrations', () => {
       'departments',
       'event_attendees',
       'events',
+      'fault_rules',
       'invitations',
       'meeting_links',
       'providers',

@@ -6,6 +6,7 @@ import { FORCE_FLAG } from '../../overwrite.js';
 import { registerBackup } from './backup.js';
 import { registerCopy } from './copy.js';
 import { registerEvents } from './events-register.js';
+import { registerFaults } from './faults.js';
 import { registerMeetingLinks } from './meeting-links-register.js';
 import { registerSnapshots } from './snapshot.js';
 import { registerWebhooks } from './webhooks-register.js';
@@ -201,6 +202,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
   registerCopy(admin, ctx);
   registerSnapshots(admin, ctx);
   registerEvents(admin, ctx);
+  registerFaults(admin, ctx);
   registerMeetingLinks(admin, ctx);
   registerWebhooks(admin, ctx);
 }
