@@ -1,3 +1,4 @@
+import { type Clock, instanceClock, realMs } from '../contract/clock.js';
 import type { ServiceStore } from '../store/port.js';
 
 /** Access log format (decisions §8). */
@@ -50,8 +51,13 @@ export interface ServerOptions {
   strict?: boolean;
   /** Origins (`https://editor.example`) whose browsers may call the server: they get CORS headers. Default none. */
   cors?: readonly string[];
-  /** Clock in epoch milliseconds (rate-limit windows, key expiry); default `Date.now`. */
+  /** The real clock in epoch milliseconds (rate-limit windows, busy retries, log times); default `realMs`. */
   now?: () => number;
+  /**
+   * The instance clock (src/contract/clock.ts): key expiry, recording-link and join-token expiry,
+   * what handlers date; refreshed before each request. Default: the process's instance clock.
+   */
+  clock?: Clock;
 }
 
 /** `ServerOptions` with every default applied. */
@@ -77,7 +83,8 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     trustProxy: false,
     log: 'off',
     logStream: process.stderr,
-    now: Date.now,
+    now: realMs,
+    clock: instanceClock(),
     maxConnections: DEFAULT_MAX_CONNECTIONS,
     maxConnectionsPerAddress: defaultMaxConnectionsPerAddress(options.trustProxy ?? false),
     strict: false,

@@ -119,7 +119,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     const tenant = await lookups.tenantByDomain(hostName(host));
     if (!tenant) throw new HttpError(404, MESSAGES.unknownTenant);
 
-    const now = options.now();
+    const now = options.clock.now().getTime();
     const verified = await keyOf(req, tenant.id, now);
     if (limiter) {
       // With a shared store, a key's and its tenant's windows are the database's, counted for
@@ -170,6 +170,9 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
         commits?.read();
         // Before any tenant or key lookup: whatever was written since the last request is seen.
         await lookups.refresh();
+        // The instance clock too: a manual clock another process moved is read before anything is dated.
+        const moved = options.clock.refresh?.();
+        if (moved) await moved;
         reply = await dispatch(req, headers);
       } finally {
         // Success or error, the answer waits for the COMMIT of every commit group this request may
@@ -183,7 +186,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     }
     // Answers decided before the rate-limit stage carry their bucket's window as it stands (decisions §5).
     if (limiter && !headers['RateLimit-Limit']) {
-      const key = await keyOf(req, null, options.now());
+      const key = await keyOf(req, null, options.clock.now().getTime());
       rateHeaders(headers, key && shared ? limiter.fromCounts(await shared.peekRequests(key.id, key.tenant_id), false) : limiter.peek(key ? key.tenant_id : null, bucketOf(req, key)));
     }
     const out = reply.headers;

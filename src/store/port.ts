@@ -4,6 +4,7 @@ import type {
   CalendarRepo,
   ProviderRepo,
   AttendeeRepo,
+  ClockRepo,
   ConferenceAccountRepo,
   ConferenceInsert,
   ConferenceRepo,
@@ -111,6 +112,8 @@ export interface ServiceStore {
   conferences: Port<ConferenceRepo, 'list' | 'get' | 'update' | 'publicIdTaken' | 'backerEventTaken'>;
   attendees: Port<AttendeeRepo, 'listByConference' | 'get'>;
   recordings: Port<RecordingRepo, 'listByConference' | 'get' | 'revoked'>;
+  /** The manual clock's stored state (see src/store/instance-clock.ts). */
+  clock: Port<ClockRepo, 'get' | 'token'>;
   units: UnitsOfWork;
 }
 
@@ -201,4 +204,5 @@ export interface DataStore extends ServiceStore {
   meetingLinks: Port<MeetingLinkRepo, 'insert' | 'get' | 'list'>;
   /** The invitations outbox (decisions §11), read by `admin invitations list`; units of work write it. */
   invitations: Port<InvitationRepo, 'list'>;
+  clock: Port<ClockRepo, 'get' | 'put' | 'token'>;
 }

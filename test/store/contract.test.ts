@@ -7,6 +7,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { DataStore } from '../../src/store/port.js';
 import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 import { atomicContract } from './contract/atomic.js';
+import { clockContract } from './contract/clock.js';
 import { conferenceContract } from './contract/conferences.js';
 import type { StoreFactory } from './contract/fixtures.js';
 import { jsonContract } from './contract/json.js';
@@ -29,6 +30,7 @@ function storeContract(factory: StoreFactory) {
   webhookContract(factory);
   jsonContract(factory);
   atomicContract(factory);
+  clockContract(factory);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-store-'));

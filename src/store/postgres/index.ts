@@ -14,6 +14,7 @@ import { pgStepStore } from './step-store.js';
 import { runAtomically, runStepsAsync } from '../steps.js';
 import { ensureTrigramIndexes, TRIGRAM_MISSING } from './trigram.js';
 import { pgMeetingLinks, pgWebhookDestinations, pgWebhookOutbox } from './webhooks.js';
+import { pgClock } from './clock.js';
 
 export { maskDatabaseUrl } from './pool.js';
 
@@ -106,6 +107,7 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     webhookOutbox: pgWebhookOutbox(db),
     meetingLinks: pgMeetingLinks(db),
     invitations: pgInvitations(db),
+    clock: pgClock(db, changes),
     units: pgUnits(atomically),
   };
 }

@@ -424,6 +424,18 @@ UPDATE users SET json = ${userJsonOf('users.id')};
 ${COUNT_INDEXES.map(([table, column, text]) => `CREATE INDEX ${table}_${column}_count ON ${table}(${column}${text ? ' COLLATE NOCASE' : ''}, tenant_id, deleted_at) WHERE tenant_id > 0;`).join('\n')}
 `,
   },
+  {
+    version: 11,
+    name: 'the manual clock',
+    // One row, written by `serve --clock manual` and `admin clock` (src/admin/clock.ts).
+    sql: `
+CREATE TABLE instance_clock (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  at_ms INTEGER NOT NULL,
+  manual INTEGER NOT NULL CHECK (manual IN (0, 1))
+);
+`,
+  },
 ];
 
 /** Applies every migration newer than the database's `user_version`; a no-op when current. */

@@ -4,6 +4,7 @@ import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 import { FORCE_FLAG } from '../../overwrite.js';
 import { registerBackup } from './backup.js';
+import { registerClock } from './clock.js';
 import { registerCopy } from './copy.js';
 import { registerEvents } from './events-register.js';
 import { registerMeetingLinks } from './meeting-links-register.js';
@@ -197,6 +198,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .action(run(ctx, (m) => m.importFile));
 
   registerBackup(admin, ctx);
+  registerClock(admin, ctx);
   registerCopy(admin, ctx);
   registerEvents(admin, ctx);
   registerMeetingLinks(admin, ctx);

@@ -18,6 +18,7 @@ import { retryDelaysFrom, serveLog, startWebhookSender } from './webhooks.js';
 import { keepYoungGenerationSmall } from './memory.js';
 import { claimPidFile, removePidFile, writePidFile } from './pid-file.js';
 import { chooseDatabase } from '../database-choice.js';
+import { installClock } from './clock.js';
 
 export { listenError };
 
@@ -106,6 +107,10 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   if (!database) keepYoungGenerationSmall();
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
   const { store, created, demo } = opened;
+  const clockLine = await installClock(store, options.clock).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
   const { server } = createServer({
     store,
     signingSecret: opened.signingSecret,
@@ -142,6 +147,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     if (saved) out.write(`Profile '${options.profile.name}' points at ${baseUrl}\n`);
   }
   if (demo) out.write(`${demoMessage(demo)}\n`);
+  if (clockLine) out.write(`${clockLine}\n`);
   out.write(`Listening on ${baseUrl} (data: ${opened.where})\n`);
   if (options.pidFile) writePidFile(options.pidFile);
   const background = opened.start();
