@@ -1,5 +1,7 @@
 import { type Clock, instanceClock, realMs } from '../contract/clock.js';
+import type { ClockControl } from '../store/instance-clock.js';
 import type { ServiceStore } from '../store/port.js';
+import type { TestControls } from './test-controls/routes.js';
 
 /** Access log format (decisions §8). */
 export type LogFormat = 'json' | 'pretty' | 'off';
@@ -58,6 +60,13 @@ export interface ServerOptions {
    * what handlers date; refreshed before each request. Default: the process's instance clock.
    */
   clock?: Clock;
+  /**
+   * `serve --test-controls`: the routes under `/_confctl` and their token (see
+   * `test-controls/controls.ts`). Default null: those paths are unknown routes (404).
+   */
+  testControls?: TestControls | null;
+  /** The manual clock, shown and moved by `/_confctl/clock`; default null: the instance runs on the real clock. */
+  clockControl?: ClockControl | null;
 }
 
 /** `ServerOptions` with every default applied. */
@@ -89,6 +98,8 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     maxConnectionsPerAddress: defaultMaxConnectionsPerAddress(options.trustProxy ?? false),
     strict: false,
     cors: [],
+    testControls: null,
+    clockControl: null,
     ...stripUndefined(options),
     timeouts,
   } as ResolvedOptions;

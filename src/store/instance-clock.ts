@@ -127,3 +127,21 @@ export function parseClockMove(action: string, value: string): ClockMove {
 /** Applies `move` (see `setClock`, `advanceClock`). */
 export const moveClock = (store: DataStore, move: ClockMove): Awaitable<{ from: number; to: number }> =>
   move.action === 'set' ? setClock(store, move.at_ms) : advanceClock(store, move.by_ms);
+
+/** The manual clock as a running server shows and moves it (`POST /_confctl/clock`), its own reading brought up to date after a move. */
+export interface ClockControl {
+  show(): Awaitable<ClockState>;
+  move(move: ClockMove): Promise<{ from: number; to: number }>;
+}
+
+/** A `ClockControl` over `store`; `moved` runs after each move (the server's clock is refreshed, the webhook sender woken). */
+export function clockControl(store: DataStore, moved: () => Awaitable<void>): ClockControl {
+  return {
+    show: () => showClock(store),
+    async move(move) {
+      const result = await moveClock(store, move);
+      await moved();
+      return result;
+    },
+  };
+}

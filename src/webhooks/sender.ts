@@ -73,6 +73,8 @@ export interface Sender {
   drain(): Promise<number>;
   /** Starts polling (every `pollMs`). */
   start(): void;
+  /** Looks now rather than at the next poll (the manual clock moved in this process); once per look under way. */
+  wake(): void;
   /** Stops polling and waits for attempts in flight. */
   stop(): Promise<void>;
 }
@@ -177,8 +179,21 @@ export function createSender(options: SenderOptions): Sender {
     });
   }
 
+  let waking = false;
+
   return {
     drain,
+    wake() {
+      if (stopped || waking) return;
+      waking = true;
+      // After the look under way (whose own `finally` set the next timer first): that timer is replaced.
+      void running.finally(() => {
+        waking = false;
+        if (stopped) return;
+        clearTimeout(timer);
+        poll();
+      });
+    },
     start() {
       stopped = false;
       poll();

@@ -5,6 +5,7 @@ import { type ConnectionFlags, parseConnectionFlags } from './connections.js';
 import { FORCE_FLAG } from '../../overwrite.js';
 import { type LocalProfileChoice, localProfileChoice } from '../local-profile.js';
 import type { ClockMode } from './clock.js';
+import { parseTestControlFlags, type TestControlFlags } from './test-controls.js';
 
 /** Parsed flags of `confctl serve`. */
 export interface ServeOptions {
@@ -32,6 +33,8 @@ export interface ServeOptions {
   pidFile?: string;
   /** `--clock`: the real clock, or the manual clock that `confctl admin clock` moves. */
   clock: ClockMode;
+  /** `--test-controls` (with `--control-token-file`); null without. */
+  testControls: TestControlFlags | null;
 }
 
 /** `--cors` values (repeated or comma-separated) → origins; each must be a bare `scheme://host[:port]`. */
@@ -85,6 +88,7 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     cors: parseCors((o.cors as string[] | undefined) ?? []),
     pidFile: o.pidFile as string | undefined,
     clock: (o.clock as ClockMode | undefined) ?? 'real',
+    testControls: parseTestControlFlags(o),
   };
 }
 
@@ -113,6 +117,8 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--max-connections-per-address <n>', "open connections per client address, or 'off'; more are answered 503 (default: 100, off with --trust-proxy)")
     .addOption(new Option('--clock <clock>', "the instance's clock: 'real', or 'manual' to move it only with 'confctl admin clock'").choices(['real', 'manual']).default('real'))
     .option('--pid-file <file>', "write the process id there once listening (removed on exit), to stop a background server with kill \"$(cat FILE)\"; a file naming a running process is refused (exit 5)")
+    .option('--test-controls', 'answer the test controls under /_confctl (snapshots, ...) to loopback clients holding the control token')
+    .option('--control-token-file <file>', 'with --test-controls: read the control token from FILE instead of printing a random one')
     .addHelpText(
       'after',
       `
@@ -142,6 +148,13 @@ recording-link and join-token expiry, webhook retry times and delivery pruning; 
 retry time sends the delivery, past an expiry makes the link answer 403. Rate-limit windows and
 timeouts keep real time. The clock lives in the database, so every instance on one PostgreSQL
 database follows it. serve without --clock manual turns a manual clock off.
+
+With --test-controls, a test harness can drive the instance over HTTP under /_confctl
+(GET /_confctl lists the routes). They answer only when the connection comes from a loopback
+address (127.0.0.0/8, ::1; --trust-proxy and X-Forwarded-For are ignored here: 403 otherwise)
+and carries the control token in the header X-Confctl-Control-Token (401 otherwise). The token
+is printed at start, or read from --control-token-file (16 to 512 visible ASCII characters);
+it never appears in the access log. Without --test-controls, /_confctl is an unknown path (404).
 ${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off', 'CONFCTL_DATABASE_URL=postgres://confctl@db/confctl confctl serve --media /srv/confctl-media')}`,
     )
     .action(async (_opts, cmd: Command) => {

@@ -19,6 +19,7 @@ import { keepYoungGenerationSmall } from './memory.js';
 import { claimPidFile, removePidFile, writePidFile } from './pid-file.js';
 import { chooseDatabase } from '../database-choice.js';
 import { installClock } from './clock.js';
+import { controlToken, controlsLine } from './test-controls.js';
 
 export { listenError };
 
@@ -44,8 +45,8 @@ interface Opened {
   /** Another instance created the tenant while this one started (PostgreSQL): its key was printed there. */
   createdElsewhere?: boolean;
   demo?: DemoSummary;
-  /** Background work that runs while serving (webhook delivery); stopped before the store closes. */
-  start(): { stop(): Promise<void> };
+  /** Background work that runs while serving (webhook delivery), woken by a move of the manual clock; stopped before the store closes. */
+  start(): { stop(): Promise<void>; wake(): void };
 }
 
 /** Opens (and on first use initialises) the SQLite data directory, seeding demo data on request. */
@@ -105,9 +106,13 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   const database = chooseDatabase(options, ctx.env);
   if (options.pidFile) claimPidFile(options.pidFile, serveLog(options.log, (text) => ctx.streams.stderr.write(text), 'serve'));
   if (!database) keepYoungGenerationSmall();
+  // Read before anything is opened: a bad token file is a usage error with nothing created.
+  const token = options.testControls ? controlToken(options.testControls) : undefined;
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
   const { store, created, demo } = opened;
-  const clockLine = await installClock(store, options.clock).catch(async (err: unknown) => {
+  // The webhook sender starts once listening; a move of the manual clock before then has nothing to wake.
+  let wakeSender = () => {};
+  const clock = await installClock(store, options.clock, () => wakeSender()).catch(async (err: unknown) => {
     await store.close();
     throw err;
   });
@@ -121,6 +126,8 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     log: options.log,
     strict: options.strict,
     cors: options.cors,
+    testControls: token === undefined ? null : { token },
+    clockControl: clock.control,
     logStream: process.stderr,
     ...options.connections,
   });
@@ -147,10 +154,12 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     if (saved) out.write(`Profile '${options.profile.name}' points at ${baseUrl}\n`);
   }
   if (demo) out.write(`${demoMessage(demo)}\n`);
-  if (clockLine) out.write(`${clockLine}\n`);
+  if (clock.line) out.write(`${clock.line}\n`);
+  if (options.testControls && token !== undefined) out.write(controlsLine(new URL(baseUrl).origin, options.testControls, token));
   out.write(`Listening on ${baseUrl} (data: ${opened.where})\n`);
   if (options.pidFile) writePidFile(options.pidFile);
   const background = opened.start();
+  wakeSender = () => background.wake();
 
   await new Promise<void>((resolve) => {
     const stop = () => {
