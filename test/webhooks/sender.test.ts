@@ -192,3 +192,22 @@ describe('the polling loop', () => {
     expect(lines.some((l) => l.includes('whsec_'))).toBe(false);
   });
 });
+
+describe('a move of the manual clock', () => {
+  it('sends a retry it makes due when the sender is woken, without waiting for the next poll', async () => {
+    const { now, clock } = setup();
+    const { sent, post } = recorder([{ status: 503 }]);
+    // A poll an hour away: only a wake can make the second attempt happen within the test.
+    const sender = createSender({ store, clock: { now }, signedAt: now, post, retryDelaysMs: [1000], pollMs: 3_600_000 });
+    sender.start();
+    for (let i = 0; i < 400 && store.webhookOutbox.list({ limit: 1 })[0].attempts.length < 1; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(store.webhookOutbox.list({ limit: 1 })[0]).toMatchObject({ status: 'pending', next_attempt_at: new Date(clock.t + 1000).toISOString() });
+    clock.t += 1000;
+    sender.wake();
+    sender.wake();
+    for (let i = 0; i < 400 && store.webhookOutbox.list({ limit: 1 })[0].status !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 5));
+    await sender.stop();
+    expect(sent).toHaveLength(2);
+    expect(store.webhookOutbox.list({ limit: 1 })[0]).toMatchObject({ status: 'delivered', finished_at: new Date(clock.t).toISOString() });
+  });
+});
