@@ -161,10 +161,11 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
       try {
         // The reads of the requests begun in this synchronous run share one snapshot (SQLite).
         commits?.read();
-        // Before any tenant or key lookup: whatever was written since the last request is seen.
-        await lookups.refresh();
-        // The instance clock too: a manual clock another process moved is read before anything is dated.
+        // Before any tenant or key lookup: whatever was written since the last request is seen,
+        // the instance clock too (a manual clock another process moved is read before anything is
+        // dated). Asked in one turn, so on PostgreSQL both share one read of the change counters.
         const moved = options.clock.refresh?.();
+        await lookups.refresh();
         if (moved) await moved;
         reply = await dispatch(req, headers);
       } finally {
