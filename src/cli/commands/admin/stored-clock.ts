@@ -1,5 +1,5 @@
 import { fixedClock, useInstanceClock } from '../../../contract/clock.js';
-import type { Awaitable, DataStore } from '../../../store/port.js';
+import type { DataStore } from '../../../store/port.js';
 
 /**
  * While an admin command works on an instance whose clock is manual (`serve --clock manual`), the
@@ -8,6 +8,6 @@ import type { Awaitable, DataStore } from '../../../store/port.js';
  * function that puts the previous clock back.
  */
 export async function followStoredClock(store: { clock: Pick<DataStore['clock'], 'get'> }): Promise<() => void> {
-  const state = await (store.clock.get() as Awaitable<{ at_ms: number; manual: boolean } | undefined>);
+  const state = await store.clock.get();
   return state?.manual ? useInstanceClock(fixedClock(state.at_ms)) : () => {};
 }
