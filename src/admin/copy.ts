@@ -84,12 +84,13 @@ interface SourceTable {
 }
 
 /**
- * The tables of SQLite's schema (not SQLite's own), parents before children: a table comes after
+ * The tables of SQLite's schema (not SQLite's own, nor the trigram indexes' FTS5 tables, which
+ * are derived from the rows and have no PostgreSQL twin), parents before children: a table comes after
  * every table its foreign keys name; ties in the order the schema created them.
  */
 export function tablesInForeignKeyOrder(db: Database.Database): SourceTable[] {
   const names = db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table') ORDER BY rowid")
     .pluck()
     .all() as string[];
   const parents = new Map(

@@ -59,6 +59,7 @@ afterAll(async () => {
 describe('the README gives this way onto the PATH', () => {
   it('npm pack, then npm install -g of the tarball; and warns against npx confctl outside the clone', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('### Getting `confctl` on your PATH');
     const section = readme.slice(readme.indexOf('### Getting `confctl` on your PATH'));
     const text = section.slice(0, section.indexOf('\n## '));
     expect(text).toContain('npm pack');

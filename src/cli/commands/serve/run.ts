@@ -69,7 +69,7 @@ async function openLocalService(options: ServeOptions, ctx: CliContext): Promise
   store.optimize();
   const retryDelays = retryDelaysFrom(ctx.env);
   return {
-    // Lists run on worker threads with read-only connections (README, "Performance").
+    // Lists run on worker threads with read-only connections (docs/local-server.md, "Durability and concurrency").
     store: withReadPool(store),
     signingSecret: local.signingSecret,
     mediaDir: layout.mediaDir,
