@@ -80,11 +80,20 @@ const NO_CLI = {
   regex: '^(\\.\\./)+cli(/|$)',
   message: 'Nothing below the CLI imports src/cli/: move what both need below it.',
 };
-const layerRules = (/** @type {{ regex: string; message: string }[]} */ patterns) => ({
+/** The one clock: only src/contract/clock.ts reads the system clock; everything else is given a clock or asks that module. */
+const CLOCK_MODULE = 'src/contract/clock.ts';
+const CLOCK_MESSAGE = "Read the time through src/contract/clock.ts: the instance clock for what the data dates (it may be serve's manual clock), realMs/realNow for what keeps real time.";
+const NO_SYSTEM_CLOCK = [
+  { selector: "MemberExpression[object.name='Date'][property.name='now']", message: CLOCK_MESSAGE },
+  { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: CLOCK_MESSAGE },
+  { selector: "CallExpression[callee.name='Date']", message: CLOCK_MESSAGE },
+];
+const layerRules = (/** @type {{ regex: string; message: string }[]} */ patterns, clock = NO_SYSTEM_CLOCK) => ({
   'no-restricted-imports': ['error', { patterns }],
   'no-restricted-syntax': [
     'error',
     ...patterns.map((p) => ({ selector: `ImportExpression > Literal[value=/${p.regex.replaceAll('/', '\\/')}/]`, message: p.message })),
+    ...clock,
   ],
 });
 
@@ -145,8 +154,12 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'off',
     },
   },
+  // The one clock, for the files no layer rule below names (the layer rules repeat it).
+  { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...NO_SYSTEM_CLOCK] } },
   // The layers (ARCHITECTURE.md): nothing below the CLI imports it; cli/, admin/ and local/ use the port.
   { files: ['src/**/*.ts'], ignores: ['src/cli/**'], rules: layerRules([NO_CLI]) },
   { files: ['src/admin/**/*.ts', 'src/local/**/*.ts'], ignores: ADAPTER_IMPORTERS, rules: layerRules([NO_CLI, NO_ADAPTERS]) },
   { files: ['src/cli/**/*.ts'], ignores: ADAPTER_IMPORTERS, rules: layerRules([NO_ADAPTERS]) },
+  // The clock module is the one place that reads the system clock.
+  { files: [CLOCK_MODULE], rules: layerRules([NO_CLI], []) },
 );

@@ -43,12 +43,12 @@ const work = mkdtempSync(join(tmpdir(), 'confctl-bench-'));
 const env = { ...process.env, NO_COLOR: '1', CONFCTL_CONFIG_DIR: join(work, 'config') };
 delete env.NODE_EXTRA_CA_CERTS;
 
-/** `confctl serve` on a fresh copy of `dataDir` (untouched by earlier scenarios), pinned, access log off. */
+/** `confctl serve ...extra` on a fresh copy of `dataDir` (untouched by earlier scenarios), pinned, access log off. */
 let copies = 0;
-function serve(dataDir, rateLimit) {
+function serve(dataDir, rateLimit, extra = []) {
   const copy = join(work, `serve-${copies++}`);
   cpSync(dataDir, copy, { recursive: true });
-  return startServer({ prefix: pin.server, args: [BIN, 'serve', '--data', copy, '--port', '0', '--log', 'off', '--no-profile', '--rate-limit', rateLimit], env, cwd: root });
+  return startServer({ prefix: pin.server, args: [BIN, 'serve', '--data', copy, '--port', '0', '--log', 'off', '--no-profile', '--rate-limit', rateLimit, ...extra], env, cwd: root });
 }
 
 /** One GET through fetch, failing on anything but 200: every scenario is checked before it is loaded. */
@@ -138,6 +138,15 @@ try {
   const rpsRatio = (m) => m.rps / bare().rps;
   const versus = (m) => `${ratio(cpuRatio(m))} (req/s ${ratio(rpsRatio(m))})`;
   row('`GET /users/{id}`, key auth, permissions, rate limits on (high)', serverFigures(ours, 'GET /users/{id}'), () => versus(ours), () => goal('≥ 0.45', cpuRatio(ours) >= 0.45));
+  // Under `serve --clock manual` every request reads the stored clock's change token first (issue 25).
+  console.error('measuring GET /users/{id} under --clock manual…');
+  const manual = await withServer(serve(data, HIGH, ['--clock', 'manual']), (server) => measure(server, { path: userPath, headers: auth }, load));
+  row(
+    '`GET /users/{id}` under `serve --clock manual`',
+    serverFigures(manual, 'GET /users/{id} --clock manual'),
+    () => `${versus(manual)}; ${ratio(manual.cpuMicros / ours.cpuMicros)}× the real clock's CPU`,
+    goal('≤ 1.1× the real clock', manual.cpuMicros <= 1.1 * ours.cpuMicros),
+  );
 
   const scenarios = [
     [`\`GET /users/{id}\`, a different user each request (${SPREAD.toLocaleString('en')} in turn)`, { path: userPath, headers: auth, paths: spread }, undefined],

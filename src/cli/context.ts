@@ -9,6 +9,7 @@ import type { Sleep } from '../client/pacing.js';
 import { curlCommand } from '../client/curl.js';
 import type { Env, OutputFormat, ProfileReader, ProfileStore } from '../config/profiles.js';
 import type { OperationId } from '../contract/operations-meta.js';
+import { instanceClock } from '../contract/clock.js';
 import type { UrlOpener } from './open-url.js';
 import { OUTPUT_FORMATS } from '../config/profiles.js';
 import type { Settings } from '../config/settings.js';
@@ -94,7 +95,8 @@ export function processContext(): CliContext {
   return {
     streams,
     env,
-    now: () => new Date(),
+    // The instance clock: the real time, unless an admin command opened an instance on a manual clock.
+    now: () => instanceClock().now(),
     config: async () => (await import('../config/profiles.js')).openProfiles({ env }),
     readConfig: async () => (await import('../config/profiles-read.js')).readProfiles({ env }),
     createClient: async (options) => (await import('../client/client.js')).createClient(options),

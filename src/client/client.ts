@@ -11,6 +11,7 @@ import { ApiError, type FieldErrors, NetworkError, refusedLoopbackPort } from '.
 import { type Connector, readText, request } from './http.js';
 import { abortableSleep, createPacer, type Pacer, realSleep, type Sleep } from './pacing.js';
 import type { CallInput, ItemOf, ListOperationId, OperationFunctions, Page, Query, ResultOf } from './types.js';
+import { realMs } from '../contract/clock.js';
 
 export interface ClientOptions {
   /** e.g. `https://acme.example/api/public/v2.0` */
@@ -75,7 +76,7 @@ export const LOOPBACK_REFUSED_TRIES = 3;
 export const backoffMs = (tries: number) => Math.min(250 * 2 ** (tries - 1), 8000);
 
 /** `Retry-After` in milliseconds: whole seconds or an HTTP date; undefined when absent or bad. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+export function retryAfterMs(value: string | undefined, now = realMs()): number | undefined {
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
   const at = Date.parse(value);
@@ -102,13 +103,13 @@ export function createClient(options: ClientOptions): ApiClient {
     log?.(`> ${method} ${url}`);
     for (const [k, v] of Object.entries(headers)) log?.(`> ${k}: ${k === 'x-access-key-secret' ? '********' : v}`);
     if (body !== undefined) log?.(`> ${body}`);
-    const started = Date.now();
+    const started = realMs();
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = abort ? AbortSignal.any([timeout, abort]) : timeout;
     try {
       const res = await request({ method, url, headers, body, signal, connect });
       const text = await readText(res.body);
-      log?.(`< ${res.status} (${Date.now() - started} ms)`);
+      log?.(`< ${res.status} (${realMs() - started} ms)`);
       for (const [k, v] of Object.entries(res.headers)) log?.(`< ${k}: ${v}`);
       if (text) log?.(`< ${text}`);
       return { status: res.status, headers: res.headers, text };

@@ -14,6 +14,7 @@
  *   margin for network jitter). The server counts in fixed windows, so a sliding count is never
  *   over its budget, whenever its windows start.
  */
+import { realMs } from '../contract/clock.js';
 
 /** Waits `ms`; may end early by rejecting when `signal` aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -27,7 +28,7 @@ export interface Pacer {
 
 export interface PacerOptions {
   sleep?: Sleep;
-  /** Milliseconds since the epoch (default `Date.now`). */
+  /** Milliseconds since the epoch (default `realMs`, src/contract/clock.ts). */
   now?: () => number;
   /** Length of the server's window when none was observed yet (decisions §5: one second). */
   windowMs?: number;
@@ -65,7 +66,7 @@ const JITTER_MS = 50;
 /** A pacer shared by every request of one client. */
 export function createPacer(options: PacerOptions = {}): Pacer {
   const sleep = options.sleep ?? realSleep;
-  const clock = options.now ?? Date.now;
+  const clock = options.now ?? realMs;
   // Time never runs slower than the sleeps taken, so an instant (test) sleep cannot spin.
   let floor = -Infinity;
   const now = () => Math.max(clock(), floor);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePrivateDir, writePrivateFile } from '../media/files.js';
+import { instanceClock } from '../contract/clock.js';
 
 /**
  * A local instance's data directory (decisions §8): `confctl.db` (SQLite, WAL), `media/`
@@ -51,7 +52,7 @@ interface InstanceFile {
 }
 
 /** Reads the instance's signing secret, creating `instance.json` (0600) on first use. */
-export function instanceSecret(layout: DataDir, now: Date = new Date()): string {
+export function instanceSecret(layout: DataDir, now: Date = instanceClock().now()): string {
   if (existsSync(layout.instanceFile)) {
     const parsed = JSON.parse(readFileSync(layout.instanceFile, 'utf8')) as Partial<InstanceFile>;
     if (typeof parsed.signing_secret === 'string' && parsed.signing_secret.length >= 32) return parsed.signing_secret;

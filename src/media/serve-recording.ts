@@ -16,6 +16,7 @@ import { RECORDING_STATUS } from '../contract/resources.js';
 import type { Awaitable, ServiceStore } from '../store/port.js';
 import { parseRange } from './range.js';
 import { type SigningSecret, verifyRecordingSignature } from './signing.js';
+import { instanceClock } from '../contract/clock.js';
 
 /** The path prefix of recording links; the server routes every path under it here. */
 export const RECORDING_PATH_PREFIX = '/media/recordings/';
@@ -40,7 +41,7 @@ export interface ServeRecordingOptions {
    * such a link, even correctly signed and unexpired, answers 403 like a bad signature.
    */
   isRevoked?: (recordingId: number) => Awaitable<boolean>;
-  /** The clock (a fixed instant or a function); defaults to the system clock. */
+  /** The clock (a fixed instant or a function); defaults to the instance clock (src/contract/clock.ts). */
   now?: Date | (() => Date);
 }
 
@@ -134,7 +135,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: ServeRe
   const target = parsePath(url.pathname);
   if (!target) return sendText(res, 404, MESSAGES.notFound);
 
-  const now = typeof options.now === 'function' ? options.now() : (options.now ?? new Date());
+  const now = typeof options.now === 'function' ? options.now() : (options.now ?? instanceClock().now());
   const valid = verifyRecordingSignature({
     ...target,
     expires: url.searchParams.get('expires'),

@@ -1,5 +1,6 @@
 import { Chalk } from 'chalk';
 import type { LogFormat } from './options.js';
+import { realNow } from '../contract/clock.js';
 
 /** One access-log record (decisions §8). `path` includes the query string; secrets never appear. */
 export interface AccessRecord {
@@ -69,7 +70,7 @@ export function createLogger(format: LogFormat, stream: NodeJS.WritableStream): 
     return {
       on: true,
       access: (r) => stream.write(`${JSON.stringify(masked(r))}\n`),
-      error: (err, requestId) => stream.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', request_id: requestId, error: stack(err) })}\n`),
+      error: (err, requestId) => stream.write(`${JSON.stringify({ time: realNow().toISOString(), level: 'error', request_id: requestId, error: stack(err) })}\n`),
     };
   }
   const tty = (stream as { isTTY?: boolean }).isTTY === true && !process.env.NO_COLOR;

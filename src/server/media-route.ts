@@ -21,7 +21,7 @@ export function createMediaRoute(options: ResolvedOptions): (req: IncomingMessag
     void serveRecording(req, res, {
       mediaDir,
       secret: signingSecret,
-      now: () => new Date(options.now()),
+      now: () => options.clock.now(),
       resolveFile: tenant ? storeFileResolver(store, tenant.id) : () => undefined,
       isRevoked: (recordingId) => tenant !== undefined && store.recordings.revoked(tenant.id, recordingId),
     });

@@ -1,3 +1,5 @@
+import { type Clock, instanceClock, realMs } from '../contract/clock.js';
+import type { ClockControl } from '../store/instance-clock.js';
 import type { ServiceStore } from '../store/port.js';
 import type { TestControls } from './test-controls/routes.js';
 
@@ -51,15 +53,22 @@ export interface ServerOptions {
   strict?: boolean;
   /** Origins (`https://editor.example`) whose browsers may call the server: they get CORS headers. Default none. */
   cors?: readonly string[];
-  /** Clock in epoch milliseconds (rate-limit windows, key expiry); default `Date.now`. */
+  /** The real clock in epoch milliseconds (rate-limit windows, busy retries, log times); default `realMs`. */
   now?: () => number;
   /** Waits without holding the event loop (an injected fault's latency); default a timer. */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * The instance clock (src/contract/clock.ts): key expiry, recording-link and join-token expiry,
+   * what handlers date; refreshed before each request. Default: the process's instance clock.
+   */
+  clock?: Clock;
   /**
    * `serve --test-controls`: the routes under `/_confctl` and their token (see
    * `test-controls/controls.ts`). Default null: those paths are unknown routes (404).
    */
   testControls?: TestControls | null;
+  /** The manual clock, shown and moved by `/_confctl/clock`; default null: the instance runs on the real clock. */
+  clockControl?: ClockControl | null;
 }
 
 /** `ServerOptions` with every default applied. */
@@ -85,13 +94,15 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     trustProxy: false,
     log: 'off',
     logStream: process.stderr,
-    now: Date.now,
+    now: realMs,
+    clock: instanceClock(),
     sleep: (ms: number) => new Promise<void>((done) => setTimeout(done, ms)),
     maxConnections: DEFAULT_MAX_CONNECTIONS,
     maxConnectionsPerAddress: defaultMaxConnectionsPerAddress(options.trustProxy ?? false),
     strict: false,
     cors: [],
     testControls: null,
+    clockControl: null,
     ...stripUndefined(options),
     timeouts,
   } as ResolvedOptions;

@@ -131,7 +131,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
       if (fault.status !== null) throw faultError({ ...fault, status: fault.status });
     }
 
-    const now = options.now();
+    const now = options.clock.now().getTime();
     const verified = await keyOf(req, tenant.id, now);
     if (limiter) {
       // With a shared store, a key's and its tenant's windows are the database's, counted for
@@ -172,12 +172,15 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
       try {
         // The reads of the requests begun in this synchronous run share one snapshot (SQLite).
         commits?.read();
-        // Before any tenant or key lookup: whatever was written since the last request is seen.
-        // Both asked in this run, so that PostgreSQL answers them with one shared read.
+        // Before any tenant or key lookup: whatever was written since the last request is seen,
+        // the instance clock too (a manual clock another process moved is read before anything is
+        // dated). Asked in one turn, so on PostgreSQL they share one read of the change counters.
+        const moved = options.clock.refresh?.();
         const tenancy = lookups.refresh();
         const rules = faults.refresh();
         await tenancy;
         await rules;
+        if (moved) await moved;
         reply = await dispatch(req, headers);
       } finally {
         // Success or error, the answer waits for the COMMIT of every commit group this request may
@@ -192,7 +195,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     }
     // Answers decided before the rate-limit stage carry their bucket's window as it stands (decisions §5).
     if (limiter && !headers['RateLimit-Limit']) {
-      const key = await keyOf(req, null, options.now());
+      const key = await keyOf(req, null, options.clock.now().getTime());
       rateHeaders(headers, key && shared ? limiter.fromCounts(await shared.peekRequests(key.id, key.tenant_id), false) : limiter.peek(key ? key.tenant_id : null, bucketOf(req, key)));
     }
     const out = reply.headers;

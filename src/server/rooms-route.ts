@@ -47,7 +47,7 @@ export function createRoomsRoute(options: ResolvedOptions): (req: IncomingMessag
     const url = new URL(req.url ?? '/', 'http://localhost');
     const publicId = parsePublicId(url.pathname);
     if (!tenant || publicId === undefined) return send(res, 404, 'text/plain', MESSAGES.notFound);
-    const grant = verifyJoinToken(url.searchParams.get('token'), tenant.id, new Date(options.now()), signingSecret);
+    const grant = verifyJoinToken(url.searchParams.get('token'), tenant.id, options.clock.now(), signingSecret);
     const conference = grant ? await store.conferences.get(tenant.id, grant.conferenceId) : undefined;
     const attendee = conference?.public_id === publicId ? await store.attendees.get(conference.id, grant!.attendeeId) : undefined;
     if (!conference || !attendee) return send(res, 403, 'text/plain', MESSAGES.invalidToken);

@@ -45,7 +45,9 @@ export function createSideRoute(options: ResolvedOptions, handle: SideHandler): 
       }
       return handle(req, res, tenant);
     };
-    Promise.resolve(store.tenants.byDomain(hostName(requestHost(req.headers, trustProxy))))
+    // The instance clock is brought up to date first: the links' expiry is checked on it.
+    Promise.resolve(options.clock.refresh?.())
+      .then(() => store.tenants.byDomain(hostName(requestHost(req.headers, trustProxy))))
       .then(answer)
       .catch(() => {
         if (!res.headersSent) {

@@ -4,6 +4,7 @@ import type {
   CalendarRepo,
   ProviderRepo,
   AttendeeRepo,
+  ClockRepo,
   ConferenceAccountRepo,
   ConferenceInsert,
   ConferenceRepo,
@@ -117,6 +118,8 @@ export interface ServiceStore {
   recordings: Port<RecordingRepo, 'listByConference' | 'get' | 'revoked'>;
   /** Injected fault rules: `serve` reads them (cached against `token`), counts their matches, and changes them under `--test-controls`. */
   faults: FaultRulesPort;
+  /** The manual clock's stored state (see src/store/instance-clock.ts). */
+  clock: Port<ClockRepo, 'get' | 'token'>;
   units: UnitsOfWork;
 }
 
@@ -210,6 +213,7 @@ export interface DataStore extends ServiceStore {
   /** Named copies of the whole instance (snapshots.ts). */
   snapshots: SnapshotStore;
   faults: FaultRulesPort;
+  clock: Port<ClockRepo, 'get' | 'put' | 'token'>;
 }
 
 /** Injected fault rules as both stores answer them (`admin faults`, the control routes, `serve`'s checks). */

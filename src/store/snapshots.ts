@@ -80,6 +80,7 @@ export const NOT_IN_SNAPSHOTS: Readonly<Record<string, string>> = {
   confctl_schema: 'the schema version',
   sqlite_stat1: "the query planner's statistics",
   fault_rules: 'injected fault rules (admin faults): test controls, not data; a restore keeps the rules in force',
+  instance_clock: 'the manual clock, which never moves backwards: a restore leaves it where it stands',
   users_text: "SQLite's trigram index of users' texts (trigram.ts): derived, its triggers rewrite it as a restore writes the rows",
   customers_text: "SQLite's trigram index of customers' texts, likewise",
 };

@@ -86,6 +86,7 @@ export interface Store {
   webhookDestinations: WebhookDestinationRepo;
   webhookOutbox: WebhookOutboxRepo;
   meetingLinks: MeetingLinkRepo;
+  clock: ClockRepo;
   customers: CustomerRepo;
   providers: ProviderRepo;
   connectedAccounts: ConnectedAccountRepo;
@@ -564,4 +565,23 @@ export interface RecordingRepo {
   revoked(tenantId: number, id: number): boolean;
   /** Recordings of the conference in the given status. */
   byStatus(conferenceId: number, status: number): OnlineConferenceRecording[];
+}
+
+/**
+ * The instance's manual clock as stored (one row): where it stands, and whether the instance runs
+ * on it (`serve --clock manual`) or on the real clock again (the row stays, so a manual clock
+ * started later never stands before a time it once showed).
+ */
+export interface ClockState {
+  /** Epoch milliseconds. */
+  at_ms: number;
+  manual: boolean;
+}
+
+export interface ClockRepo {
+  /** The stored clock; with `forUpdate` its row stays locked until commit (PostgreSQL). */
+  get(forUpdate?: boolean): ClockState | undefined;
+  put(state: ClockState): void;
+  /** Moves whenever the stored clock may have changed, by this store or another process; cheap enough for every request. */
+  token(): string;
 }

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { instanceClock } from '../contract/clock.js';
 
 let clockOverride: (() => string) | undefined;
 
-/** The current time as stored: ISO 8601 UTC with milliseconds (string order = time order). */
+/** The instance clock's time as stored: ISO 8601 UTC with milliseconds (string order = time order). */
 export function nowIso(): string {
-  return clockOverride ? clockOverride() : new Date().toISOString();
+  return clockOverride ? clockOverride() : instanceClock().now().toISOString();
 }
 
 /**

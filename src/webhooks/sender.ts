@@ -6,10 +6,12 @@
  * senders of every instance on one database share the outbox).
  *
  * It notices deliveries written by other processes (`admin` commands) by polling the store's
- * cheap `changeToken()`, and retries when they fall due. Nothing is kept only in memory: a sender
+ * cheap `changeToken()`, and retries when they fall due on the instance clock (src/contract/clock.ts):
+ * under a manual clock, a move past a retry time makes the next look send it. Nothing is kept only in memory: a sender
  * killed at any point leaves the outbox as it was, and the next one delivers what is left (one
  * claimed mid-attempt waits for its lease to run out).
  */
+import { type Clock, instanceClock, realNow } from '../contract/clock.js';
 import type { WebhookSenderStore } from '../store/port.js';
 import type { ClaimedDelivery } from '../store/types.js';
 import { ATTEMPT_TIMEOUT_MS, outcomeOf, PRUNE_EVERY_MS, RETENTION_MS, RETRY_DELAYS_MS } from './schedule.js';
@@ -21,7 +23,10 @@ export type Post = (url: string, headers: Record<string, string>, body: string, 
 
 export interface SenderOptions {
   store: WebhookSenderStore;
-  now?: () => Date;
+  /** The instance clock: due and retry times, attempt times, pruning, leases; default the process's. */
+  clock?: Clock;
+  /** The time a signature carries, which receivers check on their own clocks; default the real time. */
+  signedAt?: () => Date;
   retryDelaysMs?: readonly number[];
   timeoutMs?: number;
   /** How often the loop looks for new or due deliveries (milliseconds). */
@@ -68,13 +73,17 @@ export interface Sender {
   drain(): Promise<number>;
   /** Starts polling (every `pollMs`). */
   start(): void;
+  /** Looks now rather than at the next poll (the manual clock moved in this process); once per look under way. */
+  wake(): void;
   /** Stops polling and waits for attempts in flight. */
   stop(): Promise<void>;
 }
 
 export function createSender(options: SenderOptions): Sender {
   const { store } = options;
-  const now = options.now ?? (() => new Date());
+  const clock = options.clock ?? instanceClock();
+  const now = () => clock.now();
+  const signedAt = options.signedAt ?? realNow;
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const post = options.post ?? fetchPost;
@@ -82,7 +91,7 @@ export function createSender(options: SenderOptions): Sender {
 
   async function attempt(d: ClaimedDelivery): Promise<void> {
     const at = now();
-    const result = await post(d.url, signedHeaders(d.secret, d.event_id, d.body, at), d.body, timeoutMs);
+    const result = await post(d.url, signedHeaders(d.secret, d.event_id, d.body, signedAt()), d.body, timeoutMs);
     const ok = 'status' in result && result.status >= 200 && result.status < 300;
     const outcome = outcomeOf(ok, d.attempt_count, now(), delays);
     const answer = 'status' in result ? String(result.status) : result.error;
@@ -144,6 +153,7 @@ export function createSender(options: SenderOptions): Sender {
 
   /** Drains when the store changed (another process may have queued) or a retry fell due. */
   async function look(): Promise<void> {
+    await clock.refresh?.();
     await pruneOld();
     const token = await store.changeToken();
     if (token !== seen || (nextDue !== undefined && nextDue <= now().toISOString())) {
@@ -169,8 +179,21 @@ export function createSender(options: SenderOptions): Sender {
     });
   }
 
+  let waking = false;
+
   return {
     drain,
+    wake() {
+      if (stopped || waking) return;
+      waking = true;
+      // After the look under way (whose own `finally` set the next timer first): that timer is replaced.
+      void running.finally(() => {
+        waking = false;
+        if (stopped) return;
+        clearTimeout(timer);
+        poll();
+      });
+    },
     start() {
       stopped = false;
       poll();

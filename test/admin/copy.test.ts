@@ -39,6 +39,8 @@ beforeAll(() => {
     store.keys.revoke(store.keys.create({ tenant_id: other.id, name: 'old', permissions: ['*'] }).record.id);
     // An injected fault rule of the instance moves with it, as every other table does.
     store.faults.add({ method: 'POST', path: '/customers', status: 503, rate: 0.5, latency_ms: 1500, times: 2, tenant_id: other.id, seed: 7 });
+    // So does a manual clock's state (the copy resumes where the source's clock stands).
+    store.clock.put({ at_ms: Date.parse('2030-01-01T00:00:00.000Z'), manual: true });
     source = { tables: [], secret: local.signingSecret, mediaDir: local.layout.mediaDir };
   } finally {
     local.store.close();
@@ -101,8 +103,8 @@ describe('copyToPostgres', () => {
   it('reads every table of SQLite\'s schema, parents before children', () => {
     expect(source.tables).toEqual(expect.arrayContaining(['tenants', 'tenant_domains', 'access_keys', 'roles', 'departments', 'users', 'customers', 'providers',
       'connected_accounts', 'conference_accounts', 'calendars', 'events', 'event_attendees', 'conferences', 'conference_attendees', 'recordings',
-      'invitations', 'webhook_destinations', 'webhook_deliveries', 'webhook_attempts', 'meeting_links', 'fault_rules']));
-    expect(source.tables).toHaveLength(22);
+      'invitations', 'webhook_destinations', 'webhook_deliveries', 'webhook_attempts', 'meeting_links', 'fault_rules', 'instance_clock']));
+    expect(source.tables).toHaveLength(23);
     const before = (a: string, b: string) => expect(source.tables.indexOf(a)).toBeLessThan(source.tables.indexOf(b));
     before('tenants', 'tenant_domains');
     before('roles', 'users');

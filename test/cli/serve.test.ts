@@ -18,17 +18,18 @@ describe('serve flags', () => {
       connections: { timeouts: { headersMs: 20_000, requestMs: 30_000 }, maxConnections: 500, maxConnectionsPerAddress: 100 },
       strict: false,
       cors: [],
+      clock: 'real',
       testControls: null,
     });
   });
 
   it('parses every flag', () => {
     const o = parseServeOptions({
-      ...{ port: '0', host: '0.0.0.0', data: '/d', demo: true, rateLimit: 'off', maxAttendees: '8', trustProxy: true, profile: false, log: 'json', strict: true, cors: ['http://localhost:3000'] },
+      ...{ port: '0', host: '0.0.0.0', data: '/d', demo: true, rateLimit: 'off', maxAttendees: '8', trustProxy: true, profile: false, log: 'json', strict: true, cors: ['http://localhost:3000'], clock: 'manual' },
       ...{ headersTimeout: '5', requestTimeout: '9', maxConnections: '64', maxConnectionsPerAddress: '8' },
     });
     expect(o).toEqual({
-      ...{ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: null, log: 'json', strict: true, cors: ['http://localhost:3000'] },
+      ...{ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: null, log: 'json', strict: true, cors: ['http://localhost:3000'], clock: 'manual' },
       connections: { timeouts: { headersMs: 5000, requestMs: 9000 }, maxConnections: 64, maxConnectionsPerAddress: 8 },
       testControls: null,
     });

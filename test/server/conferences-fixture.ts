@@ -10,13 +10,13 @@ import { setup } from './fixtures.js';
  * The server fixture plus a conference world in `localhost`: users Ada (owner of account
  * `account`) and Bob, a deleted user, customer Cleo, a calendar with an event, and a conference
  * account in `other.test` with its own user, calendar and event (for cross-tenant checks).
- * `clock` is the server's frozen clock (epoch ms), `mediaDir` a fresh temporary directory.
+ * `clock` is the server's frozen clock (epoch ms), real and instance clock alike; `mediaDir` a fresh temporary directory.
  */
 export function conferenceSetup(options: Partial<ServerOptions> = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'confctl-conf-'));
   const mediaDir = path.join(dir, 'media');
   const clock = { now: Date.parse('2026-03-01T12:00:00.000Z') };
-  const f = setup({ mediaDir, now: () => clock.now, ...options });
+  const f = setup({ mediaDir, now: () => clock.now, clock: { now: () => new Date(clock.now) }, ...options });
   const { store, tenant, other } = f;
   const ada = store.users.insert(tenant.id, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@acme.test' });
   const bob = store.users.insert(tenant.id, { first_name: 'Bob', last_name: 'Babbage', email: 'bob@acme.test' });

@@ -7,6 +7,7 @@ import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { DataStore } from '../../src/store/port.js';
 import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 import { atomicContract } from './contract/atomic.js';
+import { clockContract } from './contract/clock.js';
 import { conferenceContract } from './contract/conferences.js';
 import { faultContract } from './contract/faults.js';
 import type { StoreFactory } from './contract/fixtures.js';
@@ -33,6 +34,7 @@ function storeContract(factory: StoreFactory) {
   atomicContract(factory);
   snapshotContract(factory);
   faultContract(factory);
+  clockContract(factory);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-store-'));

@@ -38,7 +38,7 @@ describe('the sender on PostgreSQL', () => {
       sent.push({ headers, body });
       return answers.shift() ?? { status: 200 };
     };
-    const sender = createSender({ store, now, post, retryDelaysMs: [1000, 2000] });
+    const sender = createSender({ store, clock: { now }, signedAt: now, post, retryDelaysMs: [1000, 2000] });
     expect(await sender.drain()).toBe(1);
     expect(verify(sent[0].headers, Buffer.from(sent[0].body), 'whsec_pg', { maxAgeSeconds: 300, now: now() }).ok).toBe(true);
     clock.t += 999;
@@ -67,7 +67,7 @@ describe('the sender on PostgreSQL', () => {
         await new Promise((r) => setTimeout(r, 20));
         return { status: 204 };
       };
-      const counts = await Promise.all([createSender({ store, now, post }).drain(), createSender({ store: other, now, post }).drain()]);
+      const counts = await Promise.all([createSender({ store, clock: { now }, signedAt: now, post }).drain(), createSender({ store: other, clock: { now }, signedAt: now, post }).drain()]);
       expect(counts[0] + counts[1]).toBe(24);
       expect(counts[0]).toBeGreaterThan(0);
       expect(counts[1]).toBeGreaterThan(0);

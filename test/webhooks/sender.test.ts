@@ -56,7 +56,7 @@ describe('the sender', () => {
   it('POSTs the body with headers signed for the attempt, and records it delivered', async () => {
     const { now, dest } = setup();
     const { sent, post } = recorder([{ status: 204 }]);
-    expect(await createSender({ store, now, post }).drain()).toBe(1);
+    expect(await createSender({ store, clock: { now }, signedAt: now, post }).drain()).toBe(1);
     expect(sent).toHaveLength(1);
     expect(sent[0].url).toBe(dest.url);
     expect(JSON.parse(sent[0].body)).toEqual({ event: 'events.created', data: { id: 7, calendar_id: 1 } });
@@ -66,14 +66,14 @@ describe('the sender', () => {
     const [d] = store.webhookOutbox.list({ limit: 10 });
     expect(d).toMatchObject({ status: 'delivered', attempt_count: 1, finished_at: now().toISOString() });
     expect(d.attempts).toEqual([{ at: now().toISOString(), status_code: 204, error: null }]);
-    expect(await createSender({ store, now, post }).drain()).toBe(0);
+    expect(await createSender({ store, clock: { now }, signedAt: now, post }).drain()).toBe(0);
   });
 
   it('retries on the schedule with the same id and a fresh signature, then marks the delivery failed', async () => {
     const { now, clock } = setup();
     const failures: PostResult[] = [{ status: 500 }, { error: 'ECONNREFUSED: connect ECONNREFUSED' }, { status: 302 }, { status: 404 }, { error: 'no answer within 10 s' }];
     const { sent, post } = recorder(failures);
-    const sender = createSender({ store, now, post, retryDelaysMs: [1000, 2000, 3000, 4000] });
+    const sender = createSender({ store, clock: { now }, signedAt: now, post, retryDelaysMs: [1000, 2000, 3000, 4000] });
     expect(await sender.drain()).toBe(1);
     expect(await sender.drain()).toBe(0);
     for (const wait of [1000, 2000, 3000, 4000]) {
@@ -115,7 +115,7 @@ describe('the sender', () => {
     store.webhookOutbox.settle = () => {
       throw new Error('database is locked');
     };
-    const sender = createSender({ store, now, post, log: (l) => lines.push(l) });
+    const sender = createSender({ store, clock: { now }, signedAt: now, post, log: (l) => lines.push(l) });
     expect(await sender.drain()).toBe(1);
     store.webhookOutbox.settle = settle;
     expect(lines[0]).toMatch(/^webhook delivery 1 \(.*\) to http:\/\/127\.0\.0\.1:9\/hook: 200; not recorded \(database is locked\), tried again once its lease runs out$/);
@@ -130,7 +130,7 @@ describe('the sender', () => {
     const { now, dest } = setup();
     store.webhookDestinations.remove(dest.id);
     const { sent, post } = recorder([]);
-    expect(await createSender({ store, now, post }).drain()).toBe(0);
+    expect(await createSender({ store, clock: { now }, signedAt: now, post }).drain()).toBe(0);
     expect(sent).toEqual([]);
     expect(store.webhookOutbox.list({ limit: 10 })[0].status).toBe('canceled');
   });
@@ -162,7 +162,7 @@ describe('pruning', () => {
   it('deletes deliveries finished more than 30 days ago, keeps pending and recent ones', async () => {
     const { now, clock, tenant } = setup();
     const { post } = recorder([]);
-    const sender = createSender({ store, now, post });
+    const sender = createSender({ store, clock: { now }, signedAt: now, post });
     await sender.drain();
     store.webhookOutbox.enqueue(tenant.id, 'events.deleted', { id: 7, calendar_id: 1 });
     clock.t += 31 * 24 * 3600 * 1000;
@@ -180,7 +180,7 @@ describe('the polling loop', () => {
     store.webhookOutbox.prune = () => {
       throw new Error('disk I/O error');
     };
-    const sender = createSender({ store, now, post, pollMs: 5, log: (l) => lines.push(l) });
+    const sender = createSender({ store, clock: { now }, signedAt: now, post, pollMs: 5, log: (l) => lines.push(l) });
     sender.start();
     for (let i = 0; i < 400 && sent.length < 1; i++) await new Promise((r) => setTimeout(r, 5));
     store.webhookOutbox.enqueue(1, 'events.deleted', { id: 7, calendar_id: 1 });
@@ -190,5 +190,24 @@ describe('the polling loop', () => {
     expect(sent.map((s) => (JSON.parse(s.body) as { event: string }).event)).toEqual(['events.created', 'events.deleted']);
     expect(lines[0]).toBe('webhook sender: pruning failed: disk I/O error');
     expect(lines.some((l) => l.includes('whsec_'))).toBe(false);
+  });
+});
+
+describe('a move of the manual clock', () => {
+  it('sends a retry it makes due when the sender is woken, without waiting for the next poll', async () => {
+    const { now, clock } = setup();
+    const { sent, post } = recorder([{ status: 503 }]);
+    // A poll an hour away: only a wake can make the second attempt happen within the test.
+    const sender = createSender({ store, clock: { now }, signedAt: now, post, retryDelaysMs: [1000], pollMs: 3_600_000 });
+    sender.start();
+    for (let i = 0; i < 400 && store.webhookOutbox.list({ limit: 1 })[0].attempts.length < 1; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(store.webhookOutbox.list({ limit: 1 })[0]).toMatchObject({ status: 'pending', next_attempt_at: new Date(clock.t + 1000).toISOString() });
+    clock.t += 1000;
+    sender.wake();
+    sender.wake();
+    for (let i = 0; i < 400 && store.webhookOutbox.list({ limit: 1 })[0].status !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 5));
+    await sender.stop();
+    expect(sent).toHaveLength(2);
+    expect(store.webhookOutbox.list({ limit: 1 })[0]).toMatchObject({ status: 'delivered', finished_at: new Date(clock.t).toISOString() });
   });
 });

@@ -1,4 +1,5 @@
 /** A one-line count bar for bulk runs on stderr (only when stderr is a terminal). */
+import { realMs } from '../../contract/clock.js';
 
 interface Out {
   write(chunk: string): unknown;
@@ -18,7 +19,7 @@ export function countLine(done: number, total: number, failed: number, width: nu
 }
 
 /** A bar on `out` (the caller checks it is a terminal), redrawn at most every 100 ms. */
-export function countBar(out: Out, total: number, width: number, now: () => number = Date.now): CountBar {
+export function countBar(out: Out, total: number, width: number, now: () => number = realMs): CountBar {
   let last = -Infinity;
   let shown = 0;
   return {

@@ -3,6 +3,7 @@
  * percentage and bytes/total, redrawn in place with `\r` at most every 100 ms; and the live line
  * it draws with, shared by the other progress lines.
  */
+import { realMs } from '../../contract/clock.js';
 
 interface Out {
   write(chunk: string): unknown;
@@ -47,7 +48,7 @@ export interface LiveLine {
 
 /** A live line on `out` (a terminal); `now` gives milliseconds (injectable for tests). */
 export function liveLine(out: Out, opts: { now?: () => number; intervalMs?: number } = {}): LiveLine {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? realMs;
   const interval = opts.intervalMs ?? 100;
   let last = -Infinity;
   let shown = 0;

@@ -1,5 +1,6 @@
 /** The progress line of `--all` on stderr: rows fetched of the total, and rows per second. */
 import { liveLine } from './bar.js';
+import { realMs } from '../../contract/clock.js';
 
 interface Out {
   write(chunk: string): unknown;
@@ -21,7 +22,7 @@ export function rowsLine(rows: number, total: number | undefined, perSecond: num
 
 /** A progress line on `out` (only create it when that is a terminal); `now` in milliseconds. */
 export function rowProgress(out: Out, opts: { width: number; now?: () => number }): RowProgress {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? realMs;
   const started = now();
   const line = liveLine(out, { now });
   return {

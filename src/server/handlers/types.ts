@@ -20,7 +20,7 @@ export interface HandlerContext<B = unknown, Q = unknown> {
   query: Q;
   /** `scheme://host[:port]` of the request, for absolute URLs. */
   origin: string;
-  /** Clock reading (epoch ms) taken when the request arrived. */
+  /** The instance clock's reading (epoch ms) when the request arrived (`ServerOptions.clock`). */
   now: number;
   options: ResolvedOptions;
 }

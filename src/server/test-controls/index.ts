@@ -1,3 +1,4 @@
+import { CLOCK_ROUTES } from './clock.js';
 import { FAULT_ROUTES } from './faults.js';
 import type { ControlRoute } from './routes.js';
 import { SNAPSHOT_ROUTES } from './snapshots.js';
@@ -11,4 +12,5 @@ export type { ControlRequest, ControlRoute, TestControls } from './routes.js';
 export const CONTROL_ROUTES: readonly ControlRoute[] = [
   ...SNAPSHOT_ROUTES,
   ...FAULT_ROUTES,
+  ...CLOCK_ROUTES,
 ];

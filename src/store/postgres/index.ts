@@ -15,6 +15,7 @@ import { pgStepStore } from './step-store.js';
 import { runAtomically, runStepsAsync } from '../steps.js';
 import { ensureTrigramIndexes, TRIGRAM_MISSING } from './trigram.js';
 import { pgMeetingLinks, pgWebhookDestinations, pgWebhookOutbox } from './webhooks.js';
+import { pgClock } from './clock.js';
 import { pgSnapshots } from './snapshots.js';
 
 export { maskDatabaseUrl } from './pool.js';
@@ -109,6 +110,7 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     meetingLinks: pgMeetingLinks(db),
     invitations: pgInvitations(db),
     faults: pgFaultRules(db, changes),
+    clock: pgClock(db, changes),
     units: pgUnits(atomically),
     snapshots: pgSnapshots(pool),
   };

@@ -539,6 +539,21 @@ CREATE TRIGGER fault_rules_changes_truncate AFTER TRUNCATE ON fault_rules FOR EA
 `;
 
 /**
+ * The manual clock (SQLite's migration 12, the same table, so `admin copy` copies it verbatim): one
+ * row, whose writes move its own change counter (and 'all', so the webhook senders look again),
+ * read by every instance on each request in manual mode.
+ */
+const SCHEMA_5 = `
+CREATE TABLE instance_clock (
+  id integer PRIMARY KEY CHECK (id = 1),
+  at_ms bigint NOT NULL,
+  manual integer NOT NULL CHECK (manual IN (0, 1))
+);
+INSERT INTO confctl_changes (scope, counter) VALUES ('instance_clock', 0);
+${changeTriggers('instance_clock')}
+`;
+
+/**
  * The migrations, oldest first. Version 1 is SQLite's whole schema as of its version 7 (the
  * SQLite-only `tenant_id > 0` partial indexes, a workaround for SQLite's planner, are plain here:
  * PostgreSQL plans with per-value statistics).
@@ -547,7 +562,8 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'schema of SQLite version 7, shared state, change counters', sql: SCHEMA_1 },
   { version: 2, name: "users' JSON text, stored (SQLite version 8)", sql: SCHEMA_2 },
   { version: 3, name: 'list indexes led by the tenant, change counters per table', sql: SCHEMA_3 },
-  { version: 4, name: 'injected fault rules (SQLite version 10)', sql: SCHEMA_4 },
+  { version: 4, name: 'injected fault rules (SQLite version 11)', sql: SCHEMA_4 },
+  { version: 5, name: 'the manual clock (SQLite version 12)', sql: SCHEMA_5 },
 ];
 
 /**

@@ -4,6 +4,7 @@ import { pgCustomers, pgUsers } from './people.js';
 import type { Queryable } from './pool.js';
 import { pgDepartments, pgKeys, pgRoles, pgTenants } from './tenancy.js';
 import { pgMeetingLinks, pgWebhookOutbox } from './webhooks.js';
+import { pgClock } from './clock.js';
 
 /**
  * The repositories that units written as steps use (../steps.ts), every statement on `db`: a pool,
@@ -29,5 +30,6 @@ export function pgStepStore(db: Queryable): StepStore {
     recordings: pgRecordings(db),
     meetingLinks: pgMeetingLinks(db),
     webhookOutbox: pgWebhookOutbox(db),
+    clock: pgClock(db),
   };
 }

@@ -15,6 +15,7 @@ import { tenantRepo } from './repos/tenants.js';
 import { userRepo } from './repos/users.js';
 import { bulkRepo } from './bulk.js';
 import { meetingLinkRepo } from './repos/meeting-links.js';
+import { clockRepo } from './repos/clock.js';
 import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from '../types.js';
 import { type AtomicOptions, runAtomically, runSteps, type Steps } from '../steps.js';
@@ -81,6 +82,7 @@ export function openStore(location: string): Store {
     webhookDestinations: webhookDestinationRepo(db),
     webhookOutbox: webhookOutboxRepo(db),
     meetingLinks: meetingLinkRepo(db),
+    clock: clockRepo(db),
     customers: customerRepo(db),
     providers: providerRepo(db),
     connectedAccounts: connectedAccountRepo(db),

@@ -474,6 +474,18 @@ CREATE TABLE fault_rules (
 );
 `,
   },
+  {
+    version: 12,
+    name: 'the manual clock',
+    // One row, written by `serve --clock manual` and `admin clock` (src/admin/clock.ts).
+    sql: `
+CREATE TABLE instance_clock (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  at_ms INTEGER NOT NULL,
+  manual INTEGER NOT NULL CHECK (manual IN (0, 1))
+);
+`,
+  },
 ];
 
 /** Applies every migration newer than the database's `user_version`; a no-op when current. */

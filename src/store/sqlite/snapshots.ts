@@ -6,6 +6,7 @@
  * snapshot's back; readers (serve's read workers, another process) see the old state or the new,
  * never a mix, and a writer meanwhile waits for the lock (serve: retries, then 503).
  */
+import { realMs } from '../../contract/clock.js';
 import { chmodSync, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -38,7 +39,7 @@ export function sqliteSnapshots(db: Db, location: string, hooks: SnapshotHooks):
       const target = fileOf(name);
       if (existsSync(target) && !replace) throw new SnapshotError('exists', `A snapshot named '${name}' exists already.`);
       ensurePrivateDir(dir);
-      const temp = path.join(dir, `.${name}.${process.pid}.${Date.now()}.tmp`);
+      const temp = path.join(dir, `.${name}.${process.pid}.${realMs()}.tmp`);
       try {
         hooks.settle();
         db.prepare('VACUUM INTO ?').run(temp);

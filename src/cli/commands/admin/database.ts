@@ -15,6 +15,7 @@ import type { AccessKeyRecord, TenantRecord } from '../../../store/types.js';
 import { type CliContext, CliError, EXIT } from '../../context.js';
 import { hasSchema } from '../serve/postgres.js';
 import { isDryRun, type Opts, plan, print, printList } from './local.js';
+import { followStoredClock } from './stored-clock.js';
 import { aliasText, initOn, isPlainText, keyRow, parseExpiry, parseGrants, tenantRow } from './setup.js';
 
 /** What the read side of these commands needs of the store. */
@@ -52,9 +53,11 @@ export async function openForAdmin(url: string, write: boolean): Promise<Postgre
 /** Runs `work` on the store at `url` (see `openForAdmin`; without the schema, `EMPTY`) and always closes it. */
 async function withDatabase<T>(url: string, write: boolean, work: (store: Reader & Partial<PostgresStore>) => Promise<T>): Promise<T> {
   const store = await openForAdmin(url, write);
+  const restoreClock = store ? await followStoredClock(store) : () => {};
   try {
     return await work(store ?? EMPTY);
   } finally {
+    restoreClock();
     await store?.close();
   }
 }

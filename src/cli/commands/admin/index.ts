@@ -4,6 +4,7 @@ import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 import { FORCE_FLAG } from '../../overwrite.js';
 import { registerBackup } from './backup.js';
+import { registerClock } from './clock.js';
 import { registerCopy } from './copy.js';
 import { registerEvents } from './events-register.js';
 import { registerFaults } from './faults.js';
@@ -199,6 +200,7 @@ ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_
     .action(run(ctx, (m) => m.importFile));
 
   registerBackup(admin, ctx);
+  registerClock(admin, ctx);
   registerCopy(admin, ctx);
   registerSnapshots(admin, ctx);
   registerEvents(admin, ctx);

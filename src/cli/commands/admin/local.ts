@@ -7,6 +7,7 @@ import type { TenantRecord } from '../../../store/types.js';
 import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../../context.js';
 import { listWriter, renderItem, type Row } from '../../output/index.js';
 import { chooseDatabase } from '../database-choice.js';
+import { followStoredClock } from './stored-clock.js';
 
 export type Opts = Record<string, unknown>;
 
@@ -64,6 +65,7 @@ export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: 
   const data = opts.data as string | undefined;
   const media = opts.media as string | undefined;
   const local = isDryRun(cmd) ? openLocalForPlan(data, env, media) : openLocal(data, env, (m) => ctx.streams.stderr.write(`${m}\n`), media);
+  const restoreClock = await followStoredClock(local.store);
   try {
     return await work(local, opts);
   } catch (err) {
@@ -71,6 +73,7 @@ export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: 
     if (err instanceof ImportError) throw importFailure(ctx, err);
     throw err;
   } finally {
+    restoreClock();
     local.store.close();
   }
 }

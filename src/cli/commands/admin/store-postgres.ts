@@ -17,14 +17,16 @@ import { type CliContext, CliError, EXIT } from '../../context.js';
 import { connectionFailure, openForAdmin, tenantOf } from './database.js';
 import { adminFailure, importFailure, isDryRun, type Opts, plan, print } from './local.js';
 import type { AdminStore } from './store.js';
+import { followStoredClock } from './stored-clock.js';
 
-/** A database without confctl's schema, as the reads see it: no tenant, destination, delivery, link or snapshot. */
+/** A database without confctl's schema, as the reads see it: no tenant, destination, delivery, link, snapshot or manual clock. */
 const EMPTY = {
   tenants: { list: async () => [], byDomain: async () => undefined },
   webhookDestinations: { list: async () => [], get: async () => undefined },
   webhookOutbox: { list: async () => [], get: async () => undefined },
   meetingLinks: { list: async () => [], get: async () => undefined },
   snapshots: { list: async () => [] },
+  clock: { get: async () => undefined },
 } as unknown as DataStore;
 
 /**
@@ -39,6 +41,7 @@ export async function withDatabaseStore<T>(ctx: CliContext, cmd: Command, url: s
   const env = ctx.env as NodeJS.ProcessEnv;
   // As `serve --database` resolves it: recording files live beside no data directory of their own.
   const mediaDir = resolveMediaDir(opts.media as string | undefined, env, resolveDataDir(undefined, env));
+  const restoreClock = await followStoredClock(data);
   try {
     return await work({ store: data, tenantOf: (o) => tenantOf(data, o, url), mediaDir }, opts);
   } catch (err) {
@@ -46,6 +49,7 @@ export async function withDatabaseStore<T>(ctx: CliContext, cmd: Command, url: s
     if (err instanceof ImportError) throw importFailure(ctx, err);
     throw connectionFailure(err, url);
   } finally {
+    restoreClock();
     await store?.close();
   }
 }

@@ -8,6 +8,7 @@ import { describe } from '../../../client/client.js';
 import { NetworkError } from '../../../client/errors.js';
 import { type Connector, readText, request } from '../../../client/http.js';
 import { type CliContext, type GlobalOptions, requireAccess, settingsFor, UsageError } from '../../context.js';
+import { realMs } from '../../../contract/clock.js';
 
 export interface RawRequest {
   method: string;
@@ -73,12 +74,12 @@ async function once(req: RawRequest, { timeoutMs, log, connect }: SendOptions, t
   log?.(`> ${req.method} ${req.url}`);
   for (const [k, v] of Object.entries(req.headers)) log?.(`> ${k}: ${k === 'x-access-key-secret' ? '********' : v}`);
   if (req.body !== undefined) log?.(`> ${req.body}`);
-  const started = Date.now();
+  const started = realMs();
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const res = await request({ method: req.method, url: req.url, headers: req.headers, body: req.body, signal, connect });
     const text = await readText(res.body);
-    const ms = Date.now() - started;
+    const ms = realMs() - started;
     log?.(`< ${res.status} (${ms} ms)`);
     for (const [k, v] of Object.entries(res.headers)) log?.(`< ${k}: ${v}`);
     if (text) log?.(`< ${text}`);

@@ -4,6 +4,7 @@ import { examples } from '../../help.js';
 import { type ConnectionFlags, parseConnectionFlags } from './connections.js';
 import { FORCE_FLAG } from '../../overwrite.js';
 import { type LocalProfileChoice, localProfileChoice } from '../local-profile.js';
+import type { ClockMode } from './clock.js';
 import { parseTestControlFlags, type TestControlFlags } from './test-controls.js';
 
 /** Parsed flags of `confctl serve`. */
@@ -30,6 +31,8 @@ export interface ServeOptions {
   cors: string[];
   /** `--pid-file`: where the process id is written while serving. */
   pidFile?: string;
+  /** `--clock`: the real clock, or the manual clock that `confctl admin clock` moves. */
+  clock: ClockMode;
   /** `--test-controls` (with `--control-token-file`); null without. */
   testControls: TestControlFlags | null;
 }
@@ -84,6 +87,7 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     strict: Boolean(o.strict),
     cors: parseCors((o.cors as string[] | undefined) ?? []),
     pidFile: o.pidFile as string | undefined,
+    clock: (o.clock as ClockMode | undefined) ?? 'real',
     testControls: parseTestControlFlags(o),
   };
 }
@@ -111,6 +115,7 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--request-timeout <seconds>', 'time a whole request (headers and body) may take', '30')
     .option('--max-connections <n>', 'open connections served at once; more are answered 503', '500')
     .option('--max-connections-per-address <n>', "open connections per client address, or 'off'; more are answered 503 (default: 100, off with --trust-proxy)")
+    .addOption(new Option('--clock <clock>', "the instance's clock: 'real', or 'manual' to move it only with 'confctl admin clock'").choices(['real', 'manual']).default('real'))
     .option('--pid-file <file>', "write the process id there once listening (removed on exit), to stop a background server with kill \"$(cat FILE)\"; a file naming a running process is refused (exit 5)")
     .option('--test-controls', 'answer the test controls under /_confctl (snapshots, ...) to loopback clients holding the control token')
     .option('--control-token-file <file>', 'with --test-controls: read the control token from FILE instead of printing a random one')
@@ -135,6 +140,14 @@ With --database (or CONFCTL_DATABASE_URL, which no process list shows, unless --
 serve runs on PostgreSQL: several instances on one database act as one service (shared rate
 limits, caches that see every instance's writes, one signing secret), with recording files in a
 --media directory they share. --data and --database together are refused (exit 2).
+
+With --clock manual the instance's clock starts at the real time (or where the manual clock last
+stood, if later) and moves only when told: 'confctl admin clock set TIME|advance DURATION|show'.
+Everything dated in the data reads it: created_at/updated_at, conference and recording times,
+recording-link and join-token expiry, webhook retry times and delivery pruning; advancing past a
+retry time sends the delivery, past an expiry makes the link answer 403. Rate-limit windows and
+timeouts keep real time. The clock lives in the database, so every instance on one PostgreSQL
+database follows it. serve without --clock manual turns a manual clock off.
 
 With --test-controls, a test harness can drive the instance over HTTP under /_confctl
 (GET /_confctl lists the routes). They answer only when the connection comes from a loopback

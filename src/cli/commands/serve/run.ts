@@ -18,6 +18,7 @@ import { retryDelaysFrom, serveLog, startWebhookSender } from './webhooks.js';
 import { keepYoungGenerationSmall } from './memory.js';
 import { claimPidFile, removePidFile, writePidFile } from './pid-file.js';
 import { chooseDatabase } from '../database-choice.js';
+import { installClock } from './clock.js';
 import { controlToken, controlsLine } from './test-controls.js';
 
 export { listenError };
@@ -44,8 +45,8 @@ interface Opened {
   /** Another instance created the tenant while this one started (PostgreSQL): its key was printed there. */
   createdElsewhere?: boolean;
   demo?: DemoSummary;
-  /** Background work that runs while serving (webhook delivery); stopped before the store closes. */
-  start(): { stop(): Promise<void> };
+  /** Background work that runs while serving (webhook delivery), woken by a move of the manual clock; stopped before the store closes. */
+  start(): { stop(): Promise<void>; wake(): void };
 }
 
 /** Opens (and on first use initialises) the SQLite data directory, seeding demo data on request. */
@@ -109,6 +110,12 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   const token = options.testControls ? controlToken(options.testControls) : undefined;
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
   const { store, created, demo } = opened;
+  // The webhook sender starts once listening; a move of the manual clock before then has nothing to wake.
+  let wakeSender = () => {};
+  const clock = await installClock(store, options.clock, () => wakeSender()).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
   const { server } = createServer({
     store,
     signingSecret: opened.signingSecret,
@@ -120,6 +127,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     strict: options.strict,
     cors: options.cors,
     testControls: token === undefined ? null : { token },
+    clockControl: clock.control,
     logStream: process.stderr,
     ...options.connections,
   });
@@ -146,10 +154,12 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     if (saved) out.write(`Profile '${options.profile.name}' points at ${baseUrl}\n`);
   }
   if (demo) out.write(`${demoMessage(demo)}\n`);
+  if (clock.line) out.write(`${clock.line}\n`);
   if (options.testControls && token !== undefined) out.write(controlsLine(new URL(baseUrl).origin, options.testControls, token));
   out.write(`Listening on ${baseUrl} (data: ${opened.where})\n`);
   if (options.pidFile) writePidFile(options.pidFile);
   const background = opened.start();
+  wakeSender = () => background.wake();
 
   await new Promise<void>((resolve) => {
     const stop = () => {

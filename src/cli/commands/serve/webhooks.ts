@@ -3,6 +3,7 @@ import type { WebhookSenderStore } from '../../../store/port.js';
 import { parseDelays } from '../../../webhooks/schedule.js';
 import { createSender, type Sender } from '../../../webhooks/sender.js';
 import { UsageError } from '../../context.js';
+import { realNow } from '../../../contract/clock.js';
 
 /**
  * `CONFCTL_WEBHOOK_RETRY_DELAYS` (comma-separated milliseconds, e.g. `200,200,200,200`) replaces
@@ -24,7 +25,7 @@ export function retryDelaysFrom(env: Record<string, string | undefined>): number
  */
 export function serveLog(format: 'json' | 'pretty' | 'off', write: (text: string) => void, source: string): (line: string) => void {
   if (format !== 'json') return (line) => write(`${line}\n`);
-  return (line) => write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', source, message: line })}\n`);
+  return (line) => write(`${JSON.stringify({ time: realNow().toISOString(), level: 'info', source, message: line })}\n`);
 }
 
 /**
