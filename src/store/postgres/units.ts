@@ -13,6 +13,11 @@ type Atomically = <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>;
 /** Waits, inside the transaction, for a lock named `name`: writers of the same name take turns until commit. */
 export const lockName = (tx: Queryable, name: string) => tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [name]);
 
+/** Waits for each of `names` (a unit's locks), sorted: two units taking some of the same names cannot wait for each other. */
+export async function lockNames(tx: Queryable, names: readonly string[] = []): Promise<void> {
+  for (const name of [...new Set(names)].sort()) await lockName(tx, name);
+}
+
 /** The tenant's live conference with its row locked until commit (changes of one conference take turns), or undefined. */
 export async function lockedConference(tx: Queryable, tenantId: number, id: number): Promise<OnlineConference | undefined> {
   const r = await one<ConferenceRow>(tx, `SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`, [tenantId, id]);
