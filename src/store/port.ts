@@ -227,8 +227,8 @@ export interface DataStore extends ServiceStore {
   /** The outbox; `enqueue` outside a change's transaction is for tests (changes write theirs atomically). */
   webhookOutbox: WebhookOutboxPort;
   meetingLinks: Port<MeetingLinkRepo, 'insert' | 'get' | 'list'>;
-  /** The invitations outbox (decisions §11), read by `admin invitations list`; units of work write it. */
-  invitations: Port<InvitationRepo, 'list'>;
+  /** The invitations outbox (decisions §11), read by `admin invitations list`; the user's creation writes it. */
+  invitations: Port<InvitationRepo, 'list' | 'insert'>;
 }
 
 /** A `DataStore` on a PostgreSQL database, as its factory (store/index.ts `openDatabaseStore`) answers it. */

@@ -15,7 +15,7 @@ import { createPool } from './pool.js';
 import { resetSequences } from './schema.js';
 import { SIGNING_SECRET } from './shared.js';
 import { ensureTrigramIndexes } from './trigram.js';
-import { lockName } from './units.js';
+import { lockName } from './locks.js';
 
 /** The tables besides the data tables that `replace` empties: shared settings and rate-limit windows. */
 const SHARED_TABLES = ['confctl_settings', 'confctl_rate_windows'] as const;

@@ -9,7 +9,8 @@ import { createPool, inTransaction, one, type Queryable } from './pool.js';
 import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting, SIGNING_SECRET } from './shared.js';
 import { pgDepartments, pgInvitations, pgKeys, pgRoles, pgTenants } from './tenancy.js';
 import { sharingReads, TurnQueue } from './turn.js';
-import { lockNames, pgUnits } from './units.js';
+import { lockNames } from './locks.js';
+import { unitsOfWork } from '../units.js';
 import { pgBulkInsert } from './bulk.js';
 import { pgStepStore } from './step-store.js';
 import { runAtomically, runStepsAsync } from '../steps.js';
@@ -66,6 +67,13 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     const counters = await changes();
     return tables.map((t) => counters.get(t) ?? '').join(' ');
   });
+  const atomic: DatabaseStore['atomic'] = (steps, options = {}) =>
+    runAtomically(steps, options.dryRun, (unit) =>
+      atomically(async (tx) => {
+        await lockNames(tx, options.locks);
+        return runStepsAsync(pgStepStore(tx), unit);
+      }),
+    );
   const prune = setInterval(() => void pruneWindows(pool).catch(() => {}), 10_000);
   prune.unref();
   return {
@@ -81,13 +89,7 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
       const row = await one<{ version: number }>(pool, 'SELECT max(version) AS version FROM confctl_schema');
       if (row?.version !== PG_SCHEMA_VERSION) throw new SchemaMismatch(row?.version ?? 0, PG_SCHEMA_VERSION);
     },
-    atomic: (steps, options = {}) =>
-      runAtomically(steps, options.dryRun, (unit) =>
-        atomically(async (tx) => {
-          await lockNames(tx, options.locks);
-          return runStepsAsync(pgStepStore(tx), unit);
-        }),
-      ),
+    atomic,
     readSteps: (steps) => runStepsAsync(pgStepStore(pool), steps),
     async bulkLoad(load) {
       await atomically(async (tx) => {
@@ -124,6 +126,6 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     webhookOutbox: pgWebhookOutbox(db),
     meetingLinks: pgMeetingLinks(db),
     invitations: pgInvitations(db),
-    units: pgUnits(atomically),
+    units: unitsOfWork(atomic),
   };
 }

@@ -18,7 +18,7 @@ import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from '../types.js';
 import type { BulkRows } from '../port.js';
 import { type AtomicOptions, runAtomically, runSteps, type Steps } from '../steps.js';
-import { sqliteUnits } from './units.js';
+import { unitsOfWork } from '../units.js';
 import { commitGroups } from './commit-groups.js';
 import { beforeWrites } from './write-guard.js';
 
@@ -97,6 +97,6 @@ export function openStore(location: string): Store {
     attendees: attendeeRepo(db),
     recordings: recordingRepo(db),
   };
-  store.units = sqliteUnits(store as Store);
+  store.units = unitsOfWork((steps, options) => (store as Store).atomic(steps, options));
   return store as Store;
 }
