@@ -18,6 +18,8 @@ const POSTGRES = [
   'test/store/contract.test.ts',
   'test/admin/copy.test.ts',
   'test/cli/admin-copy.test.ts',
+  // Each case on a data directory and on a database (describe.each(BACKENDS)).
+  'test/cli/admin-webhooks.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts'];
 const postgres = ['test/pg/global-setup.ts'];
