@@ -21,6 +21,7 @@ const POSTGRES = [
   // Each case on a data directory and on a database (describe.each(BACKENDS)).
   'test/cli/admin-webhooks.test.ts',
   'test/cli/admin-events.test.ts',
+  'test/cli/admin-lookup.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts'];
 const postgres = ['test/pg/global-setup.ts'];
