@@ -15,7 +15,10 @@ export interface SchemaTable {
 export interface TableSource {
   /** The schema version of the database read. */
   readonly version: number;
-  /** Every table of the schema (not the database's own), in the order the schema created them. */
+  /**
+   * Every table of the schema, in the order the schema created them: not the database's own, nor
+   * tables derived from the rows that have no twin in another store (SQLite's FTS5 trigram tables).
+   */
   readonly tables: readonly SchemaTable[];
   count(table: string): number;
   /** The table's rows as arrays in `columns` order, in the order they were inserted. */

@@ -17,12 +17,14 @@ describe('migrations and pragmas', () => {
 
   it('creates the whole schema and records the version', () => {
     const db = openDatabase(':memory:');
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+    const tables = db.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name").pluck().all();
     expect(tables).toEqual([
       'access_keys', 'calendars', 'conference_accounts', 'conference_attendees', 'conferences', 'connected_accounts', 'customers',
       'departments', 'event_attendees', 'events', 'invitations', 'meeting_links', 'providers', 'recordings', 'roles', 'tenant_domains', 'tenants', 'users',
       'webhook_attempts', 'webhook_deliveries', 'webhook_destinations',
     ]);
+    // The trigram indexes (FTS5, contentless) of migration 10.
+    expect(db.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'virtual' ORDER BY name").pluck().all()).toEqual(['customers_text', 'users_text']);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('foreign_key_check')).toEqual([]);

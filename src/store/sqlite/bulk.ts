@@ -6,7 +6,9 @@
  * A large load (`deferIndexes`) drops the table's indexes and recreates them from their own SQL
  * afterwards (one sort each instead of a B-tree insert per row and index), and writes each user's
  * JSON text itself in place of migration 8's insert trigger (one row write instead of two; the
- * text is built from `USER_JSON_FIELDS`, the trigger's own field list). Every other trigger stays
+ * text is built from `USER_JSON_FIELDS`, the trigger's own field list), and fills the trigram
+ * tables (migration 10) by one INSERT … SELECT over the loaded rows in place of their insert
+ * triggers. Every other trigger stays
  * in place, so whatever a migration derives from these tables through triggers stays right; all
  * of it happens inside the transaction, so other connections never see the tables without them.
  * The load commits with `synchronous = FULL` (2: the WAL is synced at its commit), so the rows
@@ -18,6 +20,9 @@ import { USER_JSON_FIELDS } from '../user-json.js';
 import type { Db } from './db.js';
 import { CUSTOMER_COLUMNS, customerRow } from './repos/customers.js';
 import { USER_COLUMNS, userRow } from './repos/users.js';
+import { TRIGRAM_TABLES, trigramFillSql, trigramTriggers } from './trigram.js';
+
+const [USERS_TEXT, CUSTOMERS_TEXT] = TRIGRAM_TABLES;
 
 /** Loads at least this large, and at least as large as the table, defer the table's index builds. */
 const DEFER_FROM_ROWS = 20_000;
@@ -50,7 +55,7 @@ export function bulkRepo(db: Db): BulkRepo {
         const insert = db.prepare(`INSERT INTO users (tenant_id, ${USER_COLUMNS.join(', ')}) VALUES (?${', ?'.repeat(USER_COLUMNS.length)})`);
         return take(rows, count, (row) => insert.run(tenantId, ...values(userRow(row), USER_COLUMNS)));
       }
-      const restore = suspend(db, 'users', [USER_JSON_TRIGGER]);
+      const restore = suspend(db, 'users', [USER_JSON_TRIGGER, trigramTriggers(USERS_TEXT).insert]);
       const insert = db.prepare(`INSERT INTO users (id, tenant_id, json, ${USER_COLUMNS.join(', ')}) VALUES (?, ?, ?${', ?'.repeat(USER_COLUMNS.length)})`);
       const departmentName = db.prepare('SELECT name FROM departments WHERE id = ?').pluck();
       const names = new Map<number, string | null>();
@@ -60,20 +65,27 @@ export function bulkRepo(db: Db): BulkRepo {
         return names.get(id)!;
       };
       let id = db.prepare('SELECT coalesce(max(id), 0) FROM users').pluck().get() as number;
+      const firstId = id + 1;
       const loaded = take(rows, count, (row) => {
         const stored = userRow(row);
         id++;
         const text = userJsonText({ id, ...stored, name: `${stored.first_name} ${stored.last_name}`, department_name: nameOf(stored.department_id) });
         insert.run(id, tenantId, text, ...values(stored, USER_COLUMNS));
       });
+      db.prepare(trigramFillSql(USERS_TEXT, 'id >= ?')).run(firstId);
       restore();
       return loaded;
     },
     customers(tenantId, count, rows, options) {
       const insert = db.prepare(`INSERT INTO customers (tenant_id, ${CUSTOMER_COLUMNS.join(', ')}) VALUES (?${', ?'.repeat(CUSTOMER_COLUMNS.length)})`);
-      const restore = options?.deferIndexes ?? deferFor(db, 'customers', count) ? suspend(db, 'customers', []) : undefined;
+      if (!(options?.deferIndexes ?? deferFor(db, 'customers', count))) {
+        return take(rows, count, (row: CustomerInsert) => insert.run(tenantId, ...values(customerRow(row), CUSTOMER_COLUMNS)));
+      }
+      const restore = suspend(db, 'customers', [trigramTriggers(CUSTOMERS_TEXT).insert]);
+      const firstId = (db.prepare('SELECT coalesce(max(id), 0) FROM customers').pluck().get() as number) + 1;
       const loaded = take(rows, count, (row: CustomerInsert) => insert.run(tenantId, ...values(customerRow(row), CUSTOMER_COLUMNS)));
-      restore?.();
+      db.prepare(trigramFillSql(CUSTOMERS_TEXT, 'id >= ?')).run(firstId);
+      restore();
       return loaded;
     },
   };

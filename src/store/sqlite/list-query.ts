@@ -1,6 +1,7 @@
 import type { AttributeType, ListFilter, ListQuery } from '../../contract/index.js';
 import { changeSignal, type Db } from './db.js';
 import type Database from 'better-sqlite3';
+import { trigramMatch } from './trigram.js';
 
 /** One whitelisted attribute: the SQL expression it stands for and how it compares. */
 export interface ColumnDef {
@@ -23,6 +24,11 @@ export interface ColumnDef {
    * tenant's count of a filter on this column names: it reads the index alone, never the rows.
    */
   countIndex?: string;
+  /**
+   * The trigram table (trigram.ts) that answers this attribute's `Contains` of 3 or more
+   * characters for a large tenant's live rows, and the attribute's column in it.
+   */
+  trigram?: { fts: string; column: string };
 }
 
 /**
@@ -135,9 +141,21 @@ export interface CompiledList {
   seekSql?: string;
   countSql: string;
   params: unknown[];
+  /** The count's parameters, when they differ from the page's (a trigram count). */
+  countParams?: unknown[];
+  /**
+   * A page for a small total (at most NARROW_ROWS): the matching rows picked by id through the
+   * trigram table, then sorted, instead of walking the order's index until the page is found
+   * (a rare value's first page read most of the table). Binds `narrowParams`, the limit, the offset.
+   */
+  narrowSql?: string;
+  narrowParams?: unknown[];
   limit: number;
   offset: number;
 }
+
+/** Totals up to this many rows take `narrowSql`'s page, when there is one. */
+export const NARROW_ROWS = 2000;
 
 /** A semi-join filter (see `ColumnDef.semi`); the tenant is bound through `TENANT`. */
 function compileSemi(semi: NonNullable<ColumnDef['semi']>, col: ColumnDef, filter: ListFilter): { sql: string; params: unknown[] } {
@@ -193,7 +211,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     const after = query.order_direction === 'desc' ? '<' : '>';
     seekSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${indexed} WHERE ${byIndex} AND ${def.idColumn} ${after} ? ORDER BY ${order} LIMIT ?`);
   }
-  return {
+  const compiled: CompiledList = {
     pageSql,
     seekSql,
     countSql: `SELECT COUNT(*) AS n FROM ${countFrom} ${countJoins ? (def.joins ?? '') : ''} WHERE ${countWhere}`,
@@ -201,6 +219,23 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     limit: query.page_size,
     offset,
   };
+  const col = query.filter && def.columns[query.filter.attribute];
+  const match =
+    col?.trigram && access === 'scan' && !query.with_trashed && query.filter?.operator === 'Contains' && query.filter.value !== null
+      ? trigramMatch(col.trigram.column, String(query.filter.value))
+      : undefined;
+  if (col?.trigram && match) {
+    // A large tenant's live rows whose text contains the value: the trigram table's matches
+    // (a doclist, in id order), each looked up in the tenant index (covering: tenant, deleted_at, id).
+    const { fts } = col.trigram;
+    const live = `${def.tenantColumn} = ? AND ${def.tenantColumn} > 0 AND ${def.deletedColumn} IS NULL`;
+    compiled.countSql = `SELECT COUNT(*) AS n FROM ${fts} CROSS JOIN ${def.from} INDEXED BY ${def.tenantIndex} ON ${def.idColumn} = ${fts}.rowid WHERE ${live} AND ${fts} MATCH ?`;
+    compiled.countParams = [match];
+    const joins = def.selectJoins !== false || def.columns[query.order_by]?.join ? (def.joins ?? '') : '';
+    compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${joins} WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${def.idColumn} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?) ORDER BY ${order} LIMIT ? OFFSET ?`;
+    compiled.narrowParams = [match];
+  }
+  return compiled;
 }
 
 /**
@@ -276,9 +311,11 @@ export class ListRunner<Row> {
     return s;
   }
 
-  private compile(tenantId: number, query: ListQuery): { c: CompiledList; params: unknown[] } {
+  private compile(tenantId: number, query: ListQuery): { c: CompiledList; params: unknown[]; countParams: unknown[] } {
     const c = compileList(this.def, query, this.tenantAccess(tenantId));
-    return { c, params: [tenantId, ...c.params.map((p) => (p === TENANT ? tenantId : p))] };
+    const bind = (list: unknown[]) => [tenantId, ...list.map((p) => (p === TENANT ? tenantId : p))];
+    const params = bind(c.params);
+    return { c, params, countParams: c.countParams ? bind(c.countParams) : params };
   }
 
   run(tenantId: number, query: ListQuery): { rows: Row[]; total: number } {
@@ -295,13 +332,17 @@ export class ListRunner<Row> {
   }
 
   private page(tenantId: number, query: ListQuery, pluck: boolean, idOf: (row: Row) => unknown): { rows: Row[]; total: number } {
-    const { c, params } = this.compile(tenantId, query);
-    const total = this.total(c.countSql, params);
+    const { c, params, countParams } = this.compile(tenantId, query);
+    const total = this.total(c.countSql, countParams);
     if (c.offset >= total) return { rows: [], total };
     const seekKey = c.seekSql && `${c.seekSql}\u0000${JSON.stringify(params)}`;
     const seek = seekKey ? this.seeks.get(seekKey) : undefined;
     const [sql, bind] =
-      seek && seek.offset === c.offset ? [c.seekSql!, [...params, seek.id, c.limit]] : [c.pageSql, [...params, c.limit, c.offset]];
+      seek && seek.offset === c.offset
+        ? [c.seekSql!, [...params, seek.id, c.limit]]
+        : c.narrowSql && total <= NARROW_ROWS
+          ? [c.narrowSql, [tenantId, ...c.narrowParams!, c.limit, c.offset]]
+          : [c.pageSql, [...params, c.limit, c.offset]];
     const stmt = this.stmt(sql);
     let rows: Row[];
     try {
@@ -316,9 +357,9 @@ export class ListRunner<Row> {
 
   /** The SQL a query compiles to, for EXPLAIN QUERY PLAN checks. */
   explain(tenantId: number, query: ListQuery): { page: string[]; count: string[] } {
-    const { c, params } = this.compile(tenantId, query);
+    const { c, params, countParams } = this.compile(tenantId, query);
     const plan = (sql: string, p: unknown[]) =>
       (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...p) as { detail: string }[]).map((r) => r.detail);
-    return { page: plan(c.pageSql, [...params, c.limit, c.offset]), count: plan(c.countSql, params) };
+    return { page: plan(c.pageSql, [...params, c.limit, c.offset]), count: plan(c.countSql, countParams) };
   }
 }

@@ -17,7 +17,7 @@ export function schemaVersionOf(file: string): number {
 
 function schemaTables(db: Database.Database): SchemaTable[] {
   const names = db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table') ORDER BY rowid")
     .pluck()
     .all() as string[];
   return names.map((name) => ({

@@ -40,6 +40,13 @@ function contents(store: Store, tenantId: number) {
       // Each table's indexes in creation order: the planner weighs them in that order (see suspend in src/store/sqlite/bulk.ts).
       indexes: db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('users', 'customers') AND type = 'index' ORDER BY tbl_name, rowid").all(),
       triggers: db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('users', 'customers') AND type = 'trigger' ORDER BY name").all(),
+      // What the trigram indexes answer for the tenant's rows (filled by the loader, not by the insert triggers, when deferred).
+      trigrams: (['users', 'customers'] as const).map((table) => {
+        const match = db.prepare(`SELECT rowid FROM ${table}_text WHERE ${table}_text MATCH ?`).pluck();
+        // every 50th row: a match reads the doclists of every trigram of the e-mail, most of them in every row
+        const emails = db.prepare(`SELECT id, lower(email) AS email FROM ${table} WHERE tenant_id = ? AND id % 50 = 0 ORDER BY id`).all(tenantId) as { id: number; email: string }[];
+        return emails.filter((r) => (match.all(`{email} : "${r.email}"`) as number[]).includes(r.id)).map((r) => r.id);
+      }),
     };
   } finally {
     db.close();
@@ -94,7 +101,9 @@ describe('seedBulk', () => {
     expect(expected.users).toHaveLength(1500);
     expect(expected.customers).toHaveLength(1000);
     expect(expected.indexes.length).toBeGreaterThan(20);
-    expect(expected.triggers.length).toBe(2);
+    // users' JSON (insert, update) and each table's trigram index (insert, update, delete)
+    expect(expected.triggers.length).toBe(8);
+    expect(expected.trigrams.map((ids) => ids.length)).toEqual([30, 20]);
     expect(contents(deferred, tenants[1])).toEqual(expected);
     expect(contents(direct, tenants[2])).toEqual(expected);
     // A second seed on top (into the deferred store, rows present: numbered after them).

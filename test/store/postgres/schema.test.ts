@@ -21,7 +21,7 @@ describe('the schema beside SQLite', () => {
     const sqlite = openDatabase(':memory:');
     const env = await migratedDatabase();
     try {
-      const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+      const tables = sqlite.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name").pluck().all() as string[];
       const expected = tables.flatMap((table) =>
         (sqlite.prepare(`SELECT name, type, "notnull" OR pk AS required FROM pragma_table_info(?)`).all(table) as { name: string; type: string; required: number }[]).map(
           (c) => `${table}.${c.name} ${c.type === 'INTEGER' ? 'integer' : 'text'}${c.required ? ' not null' : ''}`,

@@ -4,6 +4,7 @@ import { examples } from '../../help.js';
 import { type ConnectionFlags, parseConnectionFlags } from './connections.js';
 import { FORCE_FLAG } from '../../overwrite.js';
 import { type LocalProfileChoice, localProfileChoice } from '../local-profile.js';
+import { parseTestControlFlags, type TestControlFlags } from './test-controls.js';
 
 /** Parsed flags of `confctl serve`. */
 export interface ServeOptions {
@@ -29,6 +30,8 @@ export interface ServeOptions {
   cors: string[];
   /** `--pid-file`: where the process id is written while serving. */
   pidFile?: string;
+  /** `--test-controls` (with `--control-token-file`); null without. */
+  testControls: TestControlFlags | null;
 }
 
 /** `--cors` values (repeated or comma-separated) → origins; each must be a bare `scheme://host[:port]`. */
@@ -81,6 +84,7 @@ export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
     strict: Boolean(o.strict),
     cors: parseCors((o.cors as string[] | undefined) ?? []),
     pidFile: o.pidFile as string | undefined,
+    testControls: parseTestControlFlags(o),
   };
 }
 
@@ -108,6 +112,8 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--max-connections <n>', 'open connections served at once; more are answered 503', '500')
     .option('--max-connections-per-address <n>', "open connections per client address, or 'off'; more are answered 503 (default: 100, off with --trust-proxy)")
     .option('--pid-file <file>', "write the process id there once listening (removed on exit), to stop a background server with kill \"$(cat FILE)\"; a file naming a running process is refused (exit 5)")
+    .option('--test-controls', 'answer the test controls under /_confctl (snapshots, ...) to loopback clients holding the control token')
+    .option('--control-token-file <file>', 'with --test-controls: read the control token from FILE instead of printing a random one')
     .addHelpText(
       'after',
       `
@@ -129,6 +135,13 @@ With --database (or CONFCTL_DATABASE_URL, which no process list shows, unless --
 serve runs on PostgreSQL: several instances on one database act as one service (shared rate
 limits, caches that see every instance's writes, one signing secret), with recording files in a
 --media directory they share. --data and --database together are refused (exit 2).
+
+With --test-controls, a test harness can drive the instance over HTTP under /_confctl
+(GET /_confctl lists the routes). They answer only when the connection comes from a loopback
+address (127.0.0.0/8, ::1; --trust-proxy and X-Forwarded-For are ignored here: 403 otherwise)
+and carries the control token in the header X-Confctl-Control-Token (401 otherwise). The token
+is printed at start, or read from --control-token-file (16 to 512 visible ASCII characters);
+it never appears in the access log. Without --test-controls, /_confctl is an unknown path (404).
 ${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off', 'CONFCTL_DATABASE_URL=postgres://confctl@db/confctl confctl serve --media /srv/confctl-media')}`,
     )
     .action(async (_opts, cmd: Command) => {

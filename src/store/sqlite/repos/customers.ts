@@ -2,16 +2,14 @@ import { ADDRESS_FIELDS } from '../../../contract/address-fields.js';
 import type { Address, Customer } from '../../../contract/index.js';
 import type { Db } from '../db.js';
 import { ListRunner, type ListDef } from '../list-query.js';
+import { addressSql, cityCountrySql, withTrigrams } from '../trigram.js';
 import type { CustomerInsert, CustomerPatch, CustomerRepo } from '../../types.js';
 import { guardUnique, NotFoundError, nowIso } from '../../util.js';
 
 export type CustomerRow = Omit<Customer, 'address'> & Record<(typeof ADDRESS_FIELDS)[number], string | null>;
 
-/** Non-empty parts joined by `sep`, or NULL when none is left (decisions §10, "Derived text"). */
-const joinParts = (sep: string, cols: string[]) => `NULLIF(concat_ws('${sep}', ${cols.map((c) => `NULLIF(${c}, '')`).join(', ')}), '')`;
-
-const ADDRESS_SQL = joinParts(', ', ['c.line_1', 'c.line_2', 'c.city', 'c.region', 'c.postal_code', 'c.country']);
-const CITY_COUNTRY_SQL = joinParts(', ', ['c.city', 'c.country']);
+const ADDRESS_SQL = addressSql('c.');
+const CITY_COUNTRY_SQL = cityCountrySql('c.');
 const NAME_SQL = `concat_ws(' ', NULLIF(c.first_name, ''), NULLIF(c.middle_name, ''), NULLIF(c.last_name, ''))`;
 
 export const CUSTOMER_SELECT = `c.id, c.first_name, c.middle_name, c.last_name, c.email, c.contact_number,
@@ -19,7 +17,7 @@ export const CUSTOMER_SELECT = `c.id, c.first_name, c.middle_name, c.last_name, 
 const FROM = 'customers c';
 
 /** Customers' list attributes; `address` and `city_country` are derived text (decisions §6). */
-export const CUSTOMER_LIST_DEF: ListDef = {
+export const CUSTOMER_LIST_DEF: ListDef = withTrigrams({
   select: CUSTOMER_SELECT,
   from: FROM,
   tenantColumn: 'c.tenant_id',
@@ -29,17 +27,17 @@ export const CUSTOMER_LIST_DEF: ListDef = {
   columns: {
     id: { sql: 'c.id', type: 'integer' },
     first_name: { sql: 'c.first_name', type: 'text', countIndex: 'customers_first_name_count' },
-    middle_name: { sql: 'c.middle_name', type: 'text' },
+    middle_name: { sql: 'c.middle_name', type: 'text', countIndex: 'customers_middle_name_count' },
     last_name: { sql: 'c.last_name', type: 'text', countIndex: 'customers_last_name_count' },
     email: { sql: 'c.email', type: 'text', countIndex: 'customers_email_count' },
-    contact_number: { sql: 'c.contact_number', type: 'text' },
+    contact_number: { sql: 'c.contact_number', type: 'text', countIndex: 'customers_contact_number_count' },
     address: { sql: ADDRESS_SQL, type: 'text' },
     city_country: { sql: CITY_COUNTRY_SQL, type: 'text' },
     created_at: { sql: 'c.created_at', type: 'date', countIndex: 'customers_created_at_count' },
-    updated_at: { sql: 'c.updated_at', type: 'date' },
+    updated_at: { sql: 'c.updated_at', type: 'date', countIndex: 'customers_updated_at_count' },
     deleted_at: { sql: 'c.deleted_at', type: 'date' },
   },
-};
+}, 'customers');
 
 /** The address object with all eight keys, or null when every part is null. */
 export function toCustomer(r: CustomerRow): Customer {

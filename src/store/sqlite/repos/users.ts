@@ -1,6 +1,7 @@
 import type { User, WorkHours } from '../../../contract/index.js';
 import type { Db } from '../db.js';
 import { ListRunner, type ListDef } from '../list-query.js';
+import { withTrigrams } from '../trigram.js';
 import type { UserInsert, UserPatch, UserRepo } from '../../types.js';
 import { guardUnique, NotFoundError, nowIso } from '../../util.js';
 import { idOfUserJson } from '../../user-json.js';
@@ -13,7 +14,7 @@ export const USER_SELECT = `u.id, u.department_id, u.first_name, u.last_name, u.
 export const USER_FROM = 'users u LEFT JOIN departments d ON d.id = u.department_id';
 
 /** Users' list attributes; `department` is the department's name (decisions §6). */
-export const USER_LIST_DEF: ListDef = {
+export const USER_LIST_DEF: ListDef = withTrigrams({
   select: USER_SELECT,
   from: 'users u',
   joins: 'LEFT JOIN departments d ON d.id = u.department_id',
@@ -27,15 +28,15 @@ export const USER_LIST_DEF: ListDef = {
     last_name: { sql: 'u.last_name', type: 'text', countIndex: 'users_last_name_count' },
     email: { sql: 'u.email', type: 'text', countIndex: 'users_email_count' },
     status: { sql: 'u.status', type: 'integer', countIndex: 'users_status_count' },
-    timezone: { sql: 'u.timezone', type: 'text' },
-    role: { sql: 'u.role', type: 'text' },
+    timezone: { sql: 'u.timezone', type: 'text', countIndex: 'users_timezone_count' },
+    role: { sql: 'u.role', type: 'text', countIndex: 'users_role_count' },
     department: { sql: 'd.name', type: 'text', join: true, semi: { fk: 'u.department_id', table: 'departments', column: 'name', index: 'users_department_tenant' } },
     department_id: { sql: 'u.department_id', type: 'integer' },
     created_at: { sql: 'u.created_at', type: 'date', countIndex: 'users_created_at_count' },
-    updated_at: { sql: 'u.updated_at', type: 'date' },
+    updated_at: { sql: 'u.updated_at', type: 'date', countIndex: 'users_updated_at_count' },
     deleted_at: { sql: 'u.deleted_at', type: 'date' },
   },
-};
+}, 'users');
 
 export const toUser = (r: UserRow): User => ({ ...r, work_hours: r.work_hours === null ? null : (JSON.parse(r.work_hours) as WorkHours) });
 

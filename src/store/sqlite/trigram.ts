@@ -1,0 +1,117 @@
+/**
+ * Trigram indexes for `Contains` of 3 or more characters on the large tables (migration 10).
+ *
+ * A `Contains` is a LIKE `%value%`, which no B-tree answers: at 1M rows its count read a whole
+ * index (0.3-0.6 s), and on the customers' derived `address` and `city_country` the whole table
+ * (10-17 s). An FTS5 table with the trigram tokenizer holds each row's searched texts; a phrase
+ * of 3 or more characters matches exactly the rows whose text contains it (consecutive
+ * trigrams), and its doclist is read in a few ms. The texts are stored folded by SQLite's
+ * `lower()`, which folds ASCII only (no ICU in better-sqlite3's build), and the tokenizer is
+ * case-sensitive, so a match folds case exactly as the LIKE does (decisions §10: ASCII only).
+ * The FTS tables are contentless (`content=''`, `contentless_delete=1`): they hold the index
+ * alone, keyed by the row's id, and triggers keep them in step with every write by any process.
+ */
+import type { ListDef } from './list-query.js';
+
+/** The derived texts of decisions §10: non-empty parts joined by `sep`, NULL when none is left. */
+export function joinPartsSql(sep: string, cols: readonly string[]): string {
+  return `NULLIF(concat_ws('${sep}', ${cols.map((c) => `NULLIF(${c}, '')`).join(', ')}), '')`;
+}
+
+/** A customer's `address` (decisions §6), its parts read through `alias` (`c.`, `NEW.`). */
+export const addressSql = (alias: string) => joinPartsSql(', ', ['line_1', 'line_2', 'city', 'region', 'postal_code', 'country'].map((c) => alias + c));
+/** A customer's `city_country`. */
+export const cityCountrySql = (alias: string) => joinPartsSql(', ', [alias + 'city', alias + 'country']);
+
+/** One trigram table: the FTS5 table's name and, per list attribute, the SQL of its text from a row alias. */
+export interface TrigramTable {
+  table: 'users' | 'customers';
+  fts: string;
+  columns: Readonly<Record<string, (alias: string) => string>>;
+  /** The stored columns whose update changes a text. */
+  sources: readonly string[];
+}
+
+const plain = (column: string) => (alias: string) => alias + column;
+
+export const TRIGRAM_TABLES: readonly TrigramTable[] = [
+  {
+    table: 'users',
+    fts: 'users_text',
+    columns: { first_name: plain('first_name'), last_name: plain('last_name'), email: plain('email') },
+    sources: ['first_name', 'last_name', 'email'],
+  },
+  {
+    table: 'customers',
+    fts: 'customers_text',
+    columns: {
+      first_name: plain('first_name'),
+      middle_name: plain('middle_name'),
+      last_name: plain('last_name'),
+      email: plain('email'),
+      contact_number: plain('contact_number'),
+      address: addressSql,
+      city_country: cityCountrySql,
+    },
+    sources: ['first_name', 'middle_name', 'last_name', 'email', 'contact_number', 'line_1', 'line_2', 'city', 'region', 'postal_code', 'country'],
+  },
+];
+
+/** The shortest value a trigram index answers (in characters, as the tokenizer counts them). */
+export const TRIGRAM_MIN = 3;
+
+/** A trigger's insert of `t`'s texts for the row `NEW`. */
+function trigramInsertSql(t: TrigramTable): string {
+  const cols = Object.keys(t.columns);
+  return `INSERT INTO ${t.fts}(rowid, ${cols.join(', ')}) VALUES (NEW.id, ${cols.map((c) => `lower(${t.columns[c]('NEW.')})`).join(', ')})`;
+}
+
+/** The names of the triggers that keep `t` in step, by what fires them. */
+export const trigramTriggers = (t: TrigramTable) => ({ insert: `${t.fts}_insert`, update: `${t.fts}_update`, delete: `${t.fts}_delete` });
+
+/** Migration 10's DDL for one table: the FTS table, its triggers and the texts of the rows already stored. */
+export function trigramDdl(t: TrigramTable): string {
+  const names = trigramTriggers(t);
+  const cols = Object.keys(t.columns);
+  return `
+CREATE VIRTUAL TABLE ${t.fts} USING fts5(${cols.join(', ')}, content='', contentless_delete=1, tokenize='trigram case_sensitive 1');
+CREATE TRIGGER ${names.insert} AFTER INSERT ON ${t.table} BEGIN
+  ${trigramInsertSql(t)};
+END;
+CREATE TRIGGER ${names.update} AFTER UPDATE OF ${t.sources.join(', ')} ON ${t.table} BEGIN
+  DELETE FROM ${t.fts} WHERE rowid = OLD.id;
+  ${trigramInsertSql(t)};
+END;
+CREATE TRIGGER ${names.delete} AFTER DELETE ON ${t.table} BEGIN
+  DELETE FROM ${t.fts} WHERE rowid = OLD.id;
+END;
+${trigramFillSql(t, 'true')};
+`;
+}
+
+/** Writes the texts of `t.table`'s rows that `where` selects (rows loaded with the insert trigger suspended). */
+export function trigramFillSql(t: TrigramTable, where: string): string {
+  const cols = Object.keys(t.columns);
+  return `INSERT INTO ${t.fts}(rowid, ${cols.join(', ')}) SELECT id, ${cols.map((c) => `lower(${t.columns[c]('')})`).join(', ')} FROM ${t.table} WHERE ${where}`;
+}
+
+/** Folds ASCII letters as SQLite's `lower()` and LIKE do, and nothing else. */
+const foldAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * The FTS5 query for "`column` contains `value`", or undefined when the value is too short for a
+ * trigram: the value as one quoted phrase (quotes doubled; everything else is literal inside).
+ */
+export function trigramMatch(column: string, value: string): string | undefined {
+  if ([...value].length < TRIGRAM_MIN) return undefined;
+  return `{${column}} : "${foldAscii(value).replace(/"/g, '""')}"`;
+}
+
+/** `def` with each attribute of `table`'s trigram table answered through it (`ColumnDef.trigram`). */
+export function withTrigrams(def: ListDef, table: TrigramTable['table']): ListDef {
+  const t = TRIGRAM_TABLES.find((x) => x.table === table)!;
+  const columns = Object.fromEntries(
+    Object.entries(def.columns).map(([name, col]) => [name, name in t.columns ? { ...col, trigram: { fts: t.fts, column: name } } : col]),
+  );
+  return { ...def, columns };
+}
