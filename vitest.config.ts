@@ -18,6 +18,10 @@ const POSTGRES = [
   'test/store/contract.test.ts',
   'test/admin/copy.test.ts',
   'test/cli/admin-copy.test.ts',
+  // Each case on a data directory and on a database (describe.each(BACKENDS)).
+  'test/cli/admin-webhooks.test.ts',
+  'test/cli/admin-events.test.ts',
+  'test/cli/admin-lookup.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts'];
 const postgres = ['test/pg/global-setup.ts'];

@@ -6,13 +6,10 @@
  * does), by `COPY … FROM STDIN`, all in ONE PostgreSQL transaction with the identity sequences
  * reset past the copied ids and the instance's URL-signing secret stored as the database's
  * `signing_secret`: so recording URLs and join tokens signed by the SQLite instance verify on every
- * instance serving from PostgreSQL. The tables are emptied in that transaction first (so the rows
- * are written frozen) and their indexes, foreign keys and triggers set aside until the rows are in
- * (see `withDeferredIndexes`). A database that already holds confctl data (a tenant) is refused
- * unless `replace`, which also empties the shared settings (never a merge). The SQLite side is read
- * in one read transaction, a consistent snapshot even while `serve` writes to it. The commit waits
- * for PostgreSQL's WAL flush whatever the server's `synchronous_commit`, and is followed by
- * `VACUUM (ANALYZE)`: planner statistics and the visibility map that index-only scans need.
+ * instance serving from PostgreSQL (the adapter's side: store/postgres/copy-in.ts). A database that
+ * already holds confctl data (a tenant) is refused unless `replace`, which also empties the shared
+ * settings (never a merge). The SQLite side is read in one read transaction, a consistent snapshot
+ * even while `serve` writes to it (store/sqlite/tables.ts).
  *
  * The recording files are copied from the instance's media directory to the target one before
  * the database transaction commits: rows never name a file that is not in place. A source whose
@@ -20,26 +17,22 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import type pg from 'pg';
 import { dataDirLayout, instanceSecret } from '../local/data-dir.js';
 import { INIT_LOCK } from '../local/init.js';
 import { copyPrivateFile, ensurePrivateDir, filesUnder } from '../media/files.js';
-import { openStore, SCHEMA_VERSION } from '../store/index.js';
-import { createPool, maskDatabaseUrl } from '../store/postgres/pool.js';
-import { migrate } from '../store/postgres/migrate.js';
-import { ensureTrigramIndexes } from '../store/postgres/trigram.js';
-import { resetSequences } from '../store/postgres/schema.js';
-import { bumpChanges, copyRows, quote, withDeferredIndexes } from '../store/postgres/bulk-load.js';
+import {
+  copyTablesToDatabase,
+  databaseTenantCount,
+  maskDatabaseUrl,
+  openStore,
+  readTables,
+  SCHEMA_VERSION,
+  type SchemaTable,
+  schemaVersionOf,
+  type TableCount,
+  type TableSource,
+} from '../store/index.js';
 import { AdminError } from './errors.js';
-import { RECORDING_STATUS } from '../contract/index.js';
-
-/** The name of the signing secret among the database's `confctl_settings` (as `serve --database` reads it). */
-export const SIGNING_SECRET_SETTING = 'signing_secret';
-
-/** The tables besides the data tables that `replace` empties: shared settings and rate-limit windows. */
-const SHARED_TABLES = ['confctl_settings', 'confctl_rate_windows'] as const;
-
 
 export interface CopyOptions {
   /** The SQLite instance's data directory. */
@@ -54,11 +47,6 @@ export interface CopyOptions {
   replace: boolean;
   /** Rows per chunk of the COPY stream; for tests. */
   rowsPerChunk?: number;
-}
-
-export interface TableCount {
-  table: string;
-  rows: number;
 }
 
 /** What a copy did (or, planned, would do). */
@@ -76,47 +64,31 @@ export interface CopySummary {
   media: { from: string; to: string; files: number; bytes: number; /** The same directory: nothing to copy. */ same: boolean };
 }
 
-/** A table of the SQLite schema: its columns in order. */
-interface SourceTable {
-  name: string;
-  columns: string[];
-}
+/** A table to copy: its columns in order. */
+type SourceTable = Pick<SchemaTable, 'name' | 'columns'>;
 
 /**
- * The tables of SQLite's schema (not SQLite's own, nor the trigram indexes' FTS5 tables, which
- * are derived from the rows and have no PostgreSQL twin), parents before children: a table comes after
- * every table its foreign keys name; ties in the order the schema created them.
+ * The tables of the source's schema, parents before children: a table comes after every table
+ * its foreign keys name; ties in the order the schema created them.
  */
-export function tablesInForeignKeyOrder(db: Database.Database): SourceTable[] {
-  const names = db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table') ORDER BY rowid")
-    .pluck()
-    .all() as string[];
-  const parents = new Map(
-    names.map((n) => [n, new Set((db.prepare('SELECT "table" FROM pragma_foreign_key_list(?)').pluck().all(n) as string[]).filter((p) => p !== n))]),
-  );
-  const ordered: string[] = [];
+export function tablesInForeignKeyOrder(tables: readonly SchemaTable[]): SourceTable[] {
+  const parents = new Map(tables.map((t) => [t.name, t.parents]));
+  const ordered: SchemaTable[] = [];
   const placed = new Set<string>();
-  while (ordered.length < names.length) {
-    const next = names.find((n) => !placed.has(n) && [...parents.get(n)!].every((p) => placed.has(p) || !parents.has(p)));
-    if (!next) throw new AdminError('invalid', `The foreign keys of ${names.filter((n) => !placed.has(n)).join(', ')} form a cycle.`);
+  while (ordered.length < tables.length) {
+    const next = tables.find((t) => !placed.has(t.name) && t.parents.every((p) => placed.has(p) || !parents.has(p)));
+    if (!next) throw new AdminError('invalid', `The foreign keys of ${tables.filter((t) => !placed.has(t.name)).map((t) => t.name).join(', ')} form a cycle.`);
     ordered.push(next);
-    placed.add(next);
+    placed.add(next.name);
   }
-  return ordered.map((name) => ({ name, columns: (db.prepare('SELECT name FROM pragma_table_info(?) ORDER BY cid').pluck().all(name) as string[]) }));
+  return ordered.map(({ name, columns }) => ({ name, columns }));
 }
 
 /** The SQLite database of `dir`, checked and brought up to this confctl's schema (as any admin command opening it would). */
 function sourceDatabase(dir: string): string {
   const file = dataDirLayout(dir).database;
   if (!existsSync(file)) throw new AdminError('not_found', `${dir} holds no confctl instance (no confctl.db).`);
-  const probe = new Database(file, { readonly: true, fileMustExist: true });
-  let version: number;
-  try {
-    version = probe.pragma('user_version', { simple: true }) as number;
-  } finally {
-    probe.close();
-  }
+  const version = schemaVersionOf(file);
   if (version > SCHEMA_VERSION) {
     throw new AdminError('conflict', `${file} has schema version ${version}, newer than this confctl's ${SCHEMA_VERSION}; copy it with a newer confctl.`);
   }
@@ -124,41 +96,8 @@ function sourceDatabase(dir: string): string {
   return file;
 }
 
-/** Opens the source for reading; `work` runs inside one read transaction (a consistent snapshot). */
-async function readingSource<T>(file: string, work: (db: Database.Database, tables: SourceTable[]) => Promise<T>): Promise<T> {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.exec('BEGIN');
-    try {
-      // The snapshot starts at the first read: this one.
-      const tables = tablesInForeignKeyOrder(db);
-      return await work(db, tables);
-    } finally {
-      db.exec('COMMIT');
-    }
-  } finally {
-    db.close();
-  }
-}
-
-const countRows = (db: Database.Database, table: string) => db.prepare(`SELECT count(*) FROM ${quote(table)}`).pluck().get() as number;
-
-/** The columns of each table of the database's current schema. */
-async function targetColumns(client: pg.ClientBase): Promise<Map<string, Set<string>>> {
-  const { rows } = await client.query<{ table_name: string; column_name: string }>(
-    'SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()',
-  );
-  const tables = new Map<string, Set<string>>();
-  for (const r of rows) {
-    if (!tables.has(r.table_name)) tables.set(r.table_name, new Set());
-    tables.get(r.table_name)!.add(r.column_name);
-  }
-  return tables;
-}
-
 /** Every source table and column exists in the database (SQLite's and PostgreSQL's schemas must match). */
-function checkSchemas(source: SourceTable[], target: Map<string, Set<string>>): void {
+function checkSchemas(source: readonly SourceTable[], target: ReadonlyMap<string, ReadonlySet<string>>): void {
   for (const t of source) {
     const columns = target.get(t.name);
     if (!columns) throw new AdminError('invalid', `The PostgreSQL schema has no table ${t.name}; this confctl's two schemas differ.`);
@@ -167,29 +106,8 @@ function checkSchemas(source: SourceTable[], target: Map<string, Set<string>>): 
   }
 }
 
-/** Tenants in the database; 0 when it has no confctl schema yet. */
-async function tenantCount(client: pg.ClientBase): Promise<number> {
-  const { rows } = await client.query<{ present: boolean }>("SELECT to_regclass('tenants') IS NOT NULL AS present");
-  if (!rows[0].present) return 0;
-  return (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM tenants')).rows[0].n;
-}
-
 function refusal(to: string, tenants: number): AdminError {
   return new AdminError('conflict', `${maskDatabaseUrl(to)} already holds confctl data (${tenants} tenant${tenants === 1 ? '' : 's'}); pass --replace to empty it first.`);
-}
-
-async function withClient<T>(url: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const pool = createPool(url, 1);
-  try {
-    const client = await pool.connect();
-    try {
-      return await work(client);
-    } finally {
-      client.release();
-    }
-  } finally {
-    await pool.end();
-  }
 }
 
 /**
@@ -209,11 +127,8 @@ const isFile = (file: string) => {
 };
 
 /** Refuses a source whose live Finished recordings name files (relative to `mediaFrom`) that are not there. */
-function checkRecordingFiles(db: Database.Database, mediaFrom: string): void {
-  const paths = db
-    .prepare('SELECT path FROM recordings WHERE status = ? AND deleted_at IS NULL')
-    .pluck()
-    .all(RECORDING_STATUS.Finished) as Array<string | null>;
+function checkRecordingFiles(source: TableSource, mediaFrom: string): void {
+  const paths = source.finishedRecordingPaths();
   const missing = paths.filter((p) => p === null || !isFile(path.resolve(mediaFrom, p))).length;
   if (missing) {
     throw new MediaMissing(`${missing} of the ${paths.length} Finished recordings have no file in ${path.resolve(mediaFrom)}; give the instance's media directory with --media`);
@@ -238,13 +153,12 @@ export async function planCopy(options: CopyOptions): Promise<CopySummary> {
   const from = path.resolve(options.from);
   const file = dataDirLayout(from).database;
   if (!existsSync(file)) throw new AdminError('not_found', `${from} holds no confctl instance (no confctl.db).`);
-  const tables = await readingSource(file, async (db, list) => {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw new AdminError('conflict', `${file} has schema version ${version}, newer than this confctl's ${SCHEMA_VERSION}.`);
-    checkRecordingFiles(db, options.mediaFrom);
-    return list.map((t) => ({ table: t.name, rows: countRows(db, t.name) }));
+  const tables = await readTables(file, async (source) => {
+    if (source.version > SCHEMA_VERSION) throw new AdminError('conflict', `${file} has schema version ${source.version}, newer than this confctl's ${SCHEMA_VERSION}.`);
+    checkRecordingFiles(source, options.mediaFrom);
+    return tablesInForeignKeyOrder(source.tables).map((t) => ({ table: t.name, rows: source.count(t.name) }));
   });
-  const tenants = await withClient(options.to, tenantCount);
+  const tenants = await databaseTenantCount(options.to);
   if (tenants > 0 && !options.replace) throw refusal(options.to, tenants);
   return {
     from,
@@ -257,10 +171,6 @@ export async function planCopy(options: CopyOptions): Promise<CopySummary> {
   };
 }
 
-/** A table's rows as SQLite stores them, arrays in `table.columns` order, in rowid order. */
-const sourceRows = (db: Database.Database, table: SourceTable) =>
-  db.prepare(`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)} ORDER BY rowid`).raw().iterate() as IterableIterator<unknown[]>;
-
 /**
  * Copies the instance at `options.from` into the database at `options.to` (see the module's
  * comment). Throws `AdminError` 'conflict' for a database holding confctl data without `replace`:
@@ -272,64 +182,40 @@ export async function copyToPostgres(options: CopyOptions): Promise<CopySummary>
   const from = path.resolve(options.from);
   const file = sourceDatabase(from);
   const secret = instanceSecret(dataDirLayout(from));
-  return readingSource(file, async (db, tables) => {
-    checkRecordingFiles(db, options.mediaFrom);
-    return withClient(options.to, async (client) => {
-      await migrate(client);
-      await ensureTrigramIndexes(client);
-      const before = await tenantCount(client);
-      if (before > 0 && !options.replace) throw refusal(options.to, before);
-      checkSchemas(tables, await targetColumns(client));
-      // Listed after the snapshot began: a recording's file is in place before its row commits, so
-      // every file a copied row names is among them (as in admin backup).
-      const media = mediaFiles(options);
-      if (!media.summary.same) {
-        ensurePrivateDir(media.summary.to);
-        for (const f of media.files) copyPrivateFile(path.join(media.summary.from, f), path.join(media.summary.to, f));
-      }
-      await client.query('BEGIN');
-      let counts: TableCount[];
-      try {
-        await client.query('SET LOCAL synchronous_commit = on');
-        // Taken by serve --database to create the first tenant of an empty database: none is created meanwhile.
-        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [INIT_LOCK]);
-        const tenants = await tenantCount(client);
+  return readTables(file, async (source) => {
+    checkRecordingFiles(source, options.mediaFrom);
+    const tables = tablesInForeignKeyOrder(source.tables);
+    let media: ReturnType<typeof mediaFiles> | undefined;
+    const counts = await copyTablesToDatabase(options.to, {
+      tables,
+      rows: (table) => source.rows(table),
+      replace: options.replace,
+      signingSecret: secret,
+      // Taken by serve --database to create the first tenant of an empty database: none is created meanwhile.
+      lock: INIT_LOCK,
+      admit: (tenants) => {
         if (tenants > 0 && !options.replace) throw refusal(options.to, tenants);
-        // Without a tenant the tables hold nothing of confctl's; emptied here, the rows copy frozen.
-        const emptied = [...tables.map((t) => t.name), ...(options.replace ? SHARED_TABLES : [])];
-        await client.query(`TRUNCATE ${emptied.map(quote).join(', ')} RESTART IDENTITY CASCADE`);
-        // The triggers set aside would only recompute users' JSON text, which SQLite stores by the same rules.
-        counts = await withDeferredIndexes(client, tables.map((t) => t.name), async () => {
-          const copied: TableCount[] = [];
-          for (const table of tables) {
-            copied.push({ table: table.name, rows: await copyRows(client, table.name, table.columns, sourceRows(db, table), { freeze: true, rowsPerChunk: options.rowsPerChunk }) });
-          }
-          return copied;
-        });
-        await bumpChanges(client);
-        await resetSequences(client);
-        await client.query(
-          'INSERT INTO confctl_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-          [SIGNING_SECRET_SETTING, secret],
-        );
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      }
-      // Planner statistics and the visibility map for the tables just filled (autovacuum would take
-      // its time): without statistics a list page of a 20,000-user tenant took 10 ms instead of
-      // 0.06 ms; without the visibility map no count or deep page is an index-only scan.
-      await client.query(`VACUUM (ANALYZE) ${tables.map((t) => quote(t.name)).join(', ')}`);
-      return {
-        from,
-        to: maskDatabaseUrl(options.to),
-        replaced: options.replace,
-        tables: counts,
-        rows: counts.reduce((sum, t) => sum + t.rows, 0),
-        signing_secret: true,
-        media: media.summary,
-      };
+      },
+      checkColumns: (columns) => checkSchemas(tables, columns),
+      beforeWrite: () => {
+        // Listed after the snapshot began: a recording's file is in place before its row commits, so
+        // every file a copied row names is among them (as in admin backup).
+        media = mediaFiles(options);
+        if (!media.summary.same) {
+          ensurePrivateDir(media.summary.to);
+          for (const f of media.files) copyPrivateFile(path.join(media.summary.from, f), path.join(media.summary.to, f));
+        }
+      },
+      rowsPerChunk: options.rowsPerChunk,
     });
+    return {
+      from,
+      to: maskDatabaseUrl(options.to),
+      replaced: options.replace,
+      tables: counts,
+      rows: counts.reduce((sum, t) => sum + t.rows, 0),
+      signing_secret: true,
+      media: media!.summary,
+    };
   });
 }

@@ -10,6 +10,7 @@ import type { CalendarEvent } from '../contract/index.js';
 import type { Awaitable, DataStore } from '../store/port.js';
 import { ask, type Steps } from '../store/steps.js';
 import type { EventPatch } from '../store/types.js';
+import { conferencesLock } from '../store/units.js';
 import type { EventType } from '../webhooks/destinations.js';
 import { change } from './change.js';
 import { AdminError } from './errors.js';
@@ -112,5 +113,5 @@ export function* deleteEventSteps(tenantId: number, id: number): Steps<EventChan
 
 export const createEvent = change(createEventSteps);
 export const updateEvent = change(updateEventSteps);
-/** Takes the lock conference creation takes (store/postgres/units.ts): no conference backed by the event can appear meanwhile. */
-export const deleteEvent = change(deleteEventSteps, (tenantId) => ({ locks: [`conferences:${tenantId}`] }));
+/** Takes the lock conference creation takes (store/units.ts): no conference backed by the event can appear meanwhile. */
+export const deleteEvent = change(deleteEventSteps, (tenantId) => ({ locks: [conferencesLock(tenantId)] }));

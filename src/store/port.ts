@@ -9,6 +9,7 @@ import type {
   ConferenceInsert,
   ConferenceRepo,
   ConnectedAccountRepo,
+  CustomerInsert,
   CustomerRepo,
   DepartmentRepo,
   EventRepo,
@@ -123,6 +124,26 @@ export interface ServiceStore {
   units: UnitsOfWork;
 }
 
+/** Generated rows for `DataStore.bulkLoad`. */
+export interface BulkRows<P> {
+  tenantId: number;
+  /** Names the load serialises on, as a unit's (`AtomicOptions.locks`). */
+  locks?: readonly string[];
+  /** Reads what the rows depend on, in the load's transaction before any row is written. */
+  plan: Steps<P>;
+  /**
+   * The rows, given what `plan` answered: the first `count` of each are loaded, users before
+   * customers (either may draw lazily from one source); fewer than `count` throws.
+   */
+  rows(plan: P): { users: BulkTable<UserInsert>; customers: BulkTable<CustomerInsert> };
+}
+
+/** `count` rows of one table to load (see `BulkRows`). */
+export interface BulkTable<R> {
+  count: number;
+  rows: Iterable<R>;
+}
+
 /**
  * Group commit (SQLite): the writes of requests that arrive together share one transaction and
  * one COMMIT instead of one each; a write is acknowledged only once the COMMIT that covers it
@@ -190,6 +211,13 @@ export interface DataStore extends ServiceStore {
   atomic<T>(steps: Steps<T>, options?: AtomicOptions): Awaitable<T>;
   /** Runs steps outside any transaction (each statement on its own): for reads that checks repeat inside a unit later. */
   readSteps<T>(steps: Steps<T>): Awaitable<T>;
+  /**
+   * Loads generated users and customers into a tenant, all or nothing, at bulk speed: the rows
+   * `users.insert` and `customers.insert` would store, in order (SQLite: its bulk loader in one
+   * IMMEDIATE transaction; PostgreSQL: batched inserts in one transaction under the load's locks,
+   * then ANALYZE). Answers once the rows are durable.
+   */
+  bulkLoad<P>(load: BulkRows<P>): Awaitable<void>;
   tenants: Port<TenantRepo, 'create' | 'addAlias' | 'byDomain' | 'get' | 'list'>;
   keys: Port<AccessKeyRepo, 'create' | 'get' | 'list' | 'revoke'>;
   roles: Port<RoleRepo, 'create' | 'list' | 'exists'>;
@@ -208,12 +236,20 @@ export interface DataStore extends ServiceStore {
   /** The outbox; `enqueue` outside a change's transaction is for tests (changes write theirs atomically). */
   webhookOutbox: WebhookOutboxPort;
   meetingLinks: Port<MeetingLinkRepo, 'insert' | 'get' | 'list'>;
-  /** The invitations outbox (decisions §11), read by `admin invitations list`; units of work write it. */
-  invitations: Port<InvitationRepo, 'list'>;
+  /** The invitations outbox (decisions §11), read by `admin invitations list`; the user's creation writes it. */
+  invitations: Port<InvitationRepo, 'list' | 'insert'>;
   /** Named copies of the whole instance (snapshots.ts). */
   snapshots: SnapshotStore;
   faults: FaultRulesPort;
   clock: Port<ClockRepo, 'get' | 'put' | 'token'>;
+}
+
+/** A `DataStore` on a PostgreSQL database, as its factory (store/index.ts `openDatabaseStore`) answers it. */
+export interface DatabaseStore extends DataStore {
+  readonly backend: 'postgres';
+  /** What the operator should know about this database (`serve` prints each): pg_trgm missing. */
+  readonly notices: readonly string[];
+  shared: SharedState;
 }
 
 /** Injected fault rules as both stores answer them (`admin faults`, the control routes, `serve`'s checks). */

@@ -12,7 +12,7 @@ import type { Awaitable, DataStore } from './port.js';
 export type StepStore = Pick<
   DataStore,
   | 'tenants' | 'keys' | 'users' | 'customers' | 'departments' | 'roles' | 'providers' | 'connectedAccounts' | 'conferenceAccounts'
-  | 'calendars' | 'events' | 'conferences' | 'attendees' | 'recordings' | 'meetingLinks' | 'webhookOutbox' | 'clock'
+  | 'calendars' | 'events' | 'conferences' | 'attendees' | 'recordings' | 'meetingLinks' | 'webhookOutbox' | 'clock' | 'invitations'
 >;
 
 /** One read or write of the store, answered by the driver. */

@@ -15,7 +15,7 @@ import type {
   Address,
 } from '../contract/index.js';
 import type { FaultRuleSpec } from '../contract/faults.js';
-import type { CommitGroups, UnitsOfWork } from './port.js';
+import type { BulkRows, CommitGroups, UnitsOfWork } from './port.js';
 import type { AtomicOptions, Steps } from './steps.js';
 import type { SnapshotStore } from './snapshots.js';
 
@@ -44,6 +44,8 @@ export interface Store {
   atomic<T>(steps: Steps<T>, options?: AtomicOptions): T;
   /** `DataStore.readSteps`, answered at once. */
   readSteps<T>(steps: Steps<T>): T;
+  /** `DataStore.bulkLoad`, answered at once (through `bulk`). */
+  bulkLoad<P>(load: BulkRows<P>): void;
   /** How long a write waits for another process's write lock before failing busy (milliseconds). */
   setBusyTimeout(ms: number): void;
   /**

@@ -108,3 +108,17 @@ export function guardUnique<T>(write: () => T): T {
     throw err;
   }
 }
+
+/**
+ * A database URL fit to print: the password replaced by `***` (`postgres://user:***@host/db`).
+ * Anything that is not a URL is not printed at all.
+ */
+export function maskDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.href;
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}

@@ -9,6 +9,7 @@ import { AdminError } from '../../src/admin/errors.js';
 import { seedBulk, seedDemo } from '../../src/admin/seed/index.js';
 import { initFirstTenant } from '../../src/local/init.js';
 import { openLocal } from '../../src/local/open.js';
+import { readTables } from '../../src/store/index.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
 
@@ -22,7 +23,7 @@ const dataDir = join(root, 'data');
 const databases: TestDatabase[] = [];
 let source: { tables: string[]; secret: string; mediaDir: string };
 
-beforeAll(() => {
+beforeAll(async () => {
   const local = openLocal(dataDir, {});
   try {
     const { tenant } = initFirstTenant(local.store)!;
@@ -45,9 +46,7 @@ beforeAll(() => {
   } finally {
     local.store.close();
   }
-  const db = new Database(join(dataDir, 'confctl.db'), { readonly: true });
-  source.tables = tablesInForeignKeyOrder(db).map((t) => t.name);
-  db.close();
+  source.tables = (await readTables(join(dataDir, 'confctl.db'), async (s) => tablesInForeignKeyOrder(s.tables))).map((t) => t.name);
 });
 afterAll(async () => {
   await Promise.all(databases.map((d) => d.drop()));
@@ -190,7 +189,7 @@ describe('copyToPostgres', () => {
 
   it("stores the instance's signing secret as the database's", async () => {
     expect(summary.signing_secret).toBe(true);
-    expect(await store.shared!.signingSecret(() => 'a-secret-made-later')).toBe(source.secret);
+    expect(await store.shared.signingSecret(() => 'a-secret-made-later')).toBe(source.secret);
   });
 
   it('copies the recording files into the target media directory', () => {
@@ -235,7 +234,7 @@ describe('a database that holds confctl data', () => {
       expect((await store.tenants.list()).map((t) => t.primary_domain)).toEqual(['localhost', 'other.test']);
       expect((await store.pool.query("SELECT count(*) AS n FROM departments WHERE name = 'Kept'")).rows[0].n).toBe(0);
       for (const table of source.tables) expect(await postgresRows(store.pool, table), table).toEqual(sqliteRows(table));
-      expect(await store.shared!.signingSecret(() => 'x')).toBe(source.secret);
+      expect(await store.shared.signingSecret(() => 'x')).toBe(source.secret);
     } finally {
       await store.close();
     }
@@ -285,7 +284,7 @@ describe('failures and concurrent writers', () => {
       await expect(copyToPostgres({ ...options(url, { replace: true }), from: broken, mediaFrom: join(broken, 'media') })).rejects.toThrow(/0x00/);
       expect(await postgresRows(store.pool, 'users')).toEqual(kept);
       expect(await postgresRows(store.pool, 'tenants')).toEqual(sqliteRows('tenants'));
-      expect(await store.shared!.signingSecret(() => 'x')).toBe(source.secret);
+      expect(await store.shared.signingSecret(() => 'x')).toBe(source.secret);
     } finally {
       await store.close();
     }

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seedBulkPg, seedDemoPg } from '../../src/admin/postgres-seed.js';
 import { type DemoSummary, ensureDefaultRoles, seedBulk, seedDemo } from '../../src/admin/seed/index.js';
 import { wavDurationSeconds } from '../../src/media/wav.js';
 import { openStore } from '../../src/store/index.js';
@@ -12,8 +11,8 @@ import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 import { tempDir } from '../tmp.js';
 
 /**
- * The demo set on PostgreSQL (`serve --database --demo`, `admin seed --demo --database`): the
- * demo's steps run natively, so it lands in a tenant that already has data, as on SQLite.
+ * The seeders on PostgreSQL (`serve --database --demo`, `admin seed --database`): the demo's steps
+ * and the bulk rows land as on SQLite, in a tenant that already has data too.
  */
 let database: TestDatabase | undefined;
 let store: PostgresStore | undefined;
@@ -64,7 +63,7 @@ async function counts(s: PostgresStore, tenantId: number) {
   return rows[0];
 }
 
-describe('seedDemoPg', () => {
+describe('seedDemo on PostgreSQL', () => {
   it('writes the rows and files that seedDemo writes on SQLite, stamps included', async () => {
     const pg = await openDatabase();
     const pgTenant = (await pg.tenants.create('localhost')).id;
@@ -73,7 +72,7 @@ describe('seedDemoPg', () => {
     ensureDefaultRoles(sqlite, sqliteTenant);
     const [pgMedia, sqliteMedia] = [tempDir('confctl-pg-demo-'), tempDir('confctl-sqlite-demo-')];
     try {
-      const summary = await seedDemoPg(pg, pgTenant, { mediaDir: pgMedia });
+      const summary = await seedDemo(pg, pgTenant, { mediaDir: pgMedia });
       expect(summary).toEqual(seedDemo(sqlite, sqliteTenant, { mediaDir: sqliteMedia }));
       expect(summary).toMatchObject({ skipped: false, users: 25, customers: 30, conferences: 4, recordings: 5, meetingLinks: 3 });
       expect(await snapshot(pg, pgTenant, summary)).toEqual(await snapshot(sqlite, sqliteTenant, summary));
@@ -92,7 +91,7 @@ describe('seedDemoPg', () => {
     await pg.customers.insert(tenant, { first_name: 'Own', last_name: 'Customer', email: 'own@customers.example.com' });
     const media = tempDir('confctl-pg-demo-');
 
-    const summary = await seedDemoPg(pg, tenant, { mediaDir: media });
+    const summary = await seedDemo(pg, tenant, { mediaDir: media });
     expect(summary).toMatchObject({ skipped: false, users: 25, customers: 30 });
     expect(await counts(pg, tenant)).toEqual({ users: 26, customers: 31, conferences: 4, recordings: 5, meeting_links: 3 });
     expect(await counts(pg, other)).toEqual({ users: 0, customers: 0, conferences: 0, recordings: 0, meeting_links: 0 });
@@ -104,7 +103,7 @@ describe('seedDemoPg', () => {
       expect(wavDurationSeconds(readFileSync(path.join(media, r.path!)))).toBe((Date.parse(r.stopped_at!) - Date.parse(r.started_at!)) / 1000);
     }
 
-    expect(await seedDemoPg(pg, tenant, { mediaDir: media })).toMatchObject({ skipped: true, users: 0, files: [] });
+    expect(await seedDemo(pg, tenant, { mediaDir: media })).toMatchObject({ skipped: true, users: 0, files: [] });
     expect(await counts(pg, tenant)).toEqual({ users: 26, customers: 31, conferences: 4, recordings: 5, meeting_links: 3 });
     expect(readdirSync(path.join(media, 'recordings'))).toHaveLength(2);
   });
@@ -113,13 +112,13 @@ describe('seedDemoPg', () => {
     const pg = await openDatabase();
     const tenant = (await pg.tenants.create('localhost')).id;
     const media = tempDir('confctl-pg-demo-');
-    const both = await Promise.all([seedDemoPg(pg, tenant, { mediaDir: media }), seedDemoPg(pg, tenant, { mediaDir: media })]);
+    const both = await Promise.all([seedDemo(pg, tenant, { mediaDir: media }), seedDemo(pg, tenant, { mediaDir: media })]);
     expect(both.map((s) => s.skipped).sort()).toEqual([false, true]);
     expect(await counts(pg, tenant)).toEqual({ users: 25, customers: 30, conferences: 4, recordings: 5, meeting_links: 3 });
   });
 });
 
-describe('seedBulkPg', () => {
+describe('seedBulk on PostgreSQL', () => {
   it('stores the rows, JSON text and departments seedBulk stores on SQLite, across batches, and numbers a second seed after the first', async () => {
     const pg = await openDatabase();
     const pgTenant = (await pg.tenants.create('bulk.test')).id;
@@ -135,7 +134,7 @@ describe('seedBulkPg', () => {
     try {
       expect(pgTenant).toBe(sqliteTenant);
       for (const counts of [{ users: 6_000, customers: 5_500 }, { users: 10, customers: 0 }]) {
-        expect(await seedBulkPg(pg, pgTenant, counts)).toEqual(seedBulk(sqlite, sqliteTenant, counts));
+        expect(await seedBulk(pg, pgTenant, counts)).toEqual(seedBulk(sqlite, sqliteTenant, counts));
       }
       const expected = await rows(sqlite, sqliteTenant);
       expect(expected.users).toHaveLength(6_010);

@@ -1,7 +1,17 @@
 import pg from 'pg';
 import { afterAll, afterEach } from 'vitest';
+import { openLocal } from '../../src/local/open.js';
+import type { Awaitable, DataStore } from '../../src/store/port.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import type { Backend } from '../e2e/harness.js';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
 import { type AdminFake, adminFake } from './admin-helpers.js';
+
+/** An admin fake on one backend, with the store its commands work on at hand. */
+export interface BackendAdmin extends AdminFake {
+  /** Runs `work` on the commands' store, opened beside them (the data directory's, or the database's). */
+  store: <T>(work: (store: DataStore) => Awaitable<T>) => Promise<T>;
+}
 
 /**
  * What the `admin … --database` CLI tests share; call it at a test file's top level: it
@@ -21,10 +31,37 @@ export function adminDatabaseFixture() {
     url.password = 'hunter2';
     return url.href;
   }
-  function admin(env: Record<string, string> = {}): AdminFake {
-    const f = adminFake({ env });
+  function admin(env: Record<string, string> = {}, more: Omit<Parameters<typeof adminFake>[0], 'env'> = {}): AdminFake {
+    const f = adminFake({ ...more, env });
     fakes.push(f);
     return f;
+  }
+  /**
+   * An admin fake whose commands work on `backend`: its data directory (`CONFCTL_DATA`), or a
+   * fresh database given as `CONFCTL_DATABASE_URL`, as an operator would set either.
+   */
+  async function adminOn(backend: Backend, more: Omit<Parameters<typeof adminFake>[0], 'env'> = {}): Promise<BackendAdmin> {
+    const url = backend === 'postgres' ? await database() : undefined;
+    const f = admin(url ? { CONFCTL_DATABASE_URL: url } : {}, more);
+    const open = async () => {
+      if (url) {
+        const store = await openPostgresStore(url);
+        return { store, close: () => store.close() };
+      }
+      const { store } = openLocal(f.dataDir, {});
+      return { store, close: () => store.close() };
+    };
+    return {
+      ...f,
+      async store(work) {
+        const opened = await open();
+        try {
+          return await work(opened.store);
+        } finally {
+          await opened.close();
+        }
+      },
+    };
   }
   /** Rows of one statement on its own connection. */
   async function query<R extends pg.QueryResultRow = any>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
@@ -38,5 +75,5 @@ export function adminDatabaseFixture() {
   }
   /** Whether confctl's schema exists in the database (reads must not create it). */
   const schemaExists = async (url: string) => (await query(url, "SELECT to_regclass('confctl_schema') IS NOT NULL AS p"))[0].p as boolean;
-  return { database, admin, query, schemaExists };
+  return { database, admin, adminOn, query, schemaExists };
 }

@@ -1,12 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type AdminFake, adminFake } from './admin-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BACKENDS } from '../e2e/harness.js';
+import { adminDatabaseFixture } from './admin-database-fixture.js';
 
-let f: AdminFake;
-afterEach(() => f.dispose());
+/** `admin roles|departments|invitations list` and `admin keys create`, each case on a data directory and on a database. */
+const { adminOn } = adminDatabaseFixture();
 
-describe('admin roles list / departments list', () => {
-  it("lists a tenant's roles and departments from the data directory", async () => {
-    f = adminFake();
+describe.each(BACKENDS)('admin roles list / departments list (%s)', (backend) => {
+  it("lists a tenant's roles and departments from the store", async () => {
+    const f = await adminOn(backend);
     await f.json(['admin', 'init', '--no-profile']);
     expect(await f.json(['admin', 'roles', 'list'])).toEqual([
       { name: 'Admin', tenant: 'localhost' },
@@ -16,13 +17,13 @@ describe('admin roles list / departments list', () => {
     expect(await f.json(['admin', 'departments', 'list'])).toEqual([]);
     await f.json(['admin', 'seed', '--demo']);
     const departments = await f.json<{ id: number; name: string; tenant: string }[]>(['admin', 'departments', 'list', '--tenant', '127.0.0.1']);
-    const stored = f.inspect((l) => l.store.departments.list(1));
+    const stored = await f.store((store) => store.departments.list(1));
     expect(departments).toEqual(stored.map((d) => ({ id: d.id, name: d.name, tenant: 'localhost' })));
     expect(departments.length).toBeGreaterThan(2);
   });
 
   it('prints a table on a terminal and the selected fields on request; an unknown tenant is exit 4', async () => {
-    f = adminFake({ tty: true });
+    const f = await adminOn(backend, { tty: true });
     await f.json(['admin', 'init', '--no-profile']);
     expect(await f.run(['admin', 'roles', 'list'])).toBe(0);
     expect(f.stdout()).toMatch(/name\s.*tenant[\s\S]*Manager\s.*localhost/);
@@ -32,19 +33,19 @@ describe('admin roles list / departments list', () => {
   });
 });
 
-describe('admin invitations list', () => {
+describe.each(BACKENDS)('admin invitations list (%s)', (backend) => {
   it("lists a tenant's invitations oldest first, each tenant its own; empty before any", async () => {
-    f = adminFake();
+    const f = await adminOn(backend);
     await f.json(['admin', 'init', '--no-profile']);
     await f.json(['admin', 'tenants', 'add', 'acme.test']);
     expect(await f.json(['admin', 'invitations', 'list'])).toEqual([]);
-    const ids = f.inspect(({ store }) => {
-      const [local, acme] = store.tenants.list();
-      const ada = store.users.insert(local.id, { first_name: 'Ada', last_name: 'L', email: 'ada@x.test' });
-      const bob = store.users.insert(acme.id, { first_name: 'Bob', last_name: 'B', email: 'bob@acme.test' });
-      store.invitations.insert(local.id, { user_id: ada.id, email: ada.email, created_at: '2026-01-02T03:04:05.000Z' });
-      store.invitations.insert(acme.id, { user_id: bob.id, email: bob.email, created_at: '2026-01-03T00:00:00.000Z' });
-      store.invitations.insert(local.id, { user_id: ada.id, email: ada.email, created_at: '2026-01-04T00:00:00.000Z' });
+    const ids = await f.store(async (store) => {
+      const [local, acme] = await store.tenants.list();
+      const ada = await store.users.insert(local.id, { first_name: 'Ada', last_name: 'L', email: 'ada@x.test' });
+      const bob = await store.users.insert(acme.id, { first_name: 'Bob', last_name: 'B', email: 'bob@acme.test' });
+      await store.invitations.insert(local.id, { user_id: ada.id, email: ada.email, created_at: '2026-01-02T03:04:05.000Z' });
+      await store.invitations.insert(acme.id, { user_id: bob.id, email: bob.email, created_at: '2026-01-03T00:00:00.000Z' });
+      await store.invitations.insert(local.id, { user_id: ada.id, email: ada.email, created_at: '2026-01-04T00:00:00.000Z' });
       return { ada: ada.id, bob: bob.id };
     });
     expect(await f.json(['admin', 'invitations', 'list'])).toEqual([
@@ -58,9 +59,9 @@ describe('admin invitations list', () => {
   });
 });
 
-describe('admin keys create and the permissions of decisions §11', () => {
+describe.each(BACKENDS)('admin keys create and the permissions of decisions §11 (%s)', (backend) => {
   it('accepts users.create.* and users.lock.*, and its help lists them', async () => {
-    f = adminFake();
+    const f = await adminOn(backend);
     await f.json(['admin', 'init', '--no-profile']);
     const key = await f.json(['admin', 'keys', 'create', '--name', 'onboarding', '--permissions', 'users.create.*,users.lock.*']);
     expect(key.permissions).toEqual(['users.create.*', 'users.lock.*']);

@@ -1,9 +1,11 @@
 import type { WorkHours } from '../../contract/index.js';
-import type { CustomerInsert, Store, UserInsert } from '../../store/types.js';
+import type { CustomerInsert, UserInsert } from '../../store/types.js';
+import { andThen } from '../../store/steps.js';
+import { either } from '../change.js';
 import { BULK_DEPARTMENTS, FIRST_NAMES, emailPart, LAST_NAMES, PLACES, STREETS, TIMEZONES } from './names.js';
 import { Prng } from './prng.js';
-import { DEFAULT_ROLES, defaultRoleSteps } from './roles.js';
-import { ask, runSteps, type Steps, withStepClock } from '../steps.js';
+import { DEFAULT_ROLES, defaultRoleSteps, seedLock } from './roles.js';
+import { ask, type Steps, withStepClock } from '../steps.js';
 
 const DAY = { start: { hour: 9, minute: 0, second: 0 }, end: { hour: 17, minute: 0, second: 0 } };
 const OFFICE: WorkHours = { sunday: [], monday: [DAY], tuesday: [DAY], wednesday: [DAY], thursday: [DAY], friday: [DAY], saturday: [] };
@@ -112,15 +114,22 @@ export function* bulkCustomers(rnd: Prng, plan: BulkPlan, count: number): Genera
 /**
  * Inserts `users` users and `customers` customers into a tenant in one transaction, for load
  * tests and benchmarks: `bulkUsers` and `bulkCustomers` after `bulkPlanSteps`, through the
- * store's bulk loader (src/store/sqlite/bulk.ts; on PostgreSQL src/admin/postgres-seed.ts
- * loads the same rows).
+ * store's bulk loader (`DataStore.bulkLoad`), under the tenant's seed lock.
  */
-export function seedBulk(store: Store, tenantId: number, counts: { users: number; customers: number }): { users: number; customers: number } {
-  return store.bulk.load((load) => {
-    const plan = runSteps(store, bulkPlanSteps(tenantId));
-    const rnd = bulkDraws(tenantId);
-    load.users(tenantId, counts.users, bulkUsers(rnd, plan, counts.users));
-    load.customers(tenantId, counts.customers, bulkCustomers(rnd, plan, counts.customers));
-    return { users: counts.users, customers: counts.customers };
-  });
-}
+export const seedBulk = either((store, tenantId: number, counts: { users: number; customers: number }) =>
+  andThen(
+    store.bulkLoad({
+      tenantId,
+      locks: [seedLock(tenantId)],
+      plan: bulkPlanSteps(tenantId),
+      rows: (plan) => {
+        const rnd = bulkDraws(tenantId);
+        return {
+          users: { count: counts.users, rows: bulkUsers(rnd, plan, counts.users) },
+          customers: { count: counts.customers, rows: bulkCustomers(rnd, plan, counts.customers) },
+        };
+      },
+    }),
+    () => ({ users: counts.users, customers: counts.customers }),
+  ),
+);

@@ -2,11 +2,13 @@ import path from 'node:path';
 import type { User } from '../../contract/index.js';
 import { generateWav } from '../../media/wav.js';
 import { writePrivateFile } from '../../media/files.js';
-import type { DepartmentRecord, Store } from '../../store/types.js';
-import { ask, runSteps, type Steps, withStepClock } from '../steps.js';
+import type { DepartmentRecord } from '../../store/types.js';
+import { andThen } from '../../store/steps.js';
+import { either } from '../change.js';
+import { ask, type Steps, withStepClock } from '../steps.js';
 import { at, DELETED_CUSTOMERS, DELETED_USERS, DEMO_CUSTOMERS, DEMO_DEPARTMENTS, DEMO_DOMAIN, DEMO_USERS, WORK_PATTERNS } from './demo-data.js';
 import { emailPart, PLACES, STREETS, TIMEZONES } from './names.js';
-import { defaultRoleSteps } from './roles.js';
+import { defaultRoleSteps, seedLock } from './roles.js';
 import { demoConferenceSteps } from './demo-conferences.js';
 
 /** What `seedDemo` created, with ids worth showing (all zero / empty when `skipped`). */
@@ -42,9 +44,7 @@ export const demoEmail = (first: string, last: string) => `${emailPart(first)}.$
 export const DEMO_MARKER_EMAIL = demoEmail(...DEMO_USERS[0]);
 
 /** True when the tenant already has the demo data (its first user), so `seedDemo` would skip. */
-export function hasDemoData(store: Store, tenantId: number): boolean {
-  return Boolean(store.users.findByEmail(tenantId, DEMO_MARKER_EMAIL));
-}
+export const hasDemoData = either((store, tenantId: number) => andThen(store.users.findByEmail(tenantId, DEMO_MARKER_EMAIL), Boolean));
 
 /** What `seedDemo` answers for a tenant that already had the demo data: nothing added. */
 const skippedDemo = (): DemoSummary => ({ skipped: true, departments: 0, users: 0, customers: 0, connectedAccounts: 0, conferenceAccounts: 0,
@@ -129,12 +129,14 @@ export function writeDemoFiles(mediaDir: string, files: readonly DemoFile[]): vo
 }
 
 /**
- * Fills a SQLite tenant with the demo set (`demoSteps`) in one transaction, then writes the
- * finished recordings' WAV files into `mediaDir`. Idempotent: a tenant that has the demo's
- * first user answers `skipped: true` and is not changed. (On PostgreSQL: `seedDemoPg`.)
+ * Fills a tenant with the demo set (`demoSteps`) in one unit, under a lock named after the tenant
+ * (two seeds of one tenant take turns: the second finds the first's marker user), then writes the
+ * finished recordings' WAV files into `mediaDir`. Idempotent: a tenant that has the demo's first
+ * user answers `skipped: true` and is not changed.
  */
-export function seedDemo(store: Store, tenantId: number, options: { mediaDir: string }): DemoSummary {
-  const { summary, files } = store.transaction(() => runSteps(store, demoSteps(tenantId)));
-  writeDemoFiles(options.mediaDir, files);
-  return summary;
-}
+export const seedDemo = either((store, tenantId: number, options: { mediaDir: string }) =>
+  andThen(store.atomic(demoSteps(tenantId), { locks: [seedLock(tenantId)] }), ({ summary, files }): DemoSummary => {
+    writeDemoFiles(options.mediaDir, files);
+    return summary;
+  }),
+);

@@ -1,16 +1,18 @@
 import type pg from 'pg';
-import type { DataStore } from '../port.js';
-import { SchemaMismatch } from '../util.js';
+import type { DatabaseStore } from '../port.js';
+import { maskDatabaseUrl, SchemaMismatch } from '../util.js';
 import { pgAttendees, pgCalendars, pgConferenceAccounts, pgConferences, pgConnectedAccounts, pgEvents, pgProviders, pgRecordings } from './conferences.js';
 import { pgFaultRules } from './faults.js';
 import { migrate, PG_SCHEMA_VERSION } from './migrate.js';
 import { ListTotals } from './list-totals.js';
 import { pgCustomers, pgUsers } from './people.js';
-import { createPool, inTransaction, maskDatabaseUrl, one, type Queryable } from './pool.js';
-import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting } from './shared.js';
+import { createPool, inTransaction, one, type Queryable } from './pool.js';
+import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting, SIGNING_SECRET } from './shared.js';
 import { pgDepartments, pgInvitations, pgKeys, pgRoles, pgTenants } from './tenancy.js';
 import { sharingReads, TurnQueue } from './turn.js';
-import { lockName, pgUnits } from './units.js';
+import { lockNames } from './locks.js';
+import { unitsOfWork } from '../units.js';
+import { pgBulkInsert } from './bulk.js';
 import { pgStepStore } from './step-store.js';
 import { runAtomically, runStepsAsync } from '../steps.js';
 import { ensureTrigramIndexes, TRIGRAM_MISSING } from './trigram.js';
@@ -18,14 +20,22 @@ import { pgMeetingLinks, pgWebhookDestinations, pgWebhookOutbox } from './webhoo
 import { pgClock } from './clock.js';
 import { pgSnapshots } from './snapshots.js';
 
-export { maskDatabaseUrl } from './pool.js';
+export { maskDatabaseUrl } from '../util.js';
+export { copyTablesToDatabase, databaseTenantCount } from './copy-in.js';
 
-/** The PostgreSQL store; `pool` is for the provider's tools (copy) and tests. */
-export interface PostgresStore extends DataStore {
-  readonly backend: 'postgres';
+/** The PostgreSQL store; `pool` is for tests. */
+export interface PostgresStore extends DatabaseStore {
   readonly pool: pg.Pool;
-  /** What the operator should know about this database (`serve` prints each): pg_trgm missing. */
-  readonly notices: readonly string[];
+}
+
+/** Whether the database at `url` has confctl's schema (without creating it). */
+export async function hasSchema(url: string): Promise<boolean> {
+  const pool = createPool(url, 1);
+  try {
+    return (await one<{ present: boolean }>(pool, "SELECT to_regclass('confctl_schema') IS NOT NULL AS present"))!.present;
+  } finally {
+    await pool.end();
+  }
 }
 
 /**
@@ -60,6 +70,13 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     const counters = await changes();
     return tables.map((t) => counters.get(t) ?? '').join(' ');
   });
+  const atomic: DatabaseStore['atomic'] = (steps, options = {}) =>
+    runAtomically(steps, options.dryRun, (unit) =>
+      atomically(async (tx) => {
+        await lockNames(tx, options.locks);
+        return runStepsAsync(pgStepStore(tx), unit);
+      }),
+    );
   const prune = setInterval(() => void pruneWindows(pool).catch(() => {}), 10_000);
   prune.unref();
   return {
@@ -75,19 +92,22 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
       const row = await one<{ version: number }>(pool, 'SELECT max(version) AS version FROM confctl_schema');
       if (row?.version !== PG_SCHEMA_VERSION) throw new SchemaMismatch(row?.version ?? 0, PG_SCHEMA_VERSION);
     },
-    atomic: (steps, options = {}) =>
-      runAtomically(steps, options.dryRun, (unit) =>
-        atomically(async (tx) => {
-          // Sorted, so two units taking some of the same names cannot wait for each other.
-          for (const name of [...new Set(options.locks)].sort()) await lockName(tx, name);
-          return runStepsAsync(pgStepStore(tx), unit);
-        }),
-      ),
+    atomic,
     readSteps: (steps) => runStepsAsync(pgStepStore(pool), steps),
+    async bulkLoad(load) {
+      await atomically(async (tx) => {
+        await lockNames(tx, load.locks);
+        const { users, customers } = load.rows(await runStepsAsync(pgStepStore(tx), load.plan));
+        await pgBulkInsert(tx, 'users', load.tenantId, users.count, users.rows);
+        await pgBulkInsert(tx, 'customers', load.tenantId, customers.count, customers.rows);
+      });
+      // The planner learns of the new rows now rather than when autovacuum comes (as after `admin copy`).
+      await pool.query('ANALYZE users, customers');
+    },
     changeToken: async () => (await changes()).get('all') ?? '',
     tenancyToken: async () => (await changes()).get('tenancy') ?? '',
     shared: {
-      signingSecret: (make) => sharedSetting(pool, 'signing_secret', make),
+      signingSecret: (make) => sharedSetting(pool, SIGNING_SECRET, make),
       countRequest: (keyId, tenantId, keyLimit) => requests.ask(`${keyId}\0${tenantId}\0${keyLimit}`, { keyId, tenantId, keyLimit }),
       peekRequests: (keyId, tenantId) => peekWindow(pool, `key:${keyId}`, `tenant:${tenantId}`),
     },
@@ -111,7 +131,7 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     invitations: pgInvitations(db),
     faults: pgFaultRules(db, changes),
     clock: pgClock(db, changes),
-    units: pgUnits(atomically),
+    units: unitsOfWork(atomic),
     snapshots: pgSnapshots(pool),
   };
 }

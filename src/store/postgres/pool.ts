@@ -20,20 +20,6 @@ export function createPool(url: string, max = 10): pg.Pool {
   return pool;
 }
 
-/**
- * A database URL fit to print: the password replaced by `***` (`postgres://user:***@host/db`).
- * Anything that is not a URL is not printed at all.
- */
-export function maskDatabaseUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.href;
-  } catch {
-    return 'postgres://(unparsable URL)';
-  }
-}
-
 /** Runs `work` in one transaction on a client of its own: COMMIT when it resolves, ROLLBACK when it throws. */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

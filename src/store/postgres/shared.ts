@@ -12,6 +12,9 @@ export async function readChangeCounters(db: Queryable): Promise<ReadonlyMap<str
   return new Map(rows.map((r) => [r.scope, r.counter]));
 }
 
+/** The name of the instance secret among `confctl_settings` (`SharedState.signingSecret`; `admin copy` stores the instance's). */
+export const SIGNING_SECRET = 'signing_secret';
+
 /**
  * The value of an instance-wide setting, stored by the first instance that asks (`make()`), so
  * every instance on the database reads the same one (the signing secret: a URL signed by one

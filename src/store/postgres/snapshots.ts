@@ -13,7 +13,7 @@ import { checkSnapshotName, SNAPSHOT_TABLES, SnapshotError, type SnapshotFile, t
 import { PG_SCHEMA_VERSION } from './migrate.js';
 import { all, inTransaction, one, type Queryable } from './pool.js';
 import { resetSequences } from './schema.js';
-import { lockName } from './units.js';
+import { lockName } from './locks.js';
 
 const PREFIX = 'confctl_snapshot_';
 /** Saves, restores and deletes take turns across instances. */

@@ -2,7 +2,7 @@ import type { StepStore } from '../steps.js';
 import { pgAttendees, pgCalendars, pgConferenceAccounts, pgConferences, pgConnectedAccounts, pgEvents, pgProviders, pgRecordings } from './conferences.js';
 import { pgCustomers, pgUsers } from './people.js';
 import type { Queryable } from './pool.js';
-import { pgDepartments, pgKeys, pgRoles, pgTenants } from './tenancy.js';
+import { pgDepartments, pgInvitations, pgKeys, pgRoles, pgTenants } from './tenancy.js';
 import { pgMeetingLinks, pgWebhookOutbox } from './webhooks.js';
 import { pgClock } from './clock.js';
 
@@ -31,5 +31,6 @@ export function pgStepStore(db: Queryable): StepStore {
     meetingLinks: pgMeetingLinks(db),
     webhookOutbox: pgWebhookOutbox(db),
     clock: pgClock(db),
+    invitations: pgInvitations(db),
   };
 }

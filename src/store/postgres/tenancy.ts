@@ -106,8 +106,16 @@ export function pgDepartments(db: Queryable) {
 }
 
 /** The invitations outbox (decisions §11), oldest first, as the SQLite store's `invitationRepo` lists it; `createUser` writes it. */
+const INVITATION_COLUMNS = 'id, tenant_id, user_id, email, created_at';
+
 export function pgInvitations(db: Queryable) {
   return {
-    list: (tenantId: number) => all<InvitationRecord>(db, 'SELECT id, tenant_id, user_id, email, created_at FROM invitations WHERE tenant_id = $1 ORDER BY id', [tenantId]),
+    list: (tenantId: number) => all<InvitationRecord>(db, `SELECT ${INVITATION_COLUMNS} FROM invitations WHERE tenant_id = $1 ORDER BY id`, [tenantId]),
+    insert: async (tenantId: number, input: { user_id: number; email: string; created_at?: string }) =>
+      (await one<InvitationRecord>(
+        db,
+        `INSERT INTO invitations (tenant_id, user_id, email, created_at) VALUES ($1, $2, $3, $4) RETURNING ${INVITATION_COLUMNS}`,
+        [tenantId, input.user_id, input.email, input.created_at ?? nowIso()],
+      ))!,
   };
 }

@@ -18,8 +18,9 @@ import { meetingLinkRepo } from './repos/meeting-links.js';
 import { clockRepo } from './repos/clock.js';
 import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
 import type { Store } from '../types.js';
+import type { BulkRows } from '../port.js';
 import { type AtomicOptions, runAtomically, runSteps, type Steps } from '../steps.js';
-import { sqliteUnits } from './units.js';
+import { unitsOfWork } from '../units.js';
 import { commitGroups } from './commit-groups.js';
 import { beforeWrites } from './write-guard.js';
 import { sqliteSnapshots } from './snapshots.js';
@@ -54,6 +55,14 @@ export function openStore(location: string): Store {
     // Answered at once: `runSteps` is synchronous, so the unit's answer is never a promise here.
     atomic<T>(this: Store, steps: Steps<T>, options?: AtomicOptions): T {
       return runAtomically(steps, options?.dryRun, (unit) => this.transaction(() => runSteps(this, unit))) as T;
+    },
+    // Answered at once; `bulk.load` makes the load durable before it returns.
+    bulkLoad<P>(this: Store, load: BulkRows<P>): void {
+      this.bulk.load((bulk) => {
+        const { users, customers } = load.rows(runSteps(this, load.plan));
+        bulk.users(load.tenantId, users.count, users.rows);
+        bulk.customers(load.tenantId, customers.count, customers.rows);
+      });
     },
     setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),
     ping() {
@@ -100,6 +109,6 @@ export function openStore(location: string): Store {
       },
     }),
   };
-  store.units = sqliteUnits(store as Store);
+  store.units = unitsOfWork((steps, options) => (store as Store).atomic(steps, options));
   return store as Store;
 }

@@ -26,9 +26,9 @@ function snapshot(store: Store, tenantId: number, ids: Record<string, number>) {
 }
 
 /**
- * Opens a fresh SQLite store. These seeders take the synchronous SQLite `Store`: this part of the
- * contract runs for the SQLite factories only. On PostgreSQL the same steps run through
- * `seedBulkPg` and `seedDemoPg` (test/admin/postgres-seed.test.ts proves the demo's rows equal).
+ * Opens a fresh SQLite store. These cases call the seeders on the synchronous SQLite `Store`: this
+ * part of the contract runs for the SQLite factories only. On PostgreSQL the same seeders run on
+ * its store (test/admin/postgres-seed.test.ts proves the rows equal).
  */
 export interface SqliteStoreFactory {
   name: string;

@@ -9,17 +9,14 @@
  */
 import type { Command } from 'commander';
 import { createTenant, initFirstTenant } from '../../../local/init.js';
-import { openPostgresStore, type PostgresStore } from '../../../store/postgres/index.js';
-import { maskDatabaseUrl } from '../../../store/postgres/pool.js';
-import type { AccessKeyRecord, TenantRecord } from '../../../store/types.js';
+import { type AccessKeyRecord, databaseHasSchema, type DatabaseStore, maskDatabaseUrl, openDatabaseStore, type TenantRecord } from '../../../store/index.js';
 import { type CliContext, CliError, EXIT } from '../../context.js';
-import { hasSchema } from '../serve/postgres.js';
 import { isDryRun, type Opts, plan, print, printList } from './local.js';
 import { followStoredClock } from './stored-clock.js';
 import { aliasText, initOn, isPlainText, keyRow, parseExpiry, parseGrants, tenantRow } from './setup.js';
 
 /** What the read side of these commands needs of the store. */
-type Reader = Pick<PostgresStore, 'tenants' | 'keys'>;
+type Reader = Pick<DatabaseStore, 'tenants' | 'keys'>;
 
 /** A database without confctl's schema: no tenant, no key. */
 const EMPTY: Reader = {
@@ -42,16 +39,16 @@ export function connectionFailure(err: unknown, url: string): unknown {
  * brought up to date); a read opens it only when the schema is there, and answers undefined
  * otherwise (the caller reads an empty store). Unreachable is exit 8 with the password masked.
  */
-export async function openForAdmin(url: string, write: boolean): Promise<PostgresStore | undefined> {
+export async function openForAdmin(url: string, write: boolean): Promise<DatabaseStore | undefined> {
   try {
-    return write || (await hasSchema(url)) ? await openPostgresStore(url, { maxConnections: 2 }) : undefined;
+    return write || (await databaseHasSchema(url)) ? await openDatabaseStore(url, { maxConnections: 2 }) : undefined;
   } catch (err) {
     throw connectionFailure(err, url);
   }
 }
 
 /** Runs `work` on the store at `url` (see `openForAdmin`; without the schema, `EMPTY`) and always closes it. */
-async function withDatabase<T>(url: string, write: boolean, work: (store: Reader & Partial<PostgresStore>) => Promise<T>): Promise<T> {
+async function withDatabase<T>(url: string, write: boolean, work: (store: Reader & Partial<DatabaseStore>) => Promise<T>): Promise<T> {
   const store = await openForAdmin(url, write);
   const restoreClock = store ? await followStoredClock(store) : () => {};
   try {
@@ -63,7 +60,7 @@ async function withDatabase<T>(url: string, write: boolean, work: (store: Reader
 }
 
 /** The tenant of `--tenant`, else the first one; exit 4 naming what to do when there is none. */
-export async function tenantOf(store: Pick<PostgresStore, 'tenants'>, opts: Opts, url: string): Promise<TenantRecord> {
+export async function tenantOf(store: Pick<DatabaseStore, 'tenants'>, opts: Opts, url: string): Promise<TenantRecord> {
   const tenant = opts.tenant ? await store.tenants.byDomain(String(opts.tenant).toLowerCase()) : (await store.tenants.list())[0];
   if (tenant) return tenant;
   throw new CliError(
@@ -84,7 +81,7 @@ export async function init(ctx: CliContext, cmd: Command, url: string): Promise<
       where: maskDatabaseUrl(url),
       store,
       hasTenant: async () => (await store.tenants.list()).length > 0,
-      create: async (domain) => initFirstTenant(store as PostgresStore, domain),
+      create: async (domain) => initFirstTenant(store as DatabaseStore, domain),
       keysHint: "create more keys with 'confctl admin keys create --database URL'",
     }),
   );
@@ -102,7 +99,7 @@ export async function tenantsAdd(ctx: CliContext, cmd: Command, url: string, dom
     if (dryRun) return plan(ctx, [`would create tenant ${domains[0]}${aliasText(domains.slice(1))} with roles Admin, Manager, Member`]);
     let tenant: TenantRecord;
     try {
-      tenant = await createTenant(store as PostgresStore, domains[0], domains.slice(1));
+      tenant = await createTenant(store as DatabaseStore, domains[0], domains.slice(1));
     } catch (err) {
       // Another writer took one of the domains since the check above.
       if ((err as { code?: string }).code === '23505') throw new CliError(`domain already in use: ${domains.join(', ')}`, EXIT.conflict);

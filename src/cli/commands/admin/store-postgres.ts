@@ -8,10 +8,9 @@ import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
 import { initFirstTenant } from '../../../local/init.js';
 import { AdminError } from '../../../admin/errors.js';
 import { ImportError } from '../../../admin/import.js';
-import { seedBulkPg, seedDemoPg } from '../../../admin/postgres-seed.js';
+import { seedBulk, seedDemo } from '../../../admin/seed/index.js';
 import { DEMO_MARKER_EMAIL } from '../../../admin/seed/demo.js';
 import type { DataStore } from '../../../store/port.js';
-import type { PostgresStore } from '../../../store/postgres/index.js';
 import type { TenantRecord } from '../../../store/types.js';
 import { type CliContext, CliError, EXIT } from '../../context.js';
 import { connectionFailure, openForAdmin, tenantOf } from './database.js';
@@ -55,8 +54,8 @@ export async function withDatabaseStore<T>(ctx: CliContext, cmd: Command, url: s
 }
 
 /**
- * `admin seed --database`: the seeders' steps run natively (src/admin/postgres-seed.ts), into the
- * tenant as on SQLite: the demo set where the tenant lacks it (skipped where it has it), then
+ * `admin seed --database`: the seeders (src/admin/seed/) on the database's store, into the tenant
+ * as on SQLite: the demo set where the tenant lacks it (skipped where it has it), then
  * bulk users and customers. Into a database without a tenant, `--demo` first creates the tenant
  * localhost and an all-permissions key as `serve --database --demo` does, printing its secret once.
  */
@@ -65,7 +64,6 @@ export async function seedDatabase(ctx: CliContext, cmd: Command, url: string, w
   const dryRun = isDryRun(cmd);
   const bulk = what.users > 0 || what.customers > 0;
   await withDatabaseStore(ctx, cmd, url, true, async ({ store, tenantOf, mediaDir }, opts) => {
-    const target = store as PostgresStore;
     let tenant: TenantRecord;
     let created: Record<string, string> = {};
     if (what.demo && !opts.tenant && (await store.tenants.list()).length === 0) {
@@ -73,7 +71,7 @@ export async function seedDatabase(ctx: CliContext, cmd: Command, url: string, w
         const more = bulk ? `, then add ${what.users} generated users and ${what.customers} generated customers to it` : '';
         return plan(ctx, [`would create tenant localhost with the demo data set and an all-permissions key 'admin' (its secret printed once)${more}`]);
       }
-      const first = await initFirstTenant(target);
+      const first = await initFirstTenant(store);
       if (!first) throw new CliError('another writer filled the database meanwhile: the demo data set was not added', EXIT.conflict);
       tenant = first.tenant;
       created = { key_id: first.key.id, secret: first.key.secret };
@@ -82,9 +80,9 @@ export async function seedDatabase(ctx: CliContext, cmd: Command, url: string, w
       if (dryRun) return plan(ctx, seedPlan(tenant, what, what.demo && Boolean(await store.users.findByEmail(tenant.id, DEMO_MARKER_EMAIL))));
     }
     const result: Record<string, unknown> = { tenant: tenant.primary_domain };
-    if (what.demo) result.demo = await seedDemoPg(target, tenant.id, { mediaDir });
+    if (what.demo) result.demo = await seedDemo(store, tenant.id, { mediaDir });
     Object.assign(result, created);
-    if (bulk) Object.assign(result, await seedBulkPg(target, tenant.id, { users: what.users, customers: what.customers }));
+    if (bulk) Object.assign(result, await seedBulk(store, tenant.id, { users: what.users, customers: what.customers }));
     await print(ctx, cmd, result);
   });
 }

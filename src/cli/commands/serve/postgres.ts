@@ -3,10 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { initFirstTenant } from '../../../local/init.js';
 import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
 import type { CreatedKey } from '../../../local/init.js';
-import { maskDatabaseUrl, openPostgresStore, type PostgresStore } from '../../../store/postgres/index.js';
-import { createPool } from '../../../store/postgres/pool.js';
-import type { TenantRecord } from '../../../store/types.js';
-import type { DemoSummary } from '../../../admin/seed/demo.js';
+import { databaseHasSchema, type DatabaseStore, maskDatabaseUrl, openDatabaseStore, type TenantRecord } from '../../../store/index.js';
+import { type DemoSummary, seedDemo } from '../../../admin/seed/demo.js';
 import type { CliContext } from '../../context.js';
 import { consentToLocalProfile } from '../local-profile.js';
 import type { ServeOptions } from './index.js';
@@ -14,7 +12,7 @@ import { CliError, EXIT } from '../../errors.js';
 
 /** What `serve --database` opened: the shared store, its signing secret and the media directory. */
 export interface SharedInstance {
-  store: PostgresStore;
+  store: DatabaseStore;
   signingSecret: string;
   mediaDir: string;
   created?: { tenant: TenantRecord; key: CreatedKey };
@@ -39,9 +37,9 @@ export async function openShared(url: string, options: Pick<ServeOptions, 'data'
     new CliError(`cannot open the database ${maskDatabaseUrl(url)}: ${err.message.replaceAll(url, maskDatabaseUrl(url))}`, EXIT.network, 'check that PostgreSQL runs there and that the user may connect (CONFCTL_DATABASE_URL or --database)');
   // As on SQLite: a profile the new key would replace is replaced only with consent, asked before
   // the key exists, and on a database without confctl's schema before the schema is created.
-  const fresh = !(await hasSchema(url).catch((err: Error) => Promise.reject(unreachable(err))));
+  const fresh = !(await databaseHasSchema(url).catch((err: Error) => Promise.reject(unreachable(err))));
   if (options.profile && fresh) await consentToLocalProfile(ctx, undefined, options.profile);
-  const store = await openPostgresStore(url).catch((err: Error) => {
+  const store = await openDatabaseStore(url).catch((err: Error) => {
     throw unreachable(err);
   });
   for (const notice of store.notices) ctx.streams.stderr.write(`warning: ${notice}\n`);
@@ -50,22 +48,11 @@ export async function openShared(url: string, options: Pick<ServeOptions, 'data'
     if (options.profile && !fresh && empty) await consentToLocalProfile(ctx, store, options.profile);
     const created = await initFirstTenant(store);
     const demo = options.demo ? await loadDemo(store, mediaDir) : undefined;
-    const signingSecret = await store.shared!.signingSecret(() => randomBytes(32).toString('hex'));
+    const signingSecret = await store.shared.signingSecret(() => randomBytes(32).toString('hex'));
     return { store, signingSecret, mediaDir, created, createdElsewhere: empty && !created, demo };
   } catch (err) {
     await store.close();
     throw err;
-  }
-}
-
-/** Whether the database has confctl's schema (without creating it). */
-export async function hasSchema(url: string): Promise<boolean> {
-  const pool = createPool(url, 1);
-  try {
-    const { rows } = await pool.query<{ present: boolean }>("SELECT to_regclass('confctl_schema') IS NOT NULL AS present");
-    return rows[0].present;
-  } finally {
-    await pool.end();
   }
 }
 
@@ -84,8 +71,7 @@ function hideFromProcessList(url: string): void {
  * recording files into `mediaDir`; a tenant that has it is left alone (a skipped summary), so
  * instances starting together load it once.
  */
-async function loadDemo(store: PostgresStore, mediaDir: string): Promise<DemoSummary> {
-  const { seedDemoPg } = await import('../../../admin/postgres-seed.js');
+async function loadDemo(store: DatabaseStore, mediaDir: string): Promise<DemoSummary> {
   const [first] = await store.tenants.list();
-  return seedDemoPg(store, first.id, { mediaDir });
+  return seedDemo(store, first.id, { mediaDir });
 }
