@@ -1,11 +1,10 @@
 /** Actions of `confctl admin backup|restore` (see src/admin/backup.ts). */
 import type { Command } from 'commander';
 import { planBackup, planRestore, runBackup, runRestore } from '../../../admin/backup.js';
-import { AdminError } from '../../../admin/errors.js';
 import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
 import { type CliContext, globalOptions, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { adminFailure, databaseUrl, print } from './local.js';
+import { databaseUrl, print } from './local.js';
 
 /** A PostgreSQL instance (`--database`, or `CONFCTL_DATABASE_URL` without `--data`) is PostgreSQL's tools' to back up: exit 2. */
 function refusePostgres(ctx: CliContext, cmd: Command, what: 'backup' | 'restore'): void {
@@ -19,13 +18,7 @@ function refusePostgres(ctx: CliContext, cmd: Command, what: 'backup' | 'restore
 }
 
 async function report(ctx: CliContext, cmd: Command, work: () => Row): Promise<void> {
-  let row: Row;
-  try {
-    row = work();
-  } catch (err) {
-    throw err instanceof AdminError ? adminFailure(err, cmd) : err;
-  }
-  await print(ctx, cmd, row);
+  await print(ctx, cmd, work());
 }
 
 /** With `--dry-run` the plan is printed and nothing is written. */

@@ -2,11 +2,10 @@
 import type { Command } from 'commander';
 import { statSync } from 'node:fs';
 import { type CopyOptions, type CopySummary, copyToPostgres, MediaMissing, planCopy } from '../../../admin/copy.js';
-import { AdminError } from '../../../admin/errors.js';
 import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
 import { type CliContext, globalOptions, outputFormat, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { adminFailure, plan, print, printList } from './local.js';
+import { plan, print, printList } from './local.js';
 import { isPostgresUrl } from '../database-choice.js';
 import { connectionFailure } from './database.js';
 
@@ -43,7 +42,6 @@ export async function copy(ctx: CliContext, cmd: Command): Promise<void> {
   try {
     summary = globals.dryRun ? await planCopy(options) : await copyToPostgres(options);
   } catch (err) {
-    if (err instanceof AdminError) throw adminFailure(err, cmd);
     if (err instanceof MediaMissing) throw new UsageError(err.message);
     throw connectionFailure(err, options.to);
   }

@@ -1,7 +1,7 @@
 /** What every `confctl admin …` action shares: the opened data directory, the tenant, printing. */
 import type { Command } from 'commander';
-import { AdminError } from '../../../admin/errors.js';
-import { ImportError } from '../../../admin/import.js';
+import type { AdminError } from '../../../admin/errors.js';
+import type { ImportError } from '../../../admin/import.js';
 import { findTenant, type LocalInstance, openLocal, openLocalForPlan } from '../../../local/open.js';
 import type { TenantRecord } from '../../../store/types.js';
 import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../../context.js';
@@ -10,40 +10,12 @@ import { chooseDatabase } from '../database-choice.js';
 
 export type Opts = Record<string, unknown>;
 
-/** `admin events update` for the command `cmd` (its path below the program). */
-function commandPath(cmd: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
-}
-
-/** A hint for an admin failure of `kind` in command `cmd`, as client errors have. */
-function adminHint(kind: AdminError['kind'], cmd: Command): string {
-  const path = commandPath(cmd);
-  const lister = cmd.parent?.commands.find((c) => c.name() === 'list');
-  switch (kind) {
-    case 'not_found':
-      return lister
-        ? `'confctl ${commandPath(lister)}' lists what there is; --data, --database and --tenant choose the instance and tenant`
-        : 'check the ids and paths; --data, --database and --tenant choose the instance and tenant';
-    case 'conflict':
-      return `the stored state does not allow this now; 'confctl ${path} --help' says what the command needs`;
-    default:
-      return `check the flags and values: 'confctl ${path} --help' shows what each takes`;
-  }
-}
-
-/** An admin failure as the CLI reports it: not found 4, conflict 5, invalid 6, with a hint. */
-export function adminFailure(err: AdminError, cmd: Command): CliError {
-  const code = err.kind === 'not_found' ? EXIT.notFound : err.kind === 'conflict' ? EXIT.conflict : EXIT.validation;
-  return new CliError(err.message, code, adminHint(err.kind, cmd));
-}
-
-/** A refused import as the CLI reports it: every bad record listed on stderr, exit 6. */
-export function importFailure(ctx: CliContext, err: ImportError): CliError {
-  for (const line of err.details()) ctx.streams.stderr.write(`  ${line}\n`);
-  return new CliError(err.message, EXIT.validation, 'fix the listed records and run the import again');
-}
+/**
+ * An admin failure or refused import, passed on as it is: errors.ts makes it an exit code with
+ * its hint. Kept for store-postgres.ts, which still passes its errors through these.
+ */
+export const adminFailure = (err: AdminError, _cmd: Command): AdminError => err;
+export const importFailure = (_ctx: CliContext, err: ImportError): ImportError => err;
 
 /** `--dry-run` was given (only commands that print a plan take it). */
 export const isDryRun = (cmd: Command): boolean => globalOptions(cmd).dryRun;
@@ -55,7 +27,7 @@ export function plan(ctx: CliContext, lines: string[]): void {
 }
 
 /**
- * Runs `work` on the opened data directory and always closes it; admin errors become exit codes.
+ * Runs `work` on the opened data directory and always closes it.
  * Under `--dry-run` a missing directory is planned against as an empty one, and not created.
  */
 export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: LocalInstance, opts: Opts) => T | Promise<T>): Promise<T> {
@@ -66,10 +38,6 @@ export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: 
   const local = isDryRun(cmd) ? openLocalForPlan(data, env, media) : openLocal(data, env, (m) => ctx.streams.stderr.write(`${m}\n`), media);
   try {
     return await work(local, opts);
-  } catch (err) {
-    if (err instanceof AdminError) throw adminFailure(err, cmd);
-    if (err instanceof ImportError) throw importFailure(ctx, err);
-    throw err;
   } finally {
     local.store.close();
   }
