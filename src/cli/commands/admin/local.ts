@@ -8,7 +8,21 @@ import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageErro
 import { listWriter, renderItem, type Row } from '../../output/index.js';
 import { chooseDatabase } from '../database-choice.js';
 
+/** The flags as withStore and the PostgreSQL side (store.ts, database.ts) read them from the command. */
 export type Opts = Record<string, unknown>;
+
+/**
+ * What an admin command's `run` gets besides its typed options: the context, and the command it
+ * ran as, whose global options it prints with and whose `--data`/`--database` choose the store
+ * (withStore, withLocal, databaseUrl).
+ */
+export interface AdminDeps {
+  ctx: CliContext;
+  cmd: Command;
+}
+
+/** The options of a command that has none of its own. */
+export type NoOptions = Record<string, never>;
 
 /**
  * An admin failure or refused import, passed on as it is: errors.ts makes it an exit code with
@@ -32,9 +46,8 @@ export function plan(ctx: CliContext, lines: string[]): void {
  */
 export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: LocalInstance, opts: Opts) => T | Promise<T>): Promise<T> {
   const opts = cmd.opts<Opts>();
+  const { data, media } = cmd.opts<{ data?: string; media?: string }>();
   const env = ctx.env as NodeJS.ProcessEnv;
-  const data = opts.data as string | undefined;
-  const media = opts.media as string | undefined;
   const local = isDryRun(cmd) ? openLocalForPlan(data, env, media) : openLocal(data, env, (m) => ctx.streams.stderr.write(`${m}\n`), media);
   try {
     return await work(local, opts);
@@ -45,12 +58,13 @@ export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: 
 
 /** The PostgreSQL database an admin command works on, or undefined for the SQLite data directory (see `chooseDatabase`). */
 export function databaseUrl(ctx: CliContext, cmd: Command): string | undefined {
-  const opts = cmd.opts<Opts>();
-  return chooseDatabase({ data: opts.data as string | undefined, database: opts.database as string | undefined }, ctx.env);
+  const { data, database } = cmd.opts<{ data?: string; database?: string }>();
+  return chooseDatabase({ data, database }, ctx.env);
 }
 
-export function tenantOf(local: LocalInstance, opts: Opts): TenantRecord {
-  const tenant = findTenant(local.store, opts.tenant as string | undefined);
+/** The tenant of `--tenant`, else the first one; exit 4 naming what to do when there is none. */
+export function tenantOf(local: LocalInstance, opts: { tenant?: string }): TenantRecord {
+  const tenant = findTenant(local.store, opts.tenant);
   if (tenant) return tenant;
   throw new CliError(
     opts.tenant ? `no tenant has the domain '${opts.tenant}'` : `the data directory ${local.layout.dir} has no tenant yet`,
@@ -64,11 +78,23 @@ export function wholeNumber(flag: string, value: unknown): number {
   return Number(value);
 }
 
+/** A conference or recording id: a whole number JavaScript holds exactly, else exit 2. */
+export function idArg(value: string, what: string): number {
+  if (!/^[0-9]+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${what} must be a whole number, not '${value}'`);
+  return Number(value);
+}
+
 /** `connectedAccounts` → `connected_accounts`, in nested objects too: admin output names keys as the API does. */
 export function snakeKeys<T>(value: T): T {
   if (Array.isArray(value)) return value.map(snakeKeys) as T;
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeKeys(v)])) as T;
+}
+
+/** A new secret is shown as plain lines on a terminal, unless `--fields` picks what to print. */
+export function isPlainText(ctx: CliContext, cmd: Command): boolean {
+  const globals = globalOptions(cmd);
+  return outputFormat(ctx, globals) === 'table' && !globals.fields;
 }
 
 export async function print(ctx: CliContext, cmd: Command, item: Row): Promise<void> {
