@@ -49,9 +49,9 @@ export function register(program: Command, ctx: CliContext, run = runPlan): void
     .option('--out <file>', 'save the plan as JSON for `confctl apply FILE`')
     .option('--detailed-exitcode', 'exit 0 when there is nothing to change, 2 when there is, 1 on any error')
     .addHelpText('after', examples('confctl plan -f tenant/', 'confctl plan -f tenant/ --out plan.json --detailed-exitcode'))
-    .action((flags, cmd: Command) => {
-      const files = (flags.file as string[] | undefined) ?? [];
+    .action((flags: { file?: string[]; prune?: boolean; out?: string; detailedExitcode?: boolean }, cmd: Command) => {
+      const files = flags.file ?? [];
       if (!files.length) throw new UsageError('give the desired state with -f DIR or -f FILE', "make a start with 'confctl export DIR'");
-      return run({ files, prune: Boolean(flags.prune), out: flags.out as string | undefined, detailedExitcode: Boolean(flags.detailedExitcode), globals: globalOptions(cmd) }, ctx);
+      return run({ files, prune: Boolean(flags.prune), out: flags.out, detailedExitcode: Boolean(flags.detailedExitcode), globals: globalOptions(cmd) }, ctx);
     });
 }
