@@ -51,7 +51,7 @@ export function megabytes(bytes) {
   return bytes === undefined ? 'n/a' : `${Math.round(bytes / 1e6)} MB`;
 }
 
-/** Rows of cells as a GitHub-flavoured Markdown table (the README takes it as printed). */
+/** Rows of cells as a GitHub-flavoured Markdown table (docs/performance.md takes it as printed). */
 export function markdownTable(header, rows) {
   const line = (cells) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');

@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
+import { EXIT } from './errors.js';
 
 /** A command module: `register` adds its command(s) to the program. */
 export interface CommandModule {
@@ -22,7 +23,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<Com
   apply: { summary: 'Carry out a saved plan, or plan desired-state files and apply them', load: () => import('./commands/tenant/apply.js') },
   sync: { summary: "Plan and apply users or customers from another system's export (CSV, NDJSON, JSON)", load: () => import('./commands/tenant/sync.js') },
   events: { summary: 'Show calendar events', load: () => import('./commands/events/index.js') },
-  wait: { summary: 'Wait until a conference, recording or user reaches a state (exit 124 on timeout)', load: () => import('./commands/wait/index.js') },
+  wait: { summary: `Wait until a conference, recording or user reaches a state (exit ${EXIT.timedOut} on timeout)`, load: () => import('./commands/wait/index.js') },
   mirror: { summary: 'Build a local instance from a tenant read through the API, optionally anonymized', load: () => import('./commands/mirror/index.js') },
   profile: { summary: 'Manage saved API profiles (base URL and access key)', load: () => import('./commands/profile/index.js') },
   login: { summary: 'Save a profile interactively after checking the key', load: () => import('./commands/profile/login.js') },

@@ -9,6 +9,7 @@ import { OUTPUT_FORMATS } from '../config/profiles.js';
 import { COMMANDS } from './command-table.js';
 import { type CliContext, processContext } from './context.js';
 import { EXIT, errorLines, exitCodeFor } from './errors.js';
+import { programHelp } from './help.js';
 import { parseQuery } from './output/query.js';
 import { applicableGlobalOptions, checkGlobals } from './globals.js';
 import { version } from './version.js';
@@ -58,6 +59,7 @@ export function createProgram(ctx: CliContext): Command {
       getOutHasColors: () => streams.color,
       getErrHasColors: () => false,
     })
+    .addHelpText('after', programHelp())
     .showHelpAfterError('(add --help for usage)')
     .exitOverride()
     .hook('preAction', (_program, action) => checkGlobals(program, action));

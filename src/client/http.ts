@@ -2,7 +2,7 @@
  * The CLI's one HTTP stack: a request on node:http / node:https. Node's global agents keep
  * connections alive (the pages of `--all` share one), TLS trusts Node's CA store plus
  * `NODE_EXTRA_CA_CERTS`, and redirects are not followed (a 3xx is an answer like any other).
- * Loading it costs a fraction of what undici or `fetch` cost at start-up (README, Performance).
+ * Loading it costs a fraction of what undici or `fetch` cost at start-up (docs/performance.md).
  */
 import { type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -144,7 +144,7 @@ export const EventAttendee = z.object({
 });
 export type EventAttendee = z.infer<typeof EventAttendee>;
 
-/** Event attendee `status` values: the service leaves them open; these are ours (README). */
+/** Event attendee `status` values: the service leaves them open; these are ours (docs/choices.md). */
 export const EVENT_ATTENDEE_STATUS = { NeedsAction: 0, Accepted: 1, Declined: 2, Tentative: 3 } as const;
 
 export const CalendarEvent = z.object({

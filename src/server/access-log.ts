@@ -12,6 +12,18 @@ export interface AccessRecord {
   request_id: string;
 }
 
+/** The record of a request that arrived at `started` (`performance.now()`) and is answered at `now` (epoch ms). */
+export function accessRecord(
+  req: { method: string; url: string },
+  status: number,
+  at: { now: number; started: number },
+  keyId: string | null,
+  requestId: string,
+): AccessRecord {
+  const duration_ms = Math.round((performance.now() - at.started) * 1000) / 1000;
+  return { time: new Date(at.now).toISOString(), method: req.method, path: req.url, status, duration_ms, key_id: keyId, request_id: requestId };
+}
+
 export interface Logger {
   /** False for `--log off`: callers skip building records nobody writes. */
   readonly on: boolean;

@@ -13,6 +13,7 @@ import { createLanes, gone } from './pipelining.js';
 import type { Reply } from './reply.js';
 import { createRoomsRoute, isRoomPath } from './rooms-route.js';
 import { isClosing } from './shutdown.js';
+import { createControlHandler, isControlPath } from './test-controls/controls.js';
 
 export { closeGracefully } from './shutdown.js';
 export { HttpError, ValidationError, notFound } from './errors.js';
@@ -22,6 +23,9 @@ export { DEFAULT_MAX_ATTENDEES, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS
 export type { LogFormat, RateLimitOptions, ResolvedOptions, ServerOptions, Timeouts } from './options.js';
 export type { Reply } from './reply.js';
 export { OPENAPI_PATH } from './pipeline.js';
+export type { ControlRoute, TestControls } from './test-controls/index.js';
+export { CONTROL_PREFIX, CONTROL_TOKEN_HEADER } from './test-controls/controls.js';
+export { newControlToken, TOKEN_SHAPE } from './test-controls/token.js';
 
 /** A request for the in-process runner; `body` objects are sent as JSON, strings and buffers as is. */
 export interface InjectedRequest {
@@ -54,7 +58,8 @@ export interface ConfServer {
 /**
  * Builds the API server without listening. `handlers` replaces the registry (tests only).
  * Recording links (`/media/recordings/...`), join pages (`/rooms/...`) and the probes `/healthz`
- * and `/readyz` are served beside the pipeline, on the socket only.
+ * and `/readyz` are served beside the pipeline, on the socket only. With `testControls`, paths
+ * under `/_confctl` are the test controls' (in process too; see test-controls/controls.ts).
  * The server ends responses with `Connection: close` once `closeGracefully` has begun. It sets
  * the store's busy timeout short (see busy.ts): the caller's start-up writes are done by then. It sets
  * node's timeouts, refuses a connection over the caps as it is accepted (see connections.ts), paces
@@ -64,7 +69,10 @@ export interface ConfServer {
 export function createServer(options: ServerOptions, handlers: HandlerMap = HANDLERS): ConfServer {
   const resolved = resolveOptions(options);
   resolved.store.setBusyTimeout?.(SERVE_BUSY_TIMEOUT_MS);
-  const handle = createPipeline(resolved, handlers);
+  const pipeline = createPipeline(resolved, handlers);
+  const controls = resolved.testControls ? createControlHandler(resolved, resolved.testControls) : null;
+  // With test controls, `/_confctl/...` is theirs; without, it reaches the pipeline: an unknown route.
+  const handle = controls ? (req: PipelineRequest) => (isControlPath(req.url) ? controls(req) : pipeline(req)) : pipeline;
   const media = createMediaRoute(resolved);
   const rooms = createRoomsRoute(resolved);
   const health = createHealthRoute(resolved.store, () => isClosing(server));

@@ -1,4 +1,5 @@
 import type { ServiceStore } from '../store/port.js';
+import type { TestControls } from './test-controls/routes.js';
 
 /** Access log format (decisions §8). */
 export type LogFormat = 'json' | 'pretty' | 'off';
@@ -52,6 +53,11 @@ export interface ServerOptions {
   cors?: readonly string[];
   /** Clock in epoch milliseconds (rate-limit windows, key expiry); default `Date.now`. */
   now?: () => number;
+  /**
+   * `serve --test-controls`: the routes under `/_confctl` and their token (see
+   * `test-controls/controls.ts`). Default null: those paths are unknown routes (404).
+   */
+  testControls?: TestControls | null;
 }
 
 /** `ServerOptions` with every default applied. */
@@ -82,6 +88,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     maxConnectionsPerAddress: defaultMaxConnectionsPerAddress(options.trustProxy ?? false),
     strict: false,
     cors: [],
+    testControls: null,
     ...stripUndefined(options),
     timeouts,
   } as ResolvedOptions;

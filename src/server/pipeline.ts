@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { API_PREFIX, MESSAGES, OPERATIONS, type Operation, SUCCESS_MESSAGES } from '../contract/index.js';
 import type { AccessKeyRecord, ListResult } from '../store/types.js';
-import { createLogger } from './access-log.js';
+import { accessRecord, createLogger } from './access-log.js';
 import { authenticated, authorize, verifyKey } from './auth.js';
 import { retryBusy } from './busy.js';
 import { corsHeaders } from './cors.js';
@@ -16,7 +16,7 @@ import { StoreLookups } from './lookups.js';
 import { paginate } from './pagination.js';
 import { RateLimiter } from './rate-limit.js';
 import { envelopeJson } from './json-text.js';
-import { emptyReply, errorReply, rawJsonReply, type Reply } from './reply.js';
+import { emptyReply, errorReply, rawJsonReply, type Reply, withoutBody } from './reply.js';
 import { clientAddress, header, hostName, requestHost, requestScheme, validRequestId } from './request-info.js';
 import { Router } from './router.js';
 
@@ -151,13 +151,6 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     return rawJsonReply(envelopeJson({ message: SUCCESS_MESSAGES.single, data }));
   }
 
-  /** A HEAD answer: the GET's status and headers, its `Content-Length` included, no body. */
-  const withoutBody = (reply: Reply): Reply => ({
-    status: reply.status,
-    headers: { ...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.body)) },
-    body: '',
-  });
-
   return async function handle(req: PipelineRequest): Promise<Reply> {
     const started = performance.now();
     const requestId = validRequestId(req.headers) ?? randomUUID();
@@ -194,15 +187,7 @@ export function createPipeline(options: ResolvedOptions, handlers: HandlerMap): 
     if (req.method === 'HEAD') reply = withoutBody(reply);
     if (!logger.on) return reply;
     const keyId = header(req.headers, 'x-access-key-id');
-    logger.access({
-      time: new Date(options.now()).toISOString(),
-      method: req.method,
-      path: req.url,
-      status: reply.status,
-      duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
-      key_id: keyId !== undefined && KEY_ID.test(keyId) ? keyId : null,
-      request_id: requestId,
-    });
+    logger.access(accessRecord(req, reply.status, { now: options.now(), started }, keyId !== undefined && KEY_ID.test(keyId) ? keyId : null, requestId));
     return reply;
   };
 }

@@ -31,6 +31,13 @@ export function textReply(status: number, message: string, headers: Readonly<Rec
   return { status, headers: { 'Content-Type': TEXT_TYPE, ...headers }, body: message };
 }
 
+/** A HEAD answer: the GET's status and headers, its `Content-Length` included, no body. */
+export const withoutBody = (reply: Reply): Reply => ({
+  status: reply.status,
+  headers: { ...reply.headers, 'Content-Length': String(Buffer.byteLength(reply.body)) },
+  body: '',
+});
+
 /**
  * Renders any thrown value: `HttpError` as plain text, `ValidationError` (and a uniqueness clash
  * the store met at write time) as the 400 JSON body, a unit of work's `RuleViolation` as 409 and

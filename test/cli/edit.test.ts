@@ -91,7 +91,7 @@ describe('update sends the complete writable body when something changes', () =>
   });
 });
 
-describe('JSON field flags read @FILE (README: --work-hours @hours.json)', () => {
+describe('JSON field flags read @FILE (docs/users-customers-conferences.md: --work-hours @hours.json)', () => {
   it('users --work-hours @FILE and customers --address @FILE send the file\'s JSON', async () => {
     f = await withProfile();
     const later = { ...WORK_HOURS, monday: [{ ...HOURS, end: { hour: 18, minute: 0, second: 0 } }] };

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Command, Option } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS, createProgram } from '../../src/cli/main.js';
@@ -97,7 +97,7 @@ describe('global options per command', () => {
     expect(rejections).toBeGreaterThan(100);
   });
 
-  it('no help text, of any command or group, and not the README, cites internal documents (the README links the repository\'s own ARCHITECTURE.md)', async () => {
+  it('no help text, of any command or group, and not the README or a guide of docs/, cites internal documents (the README links the repository\'s own ARCHITECTURE.md)', async () => {
     const { program } = await wholeTree();
     const INTERNAL = /decisions|§|interface\.md|ARCHITECTURE/;
     const paths: string[][] = [[]];
@@ -109,12 +109,19 @@ describe('global options per command', () => {
       expect(await f.run([...path, '--help']), path.join(' ')).toBe(0);
       expect(f.stdout(), path.join(' ')).not.toMatch(INTERNAL);
     }
-    // The README may link the repository's own ARCHITECTURE.md (it ships in the clone), nothing internal.
+    // The README may link the repository's own ARCHITECTURE.md (it ships in the clone), and the
+    // development guide too, from docs/; nothing internal.
     const own = '[ARCHITECTURE.md](ARCHITECTURE.md)';
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     expect(readme).toContain(own);
     expect(existsSync(new URL('../../ARCHITECTURE.md', import.meta.url))).toBe(true);
     expect(readme.replaceAll(own, '')).not.toMatch(INTERNAL);
+    const guides = readdirSync(new URL('../../docs/', import.meta.url)).filter((f) => f.endsWith('.md'));
+    expect(guides.length).toBeGreaterThan(10);
+    for (const guide of guides) {
+      const text = readFileSync(new URL(`../../docs/${guide}`, import.meta.url), 'utf8');
+      expect(text.replaceAll('[ARCHITECTURE.md](../ARCHITECTURE.md)', ''), `docs/${guide}`).not.toMatch(INTERNAL);
+    }
   });
 
   it('environment variables never make a local command fail', async () => {

@@ -18,6 +18,7 @@ describe('serve flags', () => {
       connections: { timeouts: { headersMs: 20_000, requestMs: 30_000 }, maxConnections: 500, maxConnectionsPerAddress: 100 },
       strict: false,
       cors: [],
+      testControls: null,
     });
   });
 
@@ -29,7 +30,11 @@ describe('serve flags', () => {
     expect(o).toEqual({
       ...{ port: 0, host: '0.0.0.0', data: '/d', demo: true, rateLimit: null, maxAttendees: 8, trustProxy: true, profile: null, log: 'json', strict: true, cors: ['http://localhost:3000'] },
       connections: { timeouts: { headersMs: 5000, requestMs: 9000 }, maxConnections: 64, maxConnectionsPerAddress: 8 },
+      testControls: null,
     });
+    expect(parseServeOptions({ testControls: true }).testControls).toEqual({});
+    expect(parseServeOptions({ testControls: true, controlTokenFile: '/t' }).testControls).toEqual({ tokenFile: '/t' });
+    expect(() => parseServeOptions({ controlTokenFile: '/t' })).toThrow('--control-token-file needs --test-controls');
     expect(parseServeOptions({ profileName: 'dev', force: true }).profile).toEqual({ name: 'dev', force: true });
     // No per-address cap with 'off', nor by default behind a trusted proxy (every connection is the proxy's).
     expect(parseServeOptions({ maxConnectionsPerAddress: 'off' }).connections.maxConnectionsPerAddress).toBeNull();

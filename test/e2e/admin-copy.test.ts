@@ -4,10 +4,10 @@ import { createTestDatabase, type TestDatabase } from '../pg/database.js';
 import { Sandbox } from './harness.js';
 
 /**
- * Moving a local instance to PostgreSQL through the built bin, as the README's "Moving a local
- * instance to PostgreSQL" says: `admin init` and `admin seed --demo`, a SQLite `serve` that signs
- * a recording URL and a join link, `admin copy` while it runs, then `serve --database`: the copied
- * key reads the same data, the URLs signed before work, and `admin keys revoke --database` is
+ * Moving a local instance to PostgreSQL through the built bin, as "Moving a local instance to
+ * PostgreSQL" in docs/instances-and-postgresql.md says: `admin init` and `admin seed --demo`, a
+ * SQLite `serve` that signs a recording URL and a join link, `admin copy` while it runs, then
+ * `serve --database`: the copied key reads the same data, the URLs signed before work, and `admin keys revoke --database` is
  * refused by the running `serve --database` on its next request.
  */
 describe('e2e: admin copy into PostgreSQL, then serve --database', () => {

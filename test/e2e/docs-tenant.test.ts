@@ -8,7 +8,7 @@ import { BACKENDS } from './harness.js';
 
 /** The tenant-as-code guide's examples run as the README's do: each section against its own fresh `serve --demo`, on each store. */
 const GUIDE = resolve(__dirname, '../../docs/tenant-as-code.md');
-const sections = extractSections(readFileSync(GUIDE, 'utf8')).filter((s) => runnableCommands(s).length > 0);
+const sections = extractSections(readFileSync(GUIDE, 'utf8'), 'docs/tenant-as-code.md').filter((s) => runnableCommands(s).length > 0);
 const slot = limiter(3);
 
 describe('docs/tenant-as-code.md', () => {

@@ -14,8 +14,8 @@ import { BACKENDS, BIN, Sandbox } from './harness.js';
  * machine. Measured here (2 cores, loaded): live heap +0.80 to +0.82 MB for the 10,000-row export
  * in json or ndjson over five runs (the live heap is sampled after a forced GC, so load does not
  * move it), but +20.7 MB when the json writer held the rows until the end; the bound is the
- * README's 1 MB. maxRSS 113 MB for one page, 115-123 MB for the exports (bound: +25 MB, and under
- * 150 MB). Three exports of 10,000 rows with a GC every 50 ms take 30-40 s on a busy 2-core
+ * 1 MB of docs/output-and-scripting.md. maxRSS 113 MB for one page, 115-123 MB for the exports
+ * (bound: +25 MB, and under 150 MB). Three exports of 10,000 rows with a GC every 50 ms take 30-40 s on a busy 2-core
  * machine, hence the test's own timeout.
  */
 const PROBE = `
@@ -89,7 +89,7 @@ describe.each(BACKENDS)('e2e: streaming exports (serve on %s)', (backend) => {
     expect(json.stderr).toBe('');
 
     for (const run of [ndjson, json]) {
-      // The README's promise: within 1 MB of a one-page run's live heap.
+      // The promise of docs/output-and-scripting.md: within 1 MB of a one-page run's live heap.
       expect(run.memory.liveHeap - page.memory.liveHeap).toBeLessThan(1 * MB);
       expect(run.memory.maxRss - page.memory.maxRss).toBeLessThan(25 * MB);
       expect(run.memory.maxRss).toBeLessThan(150 * MB);

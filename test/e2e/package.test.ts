@@ -59,6 +59,7 @@ afterAll(async () => {
 describe('the README gives this way onto the PATH', () => {
   it('npm pack, then npm install -g of the tarball; and warns against npx confctl outside the clone', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('### Getting `confctl` on your PATH');
     const section = readme.slice(readme.indexOf('### Getting `confctl` on your PATH'));
     const text = section.slice(0, section.indexOf('\n## '));
     expect(text).toContain('npm pack');
@@ -70,9 +71,21 @@ describe('the README gives this way onto the PATH', () => {
 
 describe('e2e: the packed package, installed into an empty prefix', () => {
   it('ships the bin, the bundle and the /docs asset, not the sources or the build metafile', () => {
-    expect(packed).toEqual(expect.arrayContaining(['bin/confctl.js', 'dist/bundle/confctl.js', 'dist/assets/redoc.standalone.js', 'package.json', 'README.md']));
+    expect(packed).toEqual(expect.arrayContaining(['bin/confctl.js', 'dist/bundle/confctl.js', 'dist/assets/redoc.standalone.js', 'package.json', 'README.md', 'man/confctl.1', 'man/confctl-users-list.1']));
     expect(packed.filter((p) => p.startsWith('src/') || p.startsWith('test/') || p === 'dist/bundle/meta.json' || p.startsWith('dist/cli/'))).toEqual([]);
     expect(existsSync(join(prefix, 'bin', process.platform === 'win32' ? 'confctl.cmd' : 'confctl'))).toBe(true);
+  });
+
+  it('installs the man pages where man finds them: PREFIX/share/man/man1, one per command', () => {
+    const man1 = join(prefix, 'share', 'man', 'man1');
+    const pages = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { man: string[] }).man;
+    expect(pages.length).toBeGreaterThan(40);
+    for (const page of pages) expect(readFileSync(join(man1, page.slice('man/'.length)), 'utf8'), page).toBe(readFileSync(join(ROOT, page), 'utf8'));
+    const man = spawnSync('man', ['--version'], { encoding: 'utf8' });
+    if (man.status !== 0) return; // no man(1) on this machine: the files above are what it would read
+    const shown = spawnSync('man', ['confctl-users-list'], { env: { ...onPath(), MANPATH: join(prefix, 'share', 'man'), MANPAGER: 'cat', MANWIDTH: '100' }, cwd: elsewhere, encoding: 'utf8' });
+    expect(shown.status, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/confctl users list \[options\]/);
   });
 
   it('the bare confctl on the PATH, run from another directory, prints the package version', () => {

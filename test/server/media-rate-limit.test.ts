@@ -5,7 +5,7 @@ import { conferenceSetup, type ConferenceFixture, listen } from './conferences-f
 import { API } from './fixtures.js';
 
 /**
- * The README's promise "media links are not rate limited", tried with limits on: 1 request per
+ * The promise of docs/local-server.md "media links are not rate limited", tried with limits on: 1 request per
  * window per client and per tenant, on the fixture's frozen clock (one window for the whole test).
  */
 let f: ConferenceFixture;

@@ -6,7 +6,7 @@ import { createServer } from '../../src/server/index.js';
 import { openDatabase } from '../../src/store/sqlite/db.js';
 import { openStore } from '../../src/store/index.js';
 
-/** The durability mode and lock waits the README states for the local server. */
+/** The durability mode and lock waits docs/local-server.md states for the local server. */
 describe('database settings', () => {
   let dir: string;
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -18,7 +18,7 @@ const task = (tenantId: number): ReadTask => ({
   query: { page_size: 15, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null },
 });
 
-it("serve's pool (README, Durability and concurrency): 2 lists run, 16 wait, the next is refused with Retry-After 1", async () => {
+it("serve's pool (docs/local-server.md, Durability and concurrency): 2 lists run, 16 wait, the next is refused with Retry-After 1", async () => {
   expect(READ_POOL_DEFAULTS).toMatchObject({ workers: 2, queue: 16, retryAfterSeconds: 1 });
   dir = mkdtempSync(join(tmpdir(), 'confctl-read-pool-'));
   const store = openStore(join(dir, 'confctl.db'));

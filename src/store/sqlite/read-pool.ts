@@ -21,7 +21,7 @@ export interface ReadPoolOptions {
   spawn?: (file: string) => Worker;
 }
 
-/** `serve`'s pool (README, "Performance"): two workers beside the main thread, 16 reads waiting at most. */
+/** `serve`'s pool (docs/local-server.md, "Durability and concurrency"): two workers beside the main thread, 16 reads waiting at most. */
 export const READ_POOL_DEFAULTS: ReadPoolOptions = { workers: 2, queue: 16, retryAfterSeconds: 1 };
 
 /**

@@ -20,14 +20,14 @@ describe('README example extraction', () => {
       '## S', `${fence}sh no-test`, '# long-running', 'confctl serve', fence,
       `${fence}json`, '{}', fence, `${fence}text`, 'confctl serve [--port N]', fence, fence, 'src/  code', fence,
     ));
-    expect(s.blocks).toEqual([{ line: 2, runs: false, dataDirOnly: false, commands: [] }]);
+    expect(s.blocks).toEqual([{ line: 2, runs: false, source: '# long-running\nconfctl serve', dataDirOnly: false, commands: [] }]);
   });
 
   it('marks sh data-dir blocks: they run, on a data directory only', () => {
     const [s] = extractSections(md('## S', `${fence}sh`, 'confctl a', fence, `${fence}sh data-dir`, '# a data directory only', 'confctl backup', fence));
     expect(s.blocks).toEqual([
-      { line: 2, runs: true, dataDirOnly: false, commands: [{ line: 3, text: 'confctl a', expectedExit: 0 }] },
-      { line: 5, runs: true, dataDirOnly: true, commands: [{ line: 7, text: 'confctl backup', expectedExit: 0 }] },
+      { line: 2, runs: true, source: 'confctl a', dataDirOnly: false, commands: [{ line: 3, text: 'confctl a', expectedExit: 0 }] },
+      { line: 5, runs: true, source: '# a data directory only\nconfctl backup', dataDirOnly: true, commands: [{ line: 7, text: 'confctl backup', expectedExit: 0 }] },
     ]);
   });
 
@@ -57,6 +57,7 @@ describe('README example extraction', () => {
     refused(md('## S', `${fence}sh data-dir`, 'confctl admin backup', fence), /line 3: a sh data-dir block starts with a comment saying why it runs against a data directory only/);
     refused(md('## S', `${fence}sh skip`, 'ls', fence), /unknown fence flag 'skip' \(known: no-test, data-dir\)/);
     refused(md('## S', `${fence}sh no-test data-dir`, '# why', fence), /unknown fence flag 'no-test data-dir'/);
+    refused(md('## S', `${fence}sh no-test`, '# would run forever', 'sleep 1000', fence), /line 3: a sh no-test block's reason starts with one of: needs, starts, long-running, interactive, changes/);
     refused(md('## S', `${fence}sh`, 'confctl x   # exit 5 once it started', fence), /line 3: write an expected exit code as '# exit N'/);
     refused(md('## S', `${fence}sh`, 'cat <<EOF', 'x', 'EOF', fence), /line 3: here-documents are not supported/);
     refused(md('## S', `${fence}sh`, 'ls \\', fence), /line 3: the command's last line ends with a continuation/);
@@ -64,8 +65,14 @@ describe('README example extraction', () => {
     refused(md(`${fence}sh`, 'ls', fence), /line 1: a sh block before the first ## heading/);
   });
 
+  it('names the document in its errors and sections', () => {
+    expect(() => extractSections(md('## S', `${fence}bash`, 'ls', fence), 'docs/guide.md')).toThrow(/^docs\/guide\.md line 2: /);
+    expect(extractSections(md('## S'), 'docs/guide.md')[0].doc).toBe('docs/guide.md');
+    expect(() => extractSections(md('## S', `${fence}bash`, 'ls', fence))).toThrow(/^README line 2: /);
+  });
+
   it('reads CRLF line ends as LF', () => {
-    const [s] = extractSections(['## S', `${fence}sh no-test`, '# why', fence, `${fence}sh`, 'confctl a   # exit 4', fence].join('\r\n'));
+    const [s] = extractSections(['## S', `${fence}sh no-test`, '# needs why', fence, `${fence}sh`, 'confctl a   # exit 4', fence].join('\r\n'));
     expect(s.blocks.map((b) => b.runs)).toEqual([false, true]);
     expect(s.blocks[1].commands).toEqual([{ line: 6, text: 'confctl a', expectedExit: 4 }]);
   });

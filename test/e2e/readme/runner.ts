@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import type { Command, Section } from './extract.js';
 
 /**
- * Runs a README section's commands in order in one bash (so files and shell variables carry from
- * one command to the next), each with stdin from /dev/null and `pipefail`, its output kept apart.
- * The section stops at the first command whose exit code is not the one it states.
+ * Runs a manual section's commands (the README's or a guide's) in order in one bash (so files
+ * and shell variables carry from one command to the next), each with stdin from /dev/null and
+ * `pipefail`, its output kept apart. The section stops at the first command whose exit code is
+ * not the one it states.
  */
 
 export interface Step {
@@ -61,7 +62,7 @@ export async function runSection(section: Section, options: RunOptions): Promise
   return { steps };
 }
 
-/** One failure as a readable report: section, README line, command, exit codes, output. */
+/** One failure as a readable report: document, section, line, command, exit codes, output. */
 export function describeFailure(section: Section, run: SectionRun): string {
   const f = run.failure;
   if (!f) return '';
@@ -69,7 +70,7 @@ export function describeFailure(section: Section, run: SectionRun): string {
     ? 'did not finish (the shell stopped or timed out)'
     : `exited ${f.exit}, expected ${f.command.expectedExit}${f.command.expectedExit === 0 ? '' : ` (stated as "# exit ${f.command.expectedExit}")`}`;
   return [
-    `README section "${section.title}" (line ${section.line}), example at README line ${f.command.line}:`,
+    `${section.doc} section "${section.title}" (line ${section.line}), example at ${section.doc} line ${f.command.line}:`,
     `  $ ${f.command.text.replace(/\n/g, '\n    ')}`,
     `  ${ended}`,
     ...(f.exit === 127 ? ['  (127: a command was not found; install the tool, or fence the block sh no-test saying why)'] : []),
@@ -83,7 +84,7 @@ function buildScript(commands: Command[], substitute: (text: string) => string):
   const parts = ['set -o pipefail'];
   commands.forEach((c, i) => {
     parts.push(
-      `# README line ${c.line}`,
+      `# line ${c.line}`,
       '{',
       substitute(c.text),
       `} >"$README_STEPS/${i}.out" 2>&1 </dev/null`,

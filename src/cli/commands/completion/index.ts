@@ -1,5 +1,6 @@
 /** `confctl completion bash|zsh|fish`: prints a completion script for the shell. */
 import { type Command, Argument, Option } from 'commander';
+import { examples } from '../../help.js';
 import type { CliContext } from '../../context.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -30,6 +31,7 @@ Install:
   fish  $ confctl completion fish > ~/.config/fish/completions/confctl.fish
 `,
     )
+    .addHelpText('after', examples('confctl completion bash > ~/.local/share/bash-completion/completions/confctl   # the per-user directory of bash-completion'))
     .action(async (shell: Shell, flags: { ids?: string }, cmd: Command) => {
       if (flags.ids === undefined) return void ctx.streams.stdout.write(await completionScript(shell, program, ctx));
       const globals = cmd.optsWithGlobals<{ profile?: string; baseUrl?: string; timeout?: string }>();

@@ -1,6 +1,7 @@
 /**
  * The command tree for completion scripts, read from the commander program with every command
- * module loaded (slower than a normal start, which is fine for `confctl completion`).
+ * module loaded (slower than a normal start, which is fine for `confctl completion`). The command
+ * reference (src/cli/reference/) loads the program the same way.
  */
 import type { Command } from 'commander';
 import { COMMANDS } from '../../command-table.js';
@@ -46,30 +47,40 @@ function node(cmd: Command, path: string): CommandNode {
   // commander's help flag is on every command: offered once, with the program's (global) flags.
   if (!path) flags.push({ names: ['-h', '--help'], takesValue: false, description: 'display help for command' });
   const first = cmd.registeredArguments[0];
-  const visible = cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden && c.name() !== 'help');
   return {
     path,
     description: cmd.description(),
-    subcommands: visible.map((c) => node(c, path ? `${path} ${c.name()}` : c.name())),
+    subcommands: visibleSubcommands(cmd).map((c) => node(c, path ? `${path} ${c.name()}` : c.name())),
     flags,
     args: profileArg(path, first?.name()) ? 'profiles' : first?.argChoices?.length ? [...first.argChoices] : idArgs(path),
   };
 }
 
+/** `cmd`'s subcommands as help lists them: hidden ones and commander's implicit `help` left out. */
+export function visibleSubcommands(cmd: Command): Command[] {
+  return cmd.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden && c.name() !== 'help');
+}
+
+/** A command main.ts added by name only, its module not loaded. */
+const isPlaceholder = (cmd: Command) => !cmd.commands.length && !cmd.options.length && !cmd.registeredArguments.length;
+
 /**
- * The whole program as a tree: each placeholder command main.ts left unloaded is replaced by its
- * module, loaded through the command table.
+ * Gives `program` every command of the command table, in the table's order: a placeholder that
+ * main.ts left unloaded (or a missing command) is replaced by its module's registration.
  */
-export async function commandTree(program: Command, ctx: CliContext): Promise<CommandNode> {
+export async function loadAllCommands(program: Command, ctx: CliContext): Promise<void> {
   const commands = program.commands as Command[];
-  for (const placeholder of [...commands]) {
-    if (placeholder.commands.length || placeholder.options.length || placeholder.registeredArguments.length) continue;
-    const entry = COMMANDS[placeholder.name()];
-    if (!entry) continue;
-    const mod = await entry.load();
-    commands.splice(commands.indexOf(placeholder), 1);
-    mod.register(program, ctx);
+  for (const [name, entry] of Object.entries(COMMANDS)) {
+    const existing = commands.find((c) => c.name() === name);
+    if (existing) commands.splice(commands.indexOf(existing), 1);
+    if (existing && !isPlaceholder(existing)) commands.push(existing);
+    else (await entry.load()).register(program, ctx);
   }
+}
+
+/** The whole program as a tree, every command module loaded. */
+export async function commandTree(program: Command, ctx: CliContext): Promise<CommandNode> {
+  await loadAllCommands(program, ctx);
   return node(program, '');
 }
 

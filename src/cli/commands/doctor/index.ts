@@ -12,7 +12,17 @@ import { listWriter } from '../../output/index.js';
 import { keyHeaders, type RawAnswer, resolveUrl, sendRaw } from '../api/http.js';
 import { configRow, type Row, settingsRows } from './config.js';
 import { judge, type Probe, PROBES, UNPROBED } from './probes.js';
+import { type ExitCodeNote, exitCodes } from '../../exit-codes.js';
 import { examples } from '../../help.js';
+
+/** What doctor's exit code says about the profile. */
+const DOCTOR_EXIT_CODES: readonly ExitCodeNote[] = [
+  { code: EXIT.ok, meaning: 'the key works' },
+  { code: EXIT.usage, meaning: 'setup incomplete' },
+  { code: EXIT.auth, meaning: 'key rejected' },
+  { code: EXIT.notFound, meaning: 'unknown tenant' },
+  { code: EXIT.network, meaning: 'unreachable' },
+];
 
 export interface DoctorDeps {
   /** Waits for the rate-limit window to reset (tests pass an instant one). */
@@ -89,16 +99,16 @@ export async function runDoctor(globals: GlobalOptions, ctx: CliContext, deps: D
 }
 
 export function register(program: Command, ctx: CliContext, runF?: (globals: GlobalOptions) => Promise<void>): void {
-  program
+  const doctor = program
     .command('doctor')
     .description("Check the profile: config file, base URL, reachability, the key and each permission (changes nothing)")
     .addHelpText(
       'after',
       '\nWrites are probed with requests that cannot succeed (an invalid body or an id that does not exist):\n' +
         "400 or 404 means the permission is granted, 401 'Access denied.' that it is not.\n" +
-        'users.lock.* is shown as skip (not probed): only a valid user create with activate would tell.\n' +
-        '\nExit codes: 0 the key works, 2 setup incomplete, 3 key rejected, 4 unknown tenant, 8 unreachable.\n' +
-        examples('confctl doctor', 'confctl doctor --profile acme -o json'),
-    )
+        'users.lock.* is shown as skip (not probed): only a valid user create with activate would tell.',
+    );
+  exitCodes(doctor, DOCTOR_EXIT_CODES)
+    .addHelpText('after', examples('confctl doctor', 'confctl doctor --profile acme -o json'))
     .action((_flags, cmd: Command) => (runF ?? ((g) => runDoctor(g, ctx)))(globalOptions(cmd)));
 }

@@ -5,12 +5,13 @@ import { type ConnectionFlagValues, parseConnectionFlags } from './connections.j
 import { FORCE_FLAG } from '../../overwrite.js';
 import { localProfileChoice, type ProfileFlags } from '../local-profile.js';
 import type { ServeOptions } from './run.js';
+import { parseTestControlFlags, type TestControlFlagValues } from './test-controls.js';
 
 /** serve/postgres.ts takes the options from here. */
 export type { ServeOptions };
 
 /** The flags of `confctl serve` as commander hands them over (defaults applied). */
-export interface ServeFlags extends ConnectionFlagValues, ProfileFlags {
+export interface ServeFlags extends ConnectionFlagValues, ProfileFlags, TestControlFlagValues {
   port?: string;
   host?: string;
   data?: string;
@@ -75,6 +76,7 @@ export function parseServeOptions(o: ServeFlags): ServeOptions {
     strict: Boolean(o.strict),
     cors: parseCors(o.cors ?? []),
     pidFile: o.pidFile,
+    testControls: parseTestControlFlags(o),
   };
 }
 
@@ -102,6 +104,8 @@ export function register(program: Command, ctx: CliContext): void {
     .option('--max-connections <n>', 'open connections served at once; more are answered 503', '500')
     .option('--max-connections-per-address <n>', "open connections per client address, or 'off'; more are answered 503 (default: 100, off with --trust-proxy)")
     .option('--pid-file <file>', "write the process id there once listening (removed on exit), to stop a background server with kill \"$(cat FILE)\"; a file naming a running process is refused (exit 5)")
+    .option('--test-controls', 'answer the test controls under /_confctl (snapshots, ...) to loopback clients holding the control token')
+    .option('--control-token-file <file>', 'with --test-controls: read the control token from FILE instead of printing a random one')
     .addHelpText(
       'after',
       `
@@ -123,6 +127,13 @@ With --database (or CONFCTL_DATABASE_URL, which no process list shows, unless --
 serve runs on PostgreSQL: several instances on one database act as one service (shared rate
 limits, caches that see every instance's writes, one signing secret), with recording files in a
 --media directory they share. --data and --database together are refused (exit 2).
+
+With --test-controls, a test harness can drive the instance over HTTP under /_confctl
+(GET /_confctl lists the routes). They answer only when the connection comes from a loopback
+address (127.0.0.0/8, ::1; --trust-proxy and X-Forwarded-For are ignored here: 403 otherwise)
+and carries the control token in the header X-Confctl-Control-Token (401 otherwise). The token
+is printed at start, or read from --control-token-file (16 to 512 visible ASCII characters);
+it never appears in the access log. Without --test-controls, /_confctl is an unknown path (404).
 ${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off', 'CONFCTL_DATABASE_URL=postgres://confctl@db/confctl confctl serve --media /srv/confctl-media')}`,
     )
     .action(async (flags: ServeFlags) => {

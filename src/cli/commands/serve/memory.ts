@@ -9,7 +9,7 @@ const YOUNG_GENERATION_FLAGS = /--(max|min)-semi-space-size|--semi-space-growth-
  * 20-30 MB of peak RSS that buys no measurable CPU there, since SQLite answers each request
  * within one turn and little survives a scavenge. Not on PostgreSQL: there a request's objects
  * live across its round trips, a small young generation promotes them, and the old generation's
- * collections cost more CPU and memory than they save (see the README's Performance section).
+ * collections cost more CPU and memory than they save (see docs/performance.md).
  * The size is fixed when Node starts, but its growth factor is read at each growth, so setting it
  * to 1 stops the growth. Does nothing, and answers false, when the user sized the young generation.
  */

@@ -72,7 +72,7 @@ export async function hasSchema(url: string): Promise<boolean> {
 /**
  * A `--database` URL with a password would show in the process list (`ps`, /proc/PID/cmdline):
  * renaming the process overwrites its command line there. CONFCTL_DATABASE_URL avoids the
- * window before this runs, and the README says to prefer it.
+ * window before this runs, and docs/instances-and-postgresql.md says to prefer it.
  */
 function hideFromProcessList(url: string): void {
   if (process.argv.some((arg) => arg.includes(url)) && new URL(url).password) process.title = 'confctl serve --database ***';

@@ -18,6 +18,7 @@ import { retryDelaysFrom, serveLog, startWebhookSender } from './webhooks.js';
 import { keepYoungGenerationSmall } from './memory.js';
 import { claimPidFile, removePidFile, writePidFile } from './pid-file.js';
 import { chooseDatabase } from '../database-choice.js';
+import { controlToken, controlsLine, type TestControlFlags } from './test-controls.js';
 
 export { listenError };
 
@@ -45,6 +46,8 @@ export interface ServeOptions {
   cors: string[];
   /** `--pid-file`: where the process id is written while serving. */
   pidFile?: string;
+  /** `--test-controls` (with `--control-token-file`); null without. */
+  testControls: TestControlFlags | null;
 }
 
 /** The base URL a client uses for a server bound to `host:port` (wildcard binds answer on localhost). */
@@ -93,7 +96,7 @@ async function openLocalService(options: ServeOptions, ctx: CliContext): Promise
   store.optimize();
   const retryDelays = retryDelaysFrom(ctx.env);
   return {
-    // Lists run on worker threads with read-only connections (README, "Performance").
+    // Lists run on worker threads with read-only connections (docs/local-server.md, "Durability and concurrency").
     store: withReadPool(store),
     signingSecret: local.signingSecret,
     mediaDir: layout.mediaDir,
@@ -130,6 +133,8 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   const database = chooseDatabase(options, ctx.env);
   if (options.pidFile) claimPidFile(options.pidFile, serveLog(options.log, (text) => ctx.streams.stderr.write(text), 'serve'));
   if (!database) keepYoungGenerationSmall();
+  // Read before anything is opened: a bad token file is a usage error with nothing created.
+  const token = options.testControls ? controlToken(options.testControls) : undefined;
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
   const { store, created, demo } = opened;
   const { server } = createServer({
@@ -142,6 +147,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     log: options.log,
     strict: options.strict,
     cors: options.cors,
+    testControls: token === undefined ? null : { token },
     logStream: process.stderr,
     ...options.connections,
   });
@@ -168,6 +174,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     if (saved) out.write(`Profile '${options.profile.name}' points at ${baseUrl}\n`);
   }
   if (demo) out.write(`${demoMessage(demo)}\n`);
+  if (options.testControls && token !== undefined) out.write(controlsLine(new URL(baseUrl).origin, options.testControls, token));
   out.write(`Listening on ${baseUrl} (data: ${opened.where})\n`);
   if (options.pidFile) writePidFile(options.pidFile);
   const background = opened.start();

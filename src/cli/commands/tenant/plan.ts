@@ -6,12 +6,20 @@
 import type { Command } from 'commander';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../../context.js';
 import { EXIT, errorLines, QuietExit } from '../../errors.js';
+import { type ExitCodeNote, exitCodes } from '../../exit-codes.js';
 import { examples } from '../../help.js';
 import { readDesiredState } from './source.js';
 import { collect, planAgainstTenant, printPlan, refuseProblems, savePlan } from './flow.js';
 
 /** `--detailed-exitcode`'s code for a plan with changes. */
 const CHANGES_PENDING = 2;
+
+/** What `--detailed-exitcode` makes of the exit code. */
+const PLAN_EXIT_CODES: readonly ExitCodeNote[] = [
+  { code: EXIT.ok, meaning: 'with --detailed-exitcode: nothing to change' },
+  { code: CHANGES_PENDING, meaning: 'with --detailed-exitcode: there are changes' },
+  { code: EXIT.unexpected, meaning: 'with --detailed-exitcode: any error' },
+];
 
 export interface PlanOptions {
   files: string[];
@@ -41,13 +49,12 @@ export async function runPlan(opts: PlanOptions, ctx: CliContext): Promise<void>
 }
 
 export function register(program: Command, ctx: CliContext, run = runPlan): void {
-  program
-    .command('plan')
+  exitCodes(program.command('plan'), PLAN_EXIT_CODES)
     .description('Compare desired-state files with the tenant: what would be created, updated, added, removed, and what is unmanaged')
     .option('-f, --file <path>', 'a directory of kind files (users.yaml, customers.yaml, conferences.yaml) or one such file (repeatable)', collect)
     .option('--prune', 'delete conferences (not ended) that no file names; without it they are listed as unmanaged')
     .option('--out <file>', 'save the plan as JSON for `confctl apply FILE`')
-    .option('--detailed-exitcode', 'exit 0 when there is nothing to change, 2 when there is, 1 on any error')
+    .option('--detailed-exitcode', `exit ${EXIT.ok} when there is nothing to change, ${CHANGES_PENDING} when there is, ${EXIT.unexpected} on any error`)
     .addHelpText('after', examples('confctl plan -f tenant/', 'confctl plan -f tenant/ --out plan.json --detailed-exitcode'))
     .action((flags: { file?: string[]; prune?: boolean; out?: string; detailedExitcode?: boolean }, cmd: Command) => {
       const files = flags.file ?? [];

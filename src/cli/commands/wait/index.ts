@@ -6,6 +6,8 @@
 import type { Command } from 'commander';
 import { DURATION_UNITS, durationSyntax, parseDuration } from '../../../contract/duration.js';
 import { type CliContext, type GlobalOptions, globalOptions, UsageError } from '../../context.js';
+import { EXIT } from '../../errors.js';
+import { type ExitCodeNote, exitCodes } from '../../exit-codes.js';
 import { examples } from '../../help.js';
 import { CONDITIONS, conferenceSubject, recordingSubject, type Subject, userSubject } from '../../wait/subjects.js';
 import type { WaitOptions } from './run.js';
@@ -52,28 +54,32 @@ export function waitOptions(subject: Subject, flags: WaitFlags, globals: GlobalO
   };
 }
 
+/** The codes of every `wait` command, in the order they are checked. */
+const WAIT_EXIT_CODES: readonly ExitCodeNote[] = [
+  { code: EXIT.ok, meaning: 'the condition holds' },
+  { code: EXIT.failOn, meaning: 'a --fail-on condition holds (checked first)' },
+  { code: EXIT.timedOut, meaning: '--max-wait passed before the condition held' },
+  { code: EXIT.notFound, meaning: "the subject does not exist (unless waiting for or failing on 'deleted')" },
+];
+
 function addWaitOptions(cmd: Command, conditions: readonly string[]): Command {
-  return cmd
+  return exitCodes(cmd, WAIT_EXIT_CODES)
     .requiredOption('--for <condition>', `the condition to wait for: ${conditions.join(', ')}`)
-    .option('--fail-on <condition>', 'stop with exit 9 when this condition holds (repeatable, or comma-separated)', list)
-    .option('--max-wait <duration>', `give up after this long with exit 124 (${durationSyntax()}; default ${DEFAULT_MAX_WAIT})`)
+    .option('--fail-on <condition>', `stop with exit ${EXIT.failOn} when this condition holds (repeatable, or comma-separated)`, list)
+    .option('--max-wait <duration>', `give up after this long with exit ${EXIT.timedOut} (${durationSyntax()}; default ${DEFAULT_MAX_WAIT})`)
     .option('--interval <duration>', `time between checks (default ${DEFAULT_INTERVAL}; doubles while the service answers 429)`);
 }
 
 const HELP = `
 Durations: ${durationSyntax()}, e.g. 500ms, 30s, 10m, 1h.
-Exit codes: 0 the condition holds, 9 a --fail-on condition holds (checked first), 124 --max-wait
-passed, 4 the subject does not exist (unless waiting for or failing on 'deleted'), others as usual.
 The resource is printed when the wait ends; with -o ndjson one JSON line per check instead.
 Progress goes to stderr when it is a terminal. --timeout stays the timeout of each request.`;
 
 /** Registers `wait`; `runF` replaces the runner in parse-only tests. */
 export function register(program: Command, ctx: CliContext, runF?: (opts: WaitOptions) => Promise<void>): void {
   const run = runF ?? (async (opts: WaitOptions) => (await import('./run.js')).runWait(opts, ctx));
-  const wait = program
-    .command('wait')
-    .description('Wait until a conference, recording or user reaches a state (polls the API; reads only)')
-    .addHelpText('after', `${HELP}\n${examples('confctl wait conference 5 --for ended --max-wait 2h', 'confctl wait recording 5 6 --for finished --fail-on failed --interval 10s')}`);
+  const wait = exitCodes(program.command('wait').description('Wait until a conference, recording or user reaches a state (polls the API; reads only)').addHelpText('after', HELP), WAIT_EXIT_CODES)
+    .addHelpText('after', examples('confctl wait conference 5 --for ended --max-wait 2h', 'confctl wait recording 5 6 --for finished --fail-on failed --interval 10s'));
 
   addWaitOptions(wait.command('conference').description('Wait for a conference: started, ended, recording-ready, recording-failed or deleted').argument('<id>'), CONDITIONS.conference)
     .addHelpText('after', examples('confctl wait conference 5 --for recording-ready --fail-on recording-failed'))

@@ -1,6 +1,8 @@
 /** `confctl webhooks listen|verify`: the receiving side of webhooks, independent of any server. */
 import type { Command } from 'commander';
 import { type CliContext, globalOptions, UsageError } from '../../context.js';
+import { EXIT } from '../../errors.js';
+import { type ExitCodeNote, exitCodes } from '../../exit-codes.js';
 import { examples } from '../../help.js';
 import { DEFAULT_MAX_AGE_SECONDS } from '../../../webhooks/signature.js';
 import type { ListenOptions } from './listen.js';
@@ -78,6 +80,13 @@ export function parseVerifyOptions(file: string | undefined, o: VerifyFlags, ctx
 
 const collect = (v: string, acc: string[] = []) => [...acc, v];
 
+/** What `webhooks verify` says by its exit code. */
+const VERIFY_EXIT_CODES: readonly ExitCodeNote[] = [
+  { code: EXIT.ok, meaning: 'the delivery is authentic and fresh' },
+  { code: EXIT.validation, meaning: 'it is not (the reason on stderr)' },
+  { code: EXIT.usage, meaning: 'the capture or the flags cannot be read' },
+];
+
 export function register(program: Command, ctx: CliContext): void {
   const webhooks = program
     .command('webhooks')
@@ -113,7 +122,7 @@ ${examples(
       const options = parseListenOptions(flags, ctx, globalOptions(cmd).output);
       await (await import('./listen.js')).runListen(options, ctx);
     });
-  webhooks
+  const verify = webhooks
     .command('verify')
     .description('Say whether a captured delivery is authentic and fresh (exit 0), or why not (exit 6)')
     .argument('[file]', 'the raw HTTP request as captured (default: stdin, unless --header/--body)')
@@ -126,14 +135,17 @@ ${examples(
       'after',
       `
 A capture is the request as it arrived: an optional request line, the headers, a blank line and
-the body (with Content-Length, exactly that many bytes). Exit 0: authentic and fresh; exit 6: not
-(the reason on stderr); exit 2: the capture or the flags cannot be read. A capture older than
-5 minutes is stale by definition: --max-age 0 checks the signature alone.
-${examples(
-  'confctl webhooks verify --secret-file hook.secret delivery.http',
-  'confctl webhooks verify --secret-file hook.secret --max-age 0 < delivery.http',
-  "confctl webhooks verify --secret whsec_... --header 'X-Webhook-Id: 7f3a...' --header 'X-Webhook-Timestamp: 2026-11-23T20:30:00.000Z' --header 'X-Webhook-Signature: 9c1e...' --body body.json",
-)}`,
+the body (with Content-Length, exactly that many bytes). A capture older than 5 minutes is stale
+by definition: --max-age 0 checks the signature alone.`,
+    );
+  exitCodes(verify, VERIFY_EXIT_CODES)
+    .addHelpText(
+      'after',
+      examples(
+        'confctl webhooks verify --secret-file hook.secret delivery.http',
+        'confctl webhooks verify --secret-file hook.secret --max-age 0 < delivery.http',
+        "confctl webhooks verify --secret whsec_... --header 'X-Webhook-Id: 7f3a...' --header 'X-Webhook-Timestamp: 2026-11-23T20:30:00.000Z' --header 'X-Webhook-Signature: 9c1e...' --body body.json",
+      ),
     )
     .action(async (file: string | undefined, flags: VerifyFlags) => {
       const options = parseVerifyOptions(file, flags, ctx);
