@@ -5,7 +5,8 @@ import { type ConnectionFlagValues, parseConnectionFlags } from './connections.j
 import { FORCE_FLAG } from '../../overwrite.js';
 import { localProfileChoice, type ProfileFlags } from '../local-profile.js';
 import type { ServeOptions } from './run.js';
-import { parseTestControlFlags, type TestControlFlagValues } from './test-controls.js';
+// Types only: test-controls.ts loads the server, which `serve --help` must not.
+import type { TestControlFlags, TestControlFlagValues } from './test-controls.js';
 
 /** serve/postgres.ts takes the options from here. */
 export type { ServeOptions };
@@ -56,6 +57,16 @@ export function parseRateLimit(value: string): ServeOptions['rateLimit'] {
   const client = positiveInt('--rate-limit', m[1]);
   const tenant = m[2] === undefined ? Math.max(client, 10) : positiveInt('--rate-limit', m[2]);
   return { client, tenant };
+}
+
+/** Flags → `--test-controls` options, or null without the flag; `--control-token-file` alone is refused. */
+export function parseTestControlFlags(o: TestControlFlagValues): TestControlFlags | null {
+  const tokenFile = o.controlTokenFile;
+  if (!o.testControls) {
+    if (tokenFile !== undefined) throw new UsageError('--control-token-file needs --test-controls');
+    return null;
+  }
+  return tokenFile === undefined ? {} : { tokenFile };
 }
 
 /** Flags → options, no I/O. */
