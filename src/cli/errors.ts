@@ -1,3 +1,6 @@
+import type { Command } from 'commander';
+import { AdminError } from '../admin/errors.js';
+import { ImportError } from '../admin/records.js';
 import { ApiError, type FieldErrors, NetworkError, plainHttpBaseUrl, plainHttpHint, refusedLoopbackPort } from '../client/errors.js';
 
 /** Exit codes (decisions §9). */
@@ -58,10 +61,16 @@ export function exitCodeForStatus(status: number): ExitCode {
   return EXIT.unexpected;
 }
 
+/** An admin failure's exit code by its kind: not found 4, conflict 5, invalid 6. */
+const ADMIN_EXIT: Record<AdminError['kind'], ExitCode> = { not_found: EXIT.notFound, conflict: EXIT.conflict, invalid: EXIT.validation };
+
 /** The exit code of anything thrown by a command: the one place errors become exit codes. */
 export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof CliError) return err.exitCode;
   if (isPromptCancel(err)) return EXIT.interrupted;
+  if (err instanceof AdminError) return ADMIN_EXIT[err.kind];
+  // A refused import (`admin import`): every bad record is listed (`errorLines`).
+  if (err instanceof ImportError) return EXIT.validation;
   if (err instanceof ApiError) return exitCodeForStatus(err.status);
   if (err instanceof NetworkError) return EXIT.network;
   return EXIT.unexpected;
@@ -109,6 +118,29 @@ function apiHint(err: ApiError): string | undefined {
   }
 }
 
+/** `admin events update` for the command `cmd` (its path below the program). */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** A hint for an admin failure of `kind` in command `cmd` (the one that ran), as client errors have. */
+function adminHint(kind: AdminError['kind'], cmd: Command | undefined): string {
+  const path = cmd ? commandPath(cmd) : 'admin';
+  const lister = cmd?.parent?.commands.find((c) => c.name() === 'list');
+  switch (kind) {
+    case 'not_found':
+      return lister
+        ? `'confctl ${commandPath(lister)}' lists what there is; --data, --database and --tenant choose the instance and tenant`
+        : 'check the ids and paths; --data, --database and --tenant choose the instance and tenant';
+    case 'conflict':
+      return `the stored state does not allow this now; 'confctl ${path} --help' says what the command needs`;
+    default:
+      return `check the flags and values: 'confctl ${path} --help' shows what each takes`;
+  }
+}
+
 /** Ctrl-C (or a closed terminal) at an @inquirer/prompts question. */
 function isPromptCancel(err: unknown): boolean {
   return err instanceof Error && err.name === 'ExitPromptError';
@@ -118,10 +150,15 @@ function isPromptCancel(err: unknown): boolean {
 export const fieldLines = (errors: FieldErrors | undefined): string[] =>
   Object.entries(errors ?? {}).flatMap(([field, messages]) => messages.map((m) => `  ${field}: ${m}`));
 
-/** Stderr lines for an error: one line saying what failed, a hint, one line per invalid field. */
-export function errorLines(err: unknown): string[] {
+/**
+ * Stderr lines for an error: one line saying what failed, a hint, one line per invalid field.
+ * `cmd` is the command that ran, which an admin failure's hint names.
+ */
+export function errorLines(err: unknown, cmd?: Command): string[] {
   if (isPromptCancel(err)) return ['cancelled; nothing was sent'];
   if (err instanceof QuietExit) return [];
+  if (err instanceof AdminError) return [`error: ${err.message}`, `hint: ${adminHint(err.kind, cmd)}`];
+  if (err instanceof ImportError) return [...err.details().map((line) => `  ${line}`), `error: ${err.message}`, 'hint: fix the listed records and run the import again'];
   if (err instanceof CliError) return [`error: ${err.message}`, ...fieldLines(err.errors), ...(err.hint ? [`hint: ${err.hint}`] : [])];
   if (err instanceof ApiError) {
     const hint = apiHint(err);

@@ -69,6 +69,11 @@ export function createProgram(ctx: CliContext): Command {
 /** Runs confctl with `args` (without node and script) and answers the exit code. */
 export async function runCli(args: readonly string[], ctx: CliContext = processContext()): Promise<number> {
   const program = createProgram(ctx);
+  /** The command whose action ran, for the hints that name it. */
+  let ran: Command | undefined;
+  program.hook('preAction', (_program, action) => {
+    ran = action;
+  });
   try {
     const selected = commandName(args);
     for (const [name, entry] of Object.entries(COMMANDS)) {
@@ -79,7 +84,7 @@ export async function runCli(args: readonly string[], ctx: CliContext = processC
     return EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    for (const line of errorLines(err)) ctx.streams.stderr.write(`${line}\n`);
+    for (const line of errorLines(err, ran)) ctx.streams.stderr.write(`${line}\n`);
     return exitCodeFor(err);
   }
 }

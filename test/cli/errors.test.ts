@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CliError, errorLines, exitCodeFor, UsageError } from '../../src/cli/errors.js';
+import { Command } from 'commander';
+import { AdminError } from '../../src/admin/errors.js';
+import { ImportError } from '../../src/admin/records.js';
 import { ApiError, NetworkError } from '../../src/client/errors.js';
 import { withProfile } from './helpers.js';
 
@@ -25,6 +28,38 @@ describe('exit codes', () => {
     expect(exitCodeFor(new UsageError('bad'))).toBe(2);
     expect(exitCodeFor(new CliError('x', 5))).toBe(5);
     expect(exitCodeFor(new TypeError('boom'))).toBe(1);
+  });
+});
+
+describe('admin failures become exit codes and lines here, whichever store the command ran on', () => {
+  const admin = new Command('confctl').command('admin');
+  const links = admin.command('meeting-links');
+  links.command('list');
+  const schedule = links.command('schedule');
+
+  it.each([
+    ['not_found', 4],
+    ['conflict', 5],
+    ['invalid', 6],
+  ] as const)('%s → %i', (kind, code) => expect(exitCodeFor(new AdminError(kind, 'x'))).toBe(code));
+
+  it('a hint names the command that ran, or the list beside it', () => {
+    expect(errorLines(new AdminError('not_found', 'no meeting link 9'), schedule)).toEqual([
+      'error: no meeting link 9',
+      "hint: 'confctl admin meeting-links list' lists what there is; --data, --database and --tenant choose the instance and tenant",
+    ]);
+    expect(errorLines(new AdminError('conflict', 'taken'), schedule)[1]).toBe("hint: the stored state does not allow this now; 'confctl admin meeting-links schedule --help' says what the command needs");
+    expect(errorLines(new AdminError('invalid', 'bad'), schedule)[1]).toBe("hint: check the flags and values: 'confctl admin meeting-links schedule --help' shows what each takes");
+  });
+
+  it('a refused import lists every bad record before its error line, exit 6', () => {
+    const err = new ImportError('users.ndjson', 'ndjson', 'line', [{ line: 2, errors: { email: ['The email must be a valid email address.'] } }]);
+    expect(exitCodeFor(err)).toBe(6);
+    expect(errorLines(err)).toEqual([
+      '  users.ndjson:2: email: The email must be a valid email address.',
+      'error: users.ndjson: 1 invalid line (line 2); nothing was imported.',
+      'hint: fix the listed records and run the import again',
+    ]);
   });
 });
 

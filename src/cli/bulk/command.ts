@@ -8,6 +8,7 @@ import type { OperationId } from '../../contract/operations-meta.js';
 import { apiClient, type CliContext, type GlobalOptions, UsageError } from '../context.js';
 import { consentToOverwriteFile } from '../overwrite.js';
 import type { Row } from '../output/index.js';
+import { cell } from '../output/values.js';
 import { readRecords } from './records.js';
 import { type BulkOptions, runBulk } from './run.js';
 
@@ -68,7 +69,7 @@ export function fromFileOptions(flags: Record<string, unknown>, globals: GlobalO
   if (others.length) throw new UsageError(`--from-file does not go with ${others.join(', ')}`, 'put every field in the file');
   const raw = flags.concurrency;
   if (raw !== undefined && (typeof raw !== 'string' || !/^[1-9]\d*$/.test(raw) || Number(raw) > MAX_CONCURRENCY)) {
-    throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, not '${raw}'`);
+    throw new UsageError(`--concurrency must be an integer from 1 to ${MAX_CONCURRENCY}, not '${cell(raw)}'`);
   }
   return {
     file: flags.fromFile,

@@ -65,7 +65,7 @@ export async function runBulk(opts: BulkOptions, ctx: CliContext): Promise<void>
   const { records } = opts;
   const { streams } = ctx;
   const total = records.length;
-  const results: Array<{ row?: Row; failure?: BulkFailure; code?: ExitCode } | undefined> = new Array(total);
+  const results = new Array<{ row?: Row; failure?: BulkFailure; code?: ExitCode } | undefined>(total);
   const writer = listWriter(streams, { format: opts.format, fields: opts.fields, columns: opts.columns, query: opts.query });
   const bar = !opts.dryRun && streams.stderrIsTTY ? countBar(streams.stderr, total, streams.width) : undefined;
   let next = 0;

@@ -22,13 +22,20 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
+/** `--no-profile` (profile false), `--profile-name` and `--force` as commander hands them over. */
+export interface ProfileFlags {
+  profile?: boolean;
+  profileName?: string;
+  force?: boolean;
+}
+
 /** `--profile-name` and `--force` → the choice, null with `--no-profile` (which goes with neither); no I/O. */
-export function localProfileChoice(opts: Record<string, unknown>): LocalProfileChoice | null {
+export function localProfileChoice(opts: ProfileFlags): LocalProfileChoice | null {
   if (opts.profile === false) {
     if (opts.profileName !== undefined || opts.force) throw new UsageError('--no-profile does not go with --profile-name or --force');
     return null;
   }
-  return { name: checkProfileName(typeof opts.profileName === 'string' ? opts.profileName : LOCAL_PROFILE), force: Boolean(opts.force) };
+  return { name: checkProfileName(opts.profileName ?? LOCAL_PROFILE), force: Boolean(opts.force) };
 }
 
 /**

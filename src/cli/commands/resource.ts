@@ -14,6 +14,12 @@ import type { RowFilter } from '../../contract/list-filter.js';
 import { listWriter, renderItem, renderValue, type Row } from '../output/index.js';
 import { examples } from '../help.js';
 
+/**
+ * Flags as commander hands them over: those a command declares by name typed in `Known`, beside
+ * the ones added by list, body and bulk helpers (read by `listOptions`, `bodyFromFlags`, …).
+ */
+export type Flags<Known extends object = object> = Known & Record<string, unknown>;
+
 type Params = Record<string, string>;
 type QueryValues = Record<string, string | number | boolean>;
 
@@ -60,10 +66,12 @@ export function idArg(value: string, name: string): string {
   return value;
 }
 
-const positiveInt = (value: unknown, flag: string): number | undefined => {
+/** A flag's positive integer, undefined when not given, else exit 2. */
+export const positiveInt = (value: unknown, flag: string): number | undefined => {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^[1-9]\d*$/.test(value)) throw new UsageError(`${flag} must be a positive integer, not '${value}'`);
-  return Number(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`${flag} must be a positive integer, not '${text}'`);
+  return Number(text);
 };
 
 /** Adds `--page`, `--page-size`, `--all` and, with a list spec, `--filter`, `--sort`, `--with-trashed`. */

@@ -16,7 +16,7 @@ import { ApiError } from '../../client/errors.js';
 import { incompleteKeys, needsCompleteBody } from '../../contract/complete-bodies.js';
 import { type OperationId, operationMeta } from '../../contract/operations-meta.js';
 import { addBodyOptions, bodyFromFlags, type FieldFlag, flagOf, readData } from '../body.js';
-import { idArg, printSingle, withExample, type WriteOptions } from '../commands/resource.js';
+import { type Flags, idArg, printSingle, withExample, type WriteOptions } from '../commands/resource.js';
 import { apiClient, type CliContext, CliError, EXIT, globalOptions, UsageError } from '../context.js';
 import { changedFields } from './changes.js';
 import { mergeUpdate, unknownKeys } from './complete.js';
@@ -51,7 +51,7 @@ export const UPDATE_HELP = 'fetches it, applies the changes and sends every writ
  */
 export function addUpdateCommand(parent: Command, def: { update: OperationId; idParam: string; fields: readonly FieldFlag[] }, run: (opts: UpdateOptions) => Promise<void>): void {
   const update = addEditOption(parent.command('update').description(`${operationMeta(def.update).summary}; ${UPDATE_HELP}`).argument(`<${def.idParam}>`));
-  withExample(addBodyOptions(update, def.fields, { clear: true }), def.update).action((id: string, flags, cmd: Command) =>
+  withExample(addBodyOptions(update, def.fields, { clear: true }), def.update).action((id: string, flags: Flags<{ data?: string; edit?: boolean }>, cmd: Command) =>
     run({
       params: { [def.idParam]: idArg(id, def.idParam) },
       body: bodyFromFlags(flags, def.fields),

@@ -1,11 +1,13 @@
 /** Actions of `confctl admin backup|restore` (see src/admin/backup.ts). */
 import type { Command } from 'commander';
 import { planBackup, planRestore, runBackup, runRestore } from '../../../admin/backup.js';
-import { AdminError } from '../../../admin/errors.js';
 import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
 import { type CliContext, globalOptions, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { adminFailure, databaseUrl, print } from './local.js';
+import { type AdminDeps, databaseUrl, print } from './local.js';
+
+export type BackupOptions = { data?: string; media?: string; to: string; force?: boolean };
+export type RestoreOptions = { from: string; data?: string; media?: string };
 
 /** A PostgreSQL instance (`--database`, or `CONFCTL_DATABASE_URL` without `--data`) is PostgreSQL's tools' to back up: exit 2. */
 function refusePostgres(ctx: CliContext, cmd: Command, what: 'backup' | 'restore'): void {
@@ -18,42 +20,25 @@ function refusePostgres(ctx: CliContext, cmd: Command, what: 'backup' | 'restore
   );
 }
 
-async function report(ctx: CliContext, cmd: Command, work: () => Row): Promise<void> {
-  let row: Row;
-  try {
-    row = work();
-  } catch (err) {
-    throw err instanceof AdminError ? adminFailure(err, cmd) : err;
-  }
+/** With `--dry-run` the plan is printed and nothing is written. */
+export async function backup(options: BackupOptions, { ctx, cmd }: AdminDeps): Promise<void> {
+  refusePostgres(ctx, cmd, 'backup');
+  const dryRun = globalOptions(cmd).dryRun;
+  const env = ctx.env as NodeJS.ProcessEnv;
+  const dir = resolveDataDir(options.data, env);
+  const plan = planBackup(dir, options.to, { force: Boolean(options.force), mediaDir: resolveMediaDir(options.media, env, dir) });
+  const row: Row = dryRun ? { dry_run: true, ...plan } : { backup: plan.to, ...runBackup(plan, ctx.now()) };
   await print(ctx, cmd, row);
 }
 
-/** With `--dry-run` the plan is printed and nothing is written. */
-export async function backup(ctx: CliContext, cmd: Command): Promise<void> {
-  refusePostgres(ctx, cmd, 'backup');
-  const opts = cmd.opts<{ data?: string; media?: string; to: string; force?: boolean }>();
-  const dryRun = globalOptions(cmd).dryRun;
-  const env = ctx.env as NodeJS.ProcessEnv;
-  await report(ctx, cmd, () => {
-    const dir = resolveDataDir(opts.data, env);
-    const plan = planBackup(dir, opts.to, { force: Boolean(opts.force), mediaDir: resolveMediaDir(opts.media, env, dir) });
-    if (dryRun) return { dry_run: true, ...plan };
-    return { backup: plan.to, ...runBackup(plan, ctx.now()) };
-  });
-}
-
-export async function restore(ctx: CliContext, cmd: Command): Promise<void> {
+export async function restore(options: RestoreOptions, { ctx, cmd }: AdminDeps): Promise<void> {
   refusePostgres(ctx, cmd, 'restore');
-  const opts = cmd.opts<{ data?: string; media?: string; from: string }>();
   const dryRun = globalOptions(cmd).dryRun;
   const env = ctx.env as NodeJS.ProcessEnv;
-  await report(ctx, cmd, () => {
-    const dir = resolveDataDir(opts.data, env);
-    const media = opts.media || env.CONFCTL_MEDIA_DIR;
-    const plan = planRestore(opts.from, dir, media);
-    if (dryRun) return { dry_run: true, ...plan };
-    runRestore(plan);
-    const { to, ...rest } = plan;
-    return { restored: to, ...rest };
-  });
+  const dir = resolveDataDir(options.data, env);
+  const plan = planRestore(options.from, dir, options.media || env.CONFCTL_MEDIA_DIR);
+  if (dryRun) return print(ctx, cmd, { dry_run: true, ...plan });
+  runRestore(plan);
+  const { to, ...rest } = plan;
+  await print(ctx, cmd, { restored: to, ...rest });
 }

@@ -2,10 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-
-type Action = (ctx: CliContext, cmd: Command) => Promise<void>;
-const lazy = (pick: (m: typeof import('./backup-run.js')) => Action, ctx: CliContext) => async (...args: unknown[]) =>
-  pick(await import('./backup-run.js'))(ctx, args[args.length - 1] as Command);
+import type { BackupOptions, RestoreOptions } from './backup-run.js';
 
 /** Taken only to refuse it: a PostgreSQL instance is backed up with pg_dump. */
 const DATABASE = ['--database <url>', 'refused (exit 2), as is CONFCTL_DATABASE_URL without --data: back PostgreSQL up with pg_dump, restore with pg_restore'] as const;
@@ -17,7 +14,7 @@ reset an instance in place between tests, also while serve runs, use 'confctl ad
 save|restore' instead.
 `;
 
-export function registerBackup(admin: Command, ctx: CliContext): void {
+export function register(admin: Command, ctx: CliContext): void {
   admin
     .command('backup')
     .description('Copy a data directory (a consistent database snapshot, media files, instance.json) into one new directory, also while serve runs')
@@ -27,7 +24,7 @@ export function registerBackup(admin: Command, ctx: CliContext): void {
     .option(...DATABASE)
     .option('--force', 'replace --to if it exists')
     .addHelpText('after', `${NOT_A_SNAPSHOT}${examples('confctl admin backup --data ./data --to ./backup-2026-01-31', 'confctl --dry-run admin backup --to ./backup   # print the plan, write nothing')}`)
-    .action(lazy((m) => m.backup, ctx));
+    .action(async (flags: BackupOptions, cmd: Command) => (await import('./backup-run.js')).backup(flags, { ctx, cmd }));
   admin
     .command('restore')
     .description('Put a backup back into a new or empty data directory')
@@ -36,5 +33,5 @@ export function registerBackup(admin: Command, ctx: CliContext): void {
     .option('--media <dir>', "where the recording files go, new or empty (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
     .option(...DATABASE)
     .addHelpText('after', `${NOT_A_SNAPSHOT}${examples('confctl admin restore --from ./backup-2026-01-31 --data ./restored')}`)
-    .action(lazy((m) => m.restore, ctx));
+    .action(async (flags: RestoreOptions, cmd: Command) => (await import('./backup-run.js')).restore(flags, { ctx, cmd }));
 }

@@ -1,18 +1,18 @@
 /** The action of `confctl admin copy` (see src/admin/copy.ts). */
-import type { Command } from 'commander';
 import { statSync } from 'node:fs';
 import { type CopyOptions, type CopySummary, copyToPostgres, MediaMissing, planCopy } from '../../../admin/copy.js';
-import { AdminError } from '../../../admin/errors.js';
 import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
 import { type CliContext, globalOptions, outputFormat, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { adminFailure, plan, print, printList } from './local.js';
+import { type AdminDeps, plan, print, printList } from './local.js';
 import { isPostgresUrl } from '../database-choice.js';
 import { connectionFailure } from './database.js';
 
+/** The flags of `admin copy` as commander hands them over. */
+export type CopyFlags = { from: string; to?: string; media?: string; mediaTo?: string; replace?: boolean };
+
 /** The options as copy takes them; the URL from --to, else CONFCTL_DATABASE_URL. */
-function copyOptions(ctx: CliContext, cmd: Command): CopyOptions {
-  const opts = cmd.opts<{ from: string; to?: string; media?: string; mediaTo?: string; replace?: boolean }>();
+function copyOptions(ctx: CliContext, opts: CopyFlags): CopyOptions {
   const env = ctx.env as NodeJS.ProcessEnv;
   const to = opts.to ?? (env.CONFCTL_DATABASE_URL || undefined);
   if (to === undefined) throw new UsageError('say which database to copy into: --to postgres://… or CONFCTL_DATABASE_URL');
@@ -35,15 +35,14 @@ const mediaLine = (m: CopySummary['media'], planned: boolean) =>
     ? `${planned ? 'would leave the' : 'The'} ${m.files} media files ${planned ? '' : 'stay '}in ${m.to} (the instance's own media directory)`
     : `${planned ? 'would copy' : 'Copied'} ${m.files} media files (${m.bytes} bytes) from ${m.from} to ${m.to}`;
 
-export async function copy(ctx: CliContext, cmd: Command): Promise<void> {
-  const options = copyOptions(ctx, cmd);
+export async function copy(flags: CopyFlags, { ctx, cmd }: AdminDeps): Promise<void> {
+  const options = copyOptions(ctx, flags);
   const globals = globalOptions(cmd);
   const plain = outputFormat(ctx, globals) === 'table' && !globals.fields && !globals.query;
   let summary: CopySummary;
   try {
     summary = globals.dryRun ? await planCopy(options) : await copyToPostgres(options);
   } catch (err) {
-    if (err instanceof AdminError) throw adminFailure(err, cmd);
     if (err instanceof MediaMissing) throw new UsageError(err.message);
     throw connectionFailure(err, options.to);
   }

@@ -2,8 +2,9 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
+import type { CopyFlags } from './copy-run.js';
 
-export function registerCopy(admin: Command, ctx: CliContext): void {
+export function register(admin: Command, ctx: CliContext): void {
   admin
     .command('copy')
     .description('Move a local SQLite instance into PostgreSQL: every row (same ids), the signing secret and the recording files')
@@ -25,5 +26,5 @@ ${examples(
   'confctl --dry-run admin copy --from ./data --to postgres://confctl@localhost/confctl   # print the plan, write nothing',
 )}`,
     )
-    .action(async (...args: unknown[]) => (await import('./copy-run.js')).copy(ctx, args[args.length - 1] as Command));
+    .action(async (flags: CopyFlags, cmd: Command) => (await import('./copy-run.js')).copy(flags, { ctx, cmd }));
 }

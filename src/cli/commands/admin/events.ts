@@ -1,84 +1,60 @@
-/**
- * `confctl admin events create|update|reschedule|delete`: change a tenant's calendar events in the
- * data directory or, with `--database`, in PostgreSQL; each change writes its webhook deliveries
- * (decisions §13) in its own transaction.
- */
+/** `confctl admin events …`: registration only; the actions load when one runs. */
 import type { Command } from 'commander';
-import { createEvent, deleteEvent, type EventChange, eventTime, updateEvent } from '../../../admin/events.js';
-import type { EventPatch } from '../../../store/types.js';
-import { type CliContext, UsageError } from '../../context.js';
-import { isDryRun, type Opts, plan, print, wholeNumber } from './local.js';
-import { withStore } from './store.js';
+import type { CliContext } from '../../context.js';
+import { examples } from '../../help.js';
+import type { EventPatchFlags, EventsCreateOptions } from './events-run.js';
+import { DATA, DATABASE, TENANT } from './flags.js';
 
-const changeRow = ({ event, emitted }: EventChange) => ({
-  id: event.id,
-  calendar_id: event.calendar_id,
-  title: event.title,
-  start: event.start,
-  end: event.end,
-  webhook_events: emitted,
-});
+const run = () => import('./events-run.js');
 
-const optionalTime = (flag: string, value: unknown) => (value === undefined ? undefined : eventTime(flag, String(value)));
-
-function patchOf(opts: Opts): EventPatch {
-  const patch: EventPatch = {
-    title: opts.title as string | undefined,
-    start: optionalTime('--start', opts.start),
-    end: optionalTime('--end', opts.end),
-    body: opts.body as string | undefined,
-    location: opts.location as string | undefined,
-  };
-  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-}
-
-export async function eventsCreate(ctx: CliContext, cmd: Command): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
-    const input = {
-      calendar_id: wholeNumber('--calendar', opts.calendar),
-      title: String(opts.title),
-      start: eventTime('--start', String(opts.start)),
-      end: eventTime('--end', String(opts.end)),
-      body: (opts.body as string | undefined) ?? null,
-      location: (opts.location as string | undefined) ?? null,
-    };
-    const tenant = await tenantOf(opts);
-    if (isDryRun(cmd)) return plan(ctx, [`would create event '${input.title}' in calendar ${input.calendar_id} of tenant ${tenant.primary_domain} (${input.start} to ${input.end}), sending events.created`]);
-    await print(ctx, cmd, changeRow(await createEvent(store, tenant.id, input)));
-  });
-}
-
-async function change(ctx: CliContext, cmd: Command, id: string, patchFrom: (opts: Opts) => EventPatch): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
-    const eventId = wholeNumber('event id', id);
-    const patch = patchFrom(opts);
-    const tenant = await tenantOf(opts);
-    if (isDryRun(cmd)) return plan(ctx, [`would change ${Object.keys(patch).join(', ')} of event ${eventId} of tenant ${tenant.primary_domain}`]);
-    await print(ctx, cmd, changeRow(await updateEvent(store, tenant.id, eventId, patch)));
-  });
-}
-
-export async function eventsUpdate(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await change(ctx, cmd, id, (opts) => {
-    const patch = patchOf(opts);
-    if (Object.keys(patch).length === 0) throw new UsageError('say what to change: --title, --start, --end, --body or --location');
-    return patch;
-  });
-}
-
-export async function eventsReschedule(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await change(ctx, cmd, id, (opts) => {
-    const { start, end } = patchOf(opts);
-    if (start === undefined && end === undefined) throw new UsageError('give the new --start, --end or both');
-    return Object.fromEntries(Object.entries({ start, end }).filter(([, v]) => v !== undefined));
-  });
-}
-
-export async function eventsDelete(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
-    const eventId = wholeNumber('event id', id);
-    const tenant = await tenantOf(opts);
-    if (isDryRun(cmd)) return plan(ctx, [`would delete event ${eventId} of tenant ${tenant.primary_domain}, sending events.deleted`]);
-    await print(ctx, cmd, { ...changeRow(await deleteEvent(store, tenant.id, eventId)), deleted: true });
-  });
+export function register(admin: Command, ctx: CliContext): void {
+  const events = admin
+    .command('events')
+    .description('Change calendar events (of a data directory or --database); each change sends its webhook events (events.created, …)')
+    .addHelpText('after', examples('confctl admin events create --calendar 1 --title Sync --start 2026-12-01T09:00:00Z --end 2026-12-01T09:30:00Z'));
+  events
+    .command('create')
+    .description('Create an event in a calendar (sends events.created)')
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...TENANT)
+    .requiredOption('--calendar <id>', 'the calendar to put it in')
+    .requiredOption('--title <text>', 'its title')
+    .requiredOption('--start <time>', 'ISO 8601 date-time it starts')
+    .requiredOption('--end <time>', 'ISO 8601 date-time it ends, after the start')
+    .option('--body <text>', 'its description')
+    .option('--location <text>', 'where it takes place')
+    .addHelpText('after', examples('confctl admin events create --calendar 1 --title Sync --start 2026-12-01T09:00:00Z --end 2026-12-01T09:30:00Z -o json'))
+    .action(async (flags: EventsCreateOptions, cmd: Command) => (await run()).eventsCreate(flags, { ctx, cmd }));
+  events
+    .command('update <id>')
+    .description('Change an event (events.updated; a new --start or --end also events.rescheduled)')
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...TENANT)
+    .option('--title <text>', 'new title')
+    .option('--start <time>', 'new start')
+    .option('--end <time>', 'new end')
+    .option('--body <text>', 'new description')
+    .option('--location <text>', 'new location')
+    .addHelpText('after', examples('confctl admin events update 7 --title "Weekly sync" --location "Room 2"'))
+    .action(async (id: string, flags: EventPatchFlags, cmd: Command) => (await run()).eventsUpdate({ id, ...flags }, { ctx, cmd }));
+  events
+    .command('reschedule <id>')
+    .description('Move an event to a new start and/or end (events.rescheduled)')
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...TENANT)
+    .option('--start <time>', 'new start')
+    .option('--end <time>', 'new end')
+    .addHelpText('after', examples('confctl admin events reschedule 7 --start 2026-12-02T09:00:00Z --end 2026-12-02T09:30:00Z'))
+    .action(async (id: string, flags: EventPatchFlags, cmd: Command) => (await run()).eventsReschedule({ id, ...flags }, { ctx, cmd }));
+  events
+    .command('delete <id>')
+    .description('Delete an event (events.deleted); an event backing a conference is refused')
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin events delete 7'))
+    .action(async (id: string, flags: { tenant?: string }, cmd: Command) => (await run()).eventsDelete({ id, tenant: flags.tenant }, { ctx, cmd }));
 }

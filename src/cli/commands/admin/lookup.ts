@@ -1,35 +1,44 @@
 /**
- * `confctl admin roles|departments|invitations list`: what a user's `role` and `department_id`
- * may be, and the invitations user creates would have sent. The API has no way to list them, so
- * these read the store directly: a local data directory, or with `--database` (or
- * `CONFCTL_DATABASE_URL` unless `--data`) the PostgreSQL database, printing the same rows.
+ * `confctl admin roles|departments|invitations list`: registration only; the actions load when
+ * one runs (lookup-run.ts).
  */
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { printList } from './local.js';
-import { withStore } from './store.js';
+import { examples } from '../../help.js';
+import { DATA, DATABASE, TENANT } from './flags.js';
+import type { LookupOptions } from './lookup-run.js';
 
-export async function rolesList(ctx: CliContext, cmd: Command): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }, opts) => {
-    const tenant = await tenantOf(opts);
-    const rows = (await store.roles.list(tenant.id)).map((name) => ({ name, tenant: tenant.primary_domain }));
-    await printList(ctx, cmd, rows, ['name', 'tenant']);
-  });
-}
+export function register(admin: Command, ctx: CliContext): void {
+  const roles = admin.command('roles').description("A tenant's roles (the names a user's role may take)").addHelpText('after', examples('confctl admin roles list'));
+  roles
+    .command('list')
+    .description("List a tenant's roles")
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin roles list --tenant localhost -o json'))
+    .action(async (flags: LookupOptions, cmd: Command) => (await import('./lookup-run.js')).rolesList(flags, { ctx, cmd }));
 
-export async function departmentsList(ctx: CliContext, cmd: Command): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }, opts) => {
-    const tenant = await tenantOf(opts);
-    const rows = (await store.departments.list(tenant.id)).map((d) => ({ id: d.id, name: d.name, tenant: tenant.primary_domain }));
-    await printList(ctx, cmd, rows, ['id', 'name', 'tenant']);
-  });
-}
+  const departments = admin.command('departments').description("A tenant's departments (the ids a user's department_id may take)").addHelpText('after', examples('confctl admin departments list'));
+  departments
+    .command('list')
+    .description("List a tenant's departments")
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin departments list -o json'))
+    .action(async (flags: LookupOptions, cmd: Command) => (await import('./lookup-run.js')).departmentsList(flags, { ctx, cmd }));
 
-/** The tenant's invitations outbox (decisions §11), oldest first: what would have been mailed. */
-export async function invitationsList(ctx: CliContext, cmd: Command): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }, opts) => {
-    const tenant = await tenantOf(opts);
-    const rows = (await store.invitations.list(tenant.id)).map((i) => ({ id: i.id, created_at: i.created_at, user_id: i.user_id, email: i.email, tenant: tenant.primary_domain }));
-    await printList(ctx, cmd, rows, ['id', 'created_at', 'user_id', 'email', 'tenant']);
-  });
+  const invitations = admin
+    .command('invitations')
+    .description('The invitations user creates would have sent (recorded locally; nothing is mailed)')
+    .addHelpText('after', examples('confctl admin invitations list'));
+  invitations
+    .command('list')
+    .description("List a tenant's recorded invitations, oldest first: time, user id, e-mail")
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin invitations list --tenant localhost -o json'))
+    .action(async (flags: LookupOptions, cmd: Command) => (await import('./lookup-run.js')).invitationsList(flags, { ctx, cmd }));
 }

@@ -1,49 +1,46 @@
-/**
- * `confctl admin meeting-links create|list|schedule`: booking pages of a calendar, and booking
- * through them, in the data directory or, with `--database`, in PostgreSQL.
- */
+/** `confctl admin meeting-links …`: registration only; the actions load when one runs. */
 import type { Command } from 'commander';
-import { eventTime } from '../../../admin/events.js';
-import { createMeetingLink, scheduleMeeting } from '../../../admin/meeting-links.js';
 import type { CliContext } from '../../context.js';
-import { isDryRun, plan, print, printList, wholeNumber } from './local.js';
-import { withStore } from './store.js';
+import { examples } from '../../help.js';
+import { DATA, DATABASE, TENANT } from './flags.js';
+import type { MeetingLinksCreateOptions, MeetingLinksListOptions, MeetingLinksScheduleOptions } from './meeting-links-run.js';
 
-export async function meetingLinksCreate(ctx: CliContext, cmd: Command): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
-    const input = {
-      calendar_id: wholeNumber('--calendar', opts.calendar),
-      name: String(opts.name),
-      duration_minutes: wholeNumber('--duration', opts.duration ?? '30'),
-    };
-    const tenant = await tenantOf(opts);
-    if (isDryRun(cmd)) return plan(ctx, [`would create meeting link '${input.name}' (${input.duration_minutes} min) for calendar ${input.calendar_id} of tenant ${tenant.primary_domain}`]);
-    await print(ctx, cmd, { ...(await createMeetingLink(store, tenant.id, input)) });
-  });
-}
+const run = () => import('./meeting-links-run.js');
 
-export async function meetingLinksList(ctx: CliContext, cmd: Command): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }, opts) => {
-    const rows = (await store.meetingLinks.list((await tenantOf(opts)).id)).map((l) => ({ ...l }));
-    await printList(ctx, cmd, rows, ['id', 'calendar_id', 'name', 'duration_minutes', 'created_at']);
-  });
-}
-
-export async function meetingLinksSchedule(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
-    const linkId = wholeNumber('meeting link id', id);
-    const booker = { name: String(opts.name), email: String(opts.email), contact_number: (opts.contactNumber as string | undefined) ?? null };
-    const start = eventTime('--start', String(opts.start));
-    const tenant = await tenantOf(opts);
-    if (isDryRun(cmd)) return plan(ctx, [`would book ${booker.name} <${booker.email}> at ${start} through meeting link ${linkId} of tenant ${tenant.primary_domain}, sending events.created and meeting_links.scheduled`]);
-    const r = await scheduleMeeting(store, tenant.id, linkId, booker, start);
-    await print(ctx, cmd, {
-      meeting_link_id: r.link.id,
-      event_id: r.event_id,
-      calendar_id: r.link.calendar_id,
-      customer_id: r.customer_id,
-      customer_created: r.customer_created,
-      webhook_events: ['events.created', 'meeting_links.scheduled'],
-    });
-  });
+export function register(admin: Command, ctx: CliContext): void {
+  const links = admin
+    .command('meeting-links')
+    .description("Booking pages of a calendar; booking through one sends meeting_links.scheduled")
+    .addHelpText('after', examples('confctl admin meeting-links create --calendar 1 --name Intro'));
+  links
+    .command('create')
+    .description('Create a meeting link for a calendar')
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...TENANT)
+    .requiredOption('--calendar <id>', 'the calendar it books into')
+    .requiredOption('--name <text>', 'its name')
+    .option('--duration <minutes>', 'length of a booked meeting', '30')
+    .addHelpText('after', examples('confctl admin meeting-links create --calendar 1 --name "Intro call" --duration 15 -o json'))
+    .action(async (flags: MeetingLinksCreateOptions, cmd: Command) => (await run()).meetingLinksCreate(flags, { ctx, cmd }));
+  links
+    .command('list')
+    .description("List a tenant's meeting links")
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...TENANT)
+    .addHelpText('after', examples('confctl admin meeting-links list'))
+    .action(async (flags: MeetingLinksListOptions, cmd: Command) => (await run()).meetingLinksList(flags, { ctx, cmd }));
+  links
+    .command('schedule <id>')
+    .description('Book a meeting through a link (events.created and meeting_links.scheduled)')
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...TENANT)
+    .requiredOption('--name <text>', "the booker's name")
+    .requiredOption('--email <address>', "the booker's e-mail (matched to a customer, or a new one is made)")
+    .option('--contact-number <phone>', "the booker's phone number")
+    .requiredOption('--start <time>', 'ISO 8601 date-time the meeting starts')
+    .addHelpText('after', examples('confctl admin meeting-links schedule 1 --name "Grace Hopper" --email grace@example.com --start 2026-12-01T15:00:00Z'))
+    .action(async (id: string, flags: Omit<MeetingLinksScheduleOptions, 'id'>, cmd: Command) => (await run()).meetingLinksSchedule({ id, ...flags }, { ctx, cmd }));
 }

@@ -1,15 +1,17 @@
-/** `confctl admin init|tenants|keys|seed`: setting up a local data directory. */
+/**
+ * What `confctl admin init|tenants|keys|seed` share on both stores: the data directory's actions
+ * (init-run.ts, tenants-run.ts, keys-run.ts, seed-run.ts) and the PostgreSQL side (database.ts,
+ * store-postgres.ts) print the same rows and plans and parse the same flags.
+ */
 import type { Command } from 'commander';
 import { ALL_PERMISSIONS, grantsMatchingNothing, PERMISSION_PATTERN } from '../../../contract/index.js';
-import { createTenant, type CreatedKey, FIRST_KEY_NAME, initFirstTenant, LOCAL_ALIASES } from '../../../local/init.js';
-import { seedBulk, seedDemo } from '../../../admin/seed/index.js';
-import { hasDemoData } from '../../../admin/seed/demo.js';
+import { type CreatedKey, FIRST_KEY_NAME, LOCAL_ALIASES } from '../../../local/init.js';
 import type { DataStore } from '../../../store/port.js';
 import type { AccessKeyRecord, TenantRecord } from '../../../store/types.js';
-import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../../context.js';
+import { type CliContext, CliError, EXIT, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { databaseUrl, isDryRun, type Opts, plan, print, printList, tenantOf, wholeNumber, withLocal } from './local.js';
-import { consentToLocalProfile, localProfileChoice, saveLocalProfile } from '../local-profile.js';
+import { isDryRun, isPlainText, plan, print } from './local.js';
+import { consentToLocalProfile, localProfileChoice, type ProfileFlags, saveLocalProfile } from '../local-profile.js';
 import { baseUrlFor } from '../serve/run.js';
 
 export const tenantRow = (t: TenantRecord): Row => ({ id: t.id, primary_domain: t.primary_domain, aliases: t.aliases, created_at: t.created_at });
@@ -23,11 +25,8 @@ export const keyRow = (k: AccessKeyRecord, tenants: Map<number, string>): Row =>
   created_at: k.created_at,
 });
 
-/** A new secret is shown as plain lines on a terminal, unless `--fields` picks what to print. */
-export function isPlainText(ctx: CliContext, cmd: Command): boolean {
-  const globals = globalOptions(cmd);
-  return outputFormat(ctx, globals) === 'table' && !globals.fields;
-}
+/** database.ts takes it from here. */
+export { isPlainText };
 
 export const aliasText = (aliases: readonly string[]) => (aliases.length ? ` (aliases ${aliases.join(', ')})` : '');
 
@@ -43,11 +42,14 @@ export interface InitTarget {
   keysHint: string;
 }
 
+/** The flags of `admin init`: the first tenant's domain, and the profile its key is saved as. */
+export type InitOptions = ProfileFlags & { domain?: string };
+
 /** `admin init` on either store: the profile the key goes to is settled (asked, if need be) before the key exists. */
-export async function initOn(ctx: CliContext, cmd: Command, opts: Opts, target: InitTarget): Promise<void> {
+export async function initOn(ctx: CliContext, cmd: Command, opts: InitOptions, target: InitTarget): Promise<void> {
   const already = () => new CliError(`${target.where} is already initialised`, EXIT.conflict, target.keysHint);
   if (await target.hasTenant()) throw already();
-  const domain = String(opts.domain ?? 'localhost').toLowerCase();
+  const domain = (opts.domain ?? 'localhost').toLowerCase();
   const choice = localProfileChoice(opts);
   const baseUrl = baseUrlFor(domain, 8080);
   if (isDryRun(cmd)) {
@@ -69,46 +71,15 @@ export async function initOn(ctx: CliContext, cmd: Command, opts: Opts, target: 
   } else await print(ctx, cmd, result);
 }
 
-/** The first tenant and key of a data directory, or with `--database` of a PostgreSQL database (admin-database.ts). */
-export async function init(ctx: CliContext, cmd: Command): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await onDatabase()).init(ctx, cmd, url);
-  await withLocal(ctx, cmd, (local, opts) =>
-    initOn(ctx, cmd, opts, {
-      where: local.layout.dir,
-      store: local.store,
-      hasTenant: async () => local.store.tenants.list().length > 0,
-      create: async (domain) => initFirstTenant(local.store, domain),
-      keysHint: "create more keys with 'confctl admin keys create'",
-    }),
-  );
-}
-
-/** The PostgreSQL side of tenants and keys (`--database`), loaded only when one is given. */
-const onDatabase = () => import('./database.js');
-
-export async function tenantsAdd(ctx: CliContext, cmd: Command, domain: string): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await onDatabase()).tenantsAdd(ctx, cmd, url, domain);
-  await withLocal(ctx, cmd, async (local, opts) => {
-    const domains = [domain, ...((opts.alias as string[] | undefined) ?? [])].map((d) => d.toLowerCase());
-    const taken = domains.filter((d) => local.store.tenants.byDomain(d));
-    if (taken.length) throw new CliError(`domain already in use: ${taken.join(', ')}`, EXIT.conflict);
-    if (isDryRun(cmd)) return plan(ctx, [`would create tenant ${domains[0]}${aliasText(domains.slice(1))} with roles Admin, Manager, Member`]);
-    await print(ctx, cmd, tenantRow(createTenant(local.store, domains[0], domains.slice(1))));
-  });
-}
-
-export async function tenantsList(ctx: CliContext, cmd: Command): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await onDatabase()).tenantsList(ctx, cmd, url);
-  await withLocal(ctx, cmd, (local) => printList(ctx, cmd, local.store.tenants.list().map(tenantRow), ['id', 'primary_domain', 'aliases', 'created_at']));
-}
-
+/**
+ * `--expires` → an ISO 8601 time in the future, null without it, else exit 2. `unknown` because
+ * database.ts passes the flag as commander hands it over (a string, or undefined when not given).
+ */
 export function parseExpiry(value: unknown, now: Date): string | null {
   if (value === undefined) return null;
-  const time = Date.parse(String(value));
-  if (Number.isNaN(time)) throw new UsageError(`--expires must be an ISO 8601 date or date-time, not '${String(value)}'`);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const time = Date.parse(text);
+  if (Number.isNaN(time)) throw new UsageError(`--expires must be an ISO 8601 date or date-time, not '${text}'`);
   if (time <= now.getTime()) throw new UsageError('--expires must be in the future');
   return new Date(time).toISOString();
 }
@@ -125,78 +96,6 @@ export function parseGrants(value: unknown): string[] {
     throw new UsageError(`no known permission matches ${unknown.map((g) => `'${g}'`).join(', ')}`, `known permissions: ${ALL_PERMISSIONS.join(', ')} (wildcards: '*', 'users.*', '*.read.*')`);
   }
   return grants;
-}
-
-export async function keysCreate(ctx: CliContext, cmd: Command): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await onDatabase()).keysCreate(ctx, cmd, url);
-  await withLocal(ctx, cmd, async (local, opts) => {
-    const permissions = parseGrants(opts.permissions);
-    const expiresAt = parseExpiry(opts.expires, ctx.now());
-    const tenant = tenantOf(local, opts);
-    if (isDryRun(cmd)) {
-      const until = expiresAt ? `, expiring ${expiresAt}` : '';
-      return plan(ctx, [`would create key '${String(opts.name)}' for tenant ${tenant.primary_domain} with permissions ${permissions.join(', ')}${until}`]);
-    }
-    const { record, secret } = local.store.keys.create({ tenant_id: tenant.id, name: String(opts.name), permissions, expires_at: expiresAt });
-    const result = { id: record.id, secret, tenant: tenant.primary_domain, name: record.name, permissions: record.permissions, expires_at: record.expires_at };
-    if (isPlainText(ctx, cmd)) {
-      const until = record.expires_at ? `Expires: ${record.expires_at}\n` : '';
-      ctx.streams.stdout.write(`Created key ${result.id} for ${result.tenant}\nSecret: ${secret}   (shown only now)\nPermissions: ${permissions.join(', ')}\n${until}`);
-    } else await print(ctx, cmd, result);
-  });
-}
-
-export async function keysList(ctx: CliContext, cmd: Command): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await onDatabase()).keysList(ctx, cmd, url);
-  await withLocal(ctx, cmd, async (local, opts) => {
-    const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
-    const tenantId = opts.tenant ? tenantOf(local, opts).id : undefined;
-    const rows = local.store.keys.list(tenantId).map((k) => keyRow(k, tenants));
-    await printList(ctx, cmd, rows, ['id', 'tenant', 'name', 'permissions', 'expires_at', 'revoked_at']);
-  });
-}
-
-export async function keysRevoke(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await onDatabase()).keysRevoke(ctx, cmd, url, id);
-  await withLocal(ctx, cmd, async (local) => {
-    const key = local.store.keys.get(id);
-    if (!key) throw new CliError(`no access key '${id}'`, EXIT.notFound, "see 'confctl admin keys list'");
-    const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
-    if (isDryRun(cmd)) {
-      const already = key.revoked_at ? ` (already revoked at ${key.revoked_at})` : '';
-      return plan(ctx, [`would revoke key ${id} '${key.name}' of tenant ${tenants.get(key.tenant_id)}${already}`]);
-    }
-    if (!local.store.keys.revoke(id)) throw new CliError(`no access key '${id}'`, EXIT.notFound, "see 'confctl admin keys list'");
-    await print(ctx, cmd, keyRow(local.store.keys.get(id) as AccessKeyRecord, tenants));
-  });
-}
-
-/** `--demo`, `--users N`, `--customers N`: what `admin seed` was asked to add, or exit 2. */
-export function seedRequest(opts: Opts): { demo: boolean; users: number; customers: number } {
-  if (!opts.demo && opts.users === undefined && opts.customers === undefined) {
-    throw new UsageError('say what to seed: --demo, or --users N and/or --customers N');
-  }
-  const users = opts.users === undefined ? 0 : wholeNumber('--users', opts.users);
-  const customers = opts.customers === undefined ? 0 : wholeNumber('--customers', opts.customers);
-  return { demo: Boolean(opts.demo), users, customers };
-}
-
-export async function seed(ctx: CliContext, cmd: Command): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await import('./store-postgres.js')).seedDatabase(ctx, cmd, url, seedRequest(cmd.opts<Opts>()));
-  await withLocal(ctx, cmd, async (local, opts) => {
-    const { users, customers } = seedRequest(opts);
-    const tenant = tenantOf(local, opts);
-    if (isDryRun(cmd)) return plan(ctx, seedPlan(tenant, { demo: Boolean(opts.demo), users, customers }, hasDemoData(local.store, tenant.id)));
-    const result: Row = { tenant: tenant.primary_domain };
-    if (opts.demo) result.demo = seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
-    if (users || customers) Object.assign(result, seedBulk(local.store, tenant.id, { users, customers }));
-    local.store.optimize();
-    await print(ctx, cmd, result);
-  });
 }
 
 /** The plan of `admin seed --dry-run` (either store): `hasDemo` says the tenant already has the demo set. */

@@ -1,156 +1,93 @@
-/**
- * `confctl admin webhooks add|list|remove|rotate-secret|deliveries|redeliver|trigger`: a tenant's webhook
- * destinations and what was sent to them (decisions §13). A destination's secret is printed once, when it is made or rotated; `list`
- * never shows it. Each works on the data directory or, with `--database`, on PostgreSQL (admin-store.ts), printing the same.
- */
+/** `confctl admin webhooks …`: registration only; the actions load when one runs. */
 import type { Command } from 'commander';
-import type { DeliveryRecord, WebhookDestinationRecord } from '../../../store/types.js';
-import { checkDestinationUrl, parseEventTypes } from '../../../webhooks/destinations.js';
-import { newSecret } from '../../../webhooks/secret.js';
-import { type CliContext, CliError, EXIT, globalOptions, outputFormat } from '../../context.js';
-import type { Row } from '../../output/index.js';
-import type { DataStore } from '../../../store/port.js';
-import { isDryRun, plan, print, printList, wholeNumber } from './local.js';
-import { withStore } from './store.js';
-import { secretFrom } from '../webhooks/secret.js';
-import { trigger } from '../../../admin/trigger.js';
+import { TRIGGER_TYPES } from '../../../admin/trigger.js';
+import { EVENT_TYPES } from '../../../webhooks/destinations.js';
+import type { CliContext } from '../../context.js';
+import { examples } from '../../help.js';
+import { DATA, DATABASE } from './flags.js';
+import type { SecretFlags, WebhooksAddOptions, WebhooksDeliveriesOptions, WebhooksTenantOptions } from './webhooks-run.js';
 
-const destinationRow = (d: WebhookDestinationRecord, tenants: Map<number, string>): Row => ({
-  id: d.id,
-  tenant: tenants.get(d.tenant_id) ?? null,
-  url: d.url,
-  events: d.events ?? 'all',
-  created_at: d.created_at,
-  secret_rotated_at: d.secret_rotated_at,
-});
+const run = () => import('./webhooks-run.js');
 
-const notFound = (id: string) => new CliError(`no webhook destination '${id}'`, EXIT.notFound, "see 'confctl admin webhooks list'");
+const SECRET = ['--secret <secret>', 'use this signing secret (e.g. the one webhooks listen printed) instead of making one'] as const;
+const SECRET_FILE = ['--secret-file <file>', 'read the signing secret from the first line of this file'] as const;
 
-/** A new secret is shown as plain lines on a terminal, unless `--fields` picks what to print. */
-function isPlainText(ctx: CliContext, cmd: Command): boolean {
-  const globals = globalOptions(cmd);
-  return outputFormat(ctx, globals) === 'table' && !globals.fields;
-}
-
-/**
- * `--secret` or `--secret-file` pairs the destination with a listener that already has a secret;
- * without either a new one is made (`made`), and only such a one is printed: a given secret is
- * never echoed. `CONFCTL_WEBHOOK_SECRET` is not read: a destination's secret is chosen on
- * purpose, never picked up from the environment.
- */
-function chosenSecret(opts: Record<string, unknown>): { secret: string; made: boolean } {
-  const given = secretFrom({ secret: opts.secret as string | undefined, secretFile: opts.secretFile as string | undefined }, {}).secret;
-  return given === undefined ? { secret: newSecret(), made: true } : { secret: given, made: false };
-}
-
-/** The `Secret:` line of the plain output: the secret confctl made, else that the given one is used. */
-const secretLine = ({ secret, made }: { secret: string; made: boolean }) => (made ? `Secret: ${secret}   (shown only now)` : 'Secret: the one given (not shown)');
-
-/** `{secret}` for the printed row when confctl made it; nothing for a given one. */
-const secretField = ({ secret, made }: { secret: string; made: boolean }) => (made ? { secret } : {});
-
-/** Tenant ids and their primary domains, for the `tenant` column. */
-const tenantNames = async (store: DataStore) => new Map((await store.tenants.list()).map((t) => [t.id, t.primary_domain]));
-
-export async function webhooksAdd(ctx: CliContext, cmd: Command, url: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
-    const target = checkDestinationUrl(url);
-    const events = parseEventTypes(opts.events as string | undefined);
-    const chosen = chosenSecret(opts);
-    const tenant = await tenantOf(opts);
-    const types = events ? events.join(', ') : 'every event type';
-    if (isDryRun(cmd)) return plan(ctx, [`would add webhook destination ${target} for tenant ${tenant.primary_domain}, receiving ${types}`]);
-    const record = await store.webhookDestinations.create({ tenant_id: tenant.id, url: target, events, secret: chosen.secret });
-    if (isPlainText(ctx, cmd)) {
-      ctx.streams.stdout.write(`Added webhook destination ${record.id} for ${tenant.primary_domain}\nURL: ${record.url}\nEvents: ${types}\n${secretLine(chosen)}\n`);
-    } else await print(ctx, cmd, { ...destinationRow(record, new Map([[tenant.id, tenant.primary_domain]])), ...secretField(chosen) });
-  });
-}
-
-export async function webhooksList(ctx: CliContext, cmd: Command): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }, opts) => {
-    const tenants = await tenantNames(store);
-    const tenantId = opts.tenant ? (await tenantOf(opts)).id : undefined;
-    const rows = (await store.webhookDestinations.list(tenantId)).map((d) => destinationRow(d, tenants));
-    await printList(ctx, cmd, rows, ['id', 'tenant', 'url', 'events', 'created_at', 'secret_rotated_at']);
-  });
-}
-
-export async function webhooksRemove(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store }) => {
-    const destination = await store.webhookDestinations.get(id);
-    if (!destination) throw notFound(id);
-    if (isDryRun(cmd)) return plan(ctx, [`would remove webhook destination ${id} (${destination.url})`]);
-    if (!(await store.webhookDestinations.remove(id))) throw notFound(id);
-    await print(ctx, cmd, { ...destinationRow(destination, await tenantNames(store)), removed: true });
-  });
-}
-
-/** A new secret replaces the old one at once: deliveries from now on are signed with it. */
-export async function webhooksRotateSecret(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store }, opts) => {
-    const destination = await store.webhookDestinations.get(id);
-    if (!destination) throw notFound(id);
-    const chosen = chosenSecret(opts);
-    if (isDryRun(cmd)) return plan(ctx, [`would replace the secret of webhook destination ${id} (${destination.url})`]);
-    if (!(await store.webhookDestinations.rotateSecret(id, chosen.secret))) throw notFound(id);
-    if (isPlainText(ctx, cmd)) {
-      ctx.streams.stdout.write(`Rotated the secret of webhook destination ${id}\n${secretLine(chosen)}\n`);
-    } else await print(ctx, cmd, { id, url: destination.url, ...secretField(chosen) });
-  });
-}
-
-const deliveryRow = (d: DeliveryRecord, tenants: Map<number, string>): Row => {
-  const last = d.attempts[d.attempts.length - 1];
-  return {
-    id: d.id,
-    created_at: d.created_at,
-    tenant: tenants.get(d.tenant_id) ?? null,
-    type: d.type,
-    event_id: d.event_id,
-    destination_id: d.destination_id,
-    url: d.url,
-    status: d.status,
-    attempts: d.attempts,
-    last_result: last ? (last.status_code ?? last.error) : null,
-    next_attempt_at: d.status === 'pending' ? d.next_attempt_at : null,
-  };
-};
-
-/** Newest first, with every attempt (time, status code or error); `--failed` keeps failed ones. */
-export async function webhooksDeliveries(ctx: CliContext, cmd: Command): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }, opts) => {
-    const tenants = await tenantNames(store);
-    const tenantId = opts.tenant ? (await tenantOf(opts)).id : undefined;
-    const limit = opts.limit === undefined ? 100 : wholeNumber('--limit', opts.limit);
-    const rows = (await store.webhookOutbox.list({ tenantId, failed: Boolean(opts.failed), limit })).map((d) => deliveryRow(d, tenants));
-    await printList(ctx, cmd, rows, ['id', 'created_at', 'tenant', 'type', 'url', 'status', 'last_result', 'next_attempt_at']);
-  });
-}
-
-/** Sends a delivery again, due now, with the same X-Webhook-Id and a new round of five attempts. */
-export async function webhooksRedeliver(ctx: CliContext, cmd: Command, id: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store }) => {
-    const deliveryId = wholeNumber('delivery id', id);
-    const delivery = await store.webhookOutbox.get(deliveryId);
-    if (!delivery) throw new CliError(`no webhook delivery ${deliveryId}`, EXIT.notFound, "see 'confctl admin webhooks deliveries'");
-    if (!(await store.webhookDestinations.get(delivery.destination_id))) {
-      throw new CliError(`webhook delivery ${deliveryId} went to a destination that was removed`, EXIT.conflict, "add the destination again with 'confctl admin webhooks add'");
-    }
-    if (isDryRun(cmd)) return plan(ctx, [`would send ${delivery.type} ${delivery.event_id} to ${delivery.url} again (delivery ${deliveryId}, now ${delivery.status})`]);
-    await store.webhookOutbox.redeliver(deliveryId);
-    await print(ctx, cmd, deliveryRow((await store.webhookOutbox.get(deliveryId))!, await tenantNames(store)));
-  });
-}
-
-/** A real change of TYPE on data made for it; `serve` delivers the events it queued. */
-export async function webhooksTrigger(ctx: CliContext, cmd: Command, type: string): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }, opts) => {
-    const tenant = await tenantOf(opts);
-    if (isDryRun(cmd)) return plan(ctx, [`would create a customer, a calendar and an event in tenant ${tenant.primary_domain} and make a change sending ${type}`]);
-    const result = await trigger(store, tenant.id, type, ctx.now());
-    const destinations = (await store.webhookDestinations.list(tenant.id)).length;
-    const { emitted, ...made } = result;
-    await print(ctx, cmd, { tenant: tenant.primary_domain, ...made, webhook_events: emitted, destinations });
-  });
+export function register(admin: Command, ctx: CliContext): void {
+  const webhooks = admin
+    .command('webhooks')
+    .description("A tenant's webhook destinations: where serve sends signed events (from a data directory or --database)")
+    .addHelpText('after', examples('confctl admin webhooks list', 'CONFCTL_DATABASE_URL=postgres://confctl@db.internal/confctl confctl admin webhooks list'));
+  webhooks
+    .command('add <url>')
+    .description('Add a destination; its signing secret is printed only now')
+    .option(...DATA)
+    .option(...DATABASE)
+    .option('--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)')
+    .option('--events <types>', `comma-separated event types to send (default: all of ${EVENT_TYPES.join(', ')})`)
+    .option(...SECRET)
+    .option(...SECRET_FILE)
+    .addHelpText('after', '\nThe URL must be https://, or http:// on a loopback host (localhost, 127.0.0.1, ::1).\n')
+    .addHelpText(
+      'after',
+      examples(
+        'confctl admin webhooks add https://hooks.example.com/confctl --events events.created,events.deleted',
+        'confctl admin webhooks add http://127.0.0.1:8090/ --secret-file ./webhook-secret',
+        'CONFCTL_DATABASE_URL=postgres://confctl@db.internal/confctl confctl admin webhooks add https://hooks.example.com/confctl',
+      ),
+    )
+    .action(async (url: string, flags: Omit<WebhooksAddOptions, 'url'>, cmd: Command) => (await run()).webhooksAdd({ url, ...flags }, { ctx, cmd }));
+  webhooks
+    .command('list')
+    .description('List destinations (never their secrets)')
+    .option(...DATA)
+    .option(...DATABASE)
+    .option('--tenant <domain>', 'only the destinations of this tenant')
+    .addHelpText('after', examples('confctl admin webhooks list --tenant localhost -o json'))
+    .action(async (flags: WebhooksTenantOptions, cmd: Command) => (await run()).webhooksList(flags, { ctx, cmd }));
+  webhooks
+    .command('remove <id>')
+    .description('Remove a destination: nothing more is sent to it')
+    .option(...DATA)
+    .option(...DATABASE)
+    .addHelpText('after', examples('confctl admin webhooks remove wh_0123456789abcdefghijklmn'))
+    .action(async (id: string, _flags: unknown, cmd: Command) => (await run()).webhooksRemove({ id }, { ctx, cmd }));
+  webhooks
+    .command('rotate-secret <id>')
+    .description("Replace a destination's signing secret; the new one is printed only now")
+    .option(...DATA)
+    .option(...DATABASE)
+    .option(...SECRET)
+    .option(...SECRET_FILE)
+    .addHelpText('after', examples('confctl admin webhooks rotate-secret wh_0123456789abcdefghijklmn'))
+    .action(async (id: string, flags: SecretFlags, cmd: Command) => (await run()).webhooksRotateSecret({ id, ...flags }, { ctx, cmd }));
+  webhooks
+    .command('deliveries')
+    .description('List deliveries newest first, with their attempts (time, status code or error)')
+    .option(...DATA)
+    .option(...DATABASE)
+    .option('--tenant <domain>', 'only the deliveries of this tenant')
+    .option('--failed', 'only deliveries that failed all their attempts')
+    .option('--limit <n>', 'at most this many (default 100)')
+    .addHelpText('after', '\nFinished deliveries are kept 30 days, then serve deletes them.\n')
+    .addHelpText('after', examples('confctl admin webhooks deliveries --failed', "confctl admin webhooks deliveries -o json | jq '.[0].attempts'"))
+    .action(async (flags: WebhooksDeliveriesOptions, cmd: Command) => (await run()).webhooksDeliveries(flags, { ctx, cmd }));
+  webhooks
+    .command('redeliver <id>')
+    .description('Send a delivery again (same X-Webhook-Id, a new round of attempts); serve sends it')
+    .option(...DATA)
+    .option(...DATABASE)
+    .addHelpText('after', examples('confctl admin webhooks redeliver 12'))
+    .action(async (id: string, _flags: unknown, cmd: Command) => (await run()).webhooksRedeliver({ id }, { ctx, cmd }));
+  webhooks
+    .command('trigger <type>')
+    .description('Make a real change that sends TYPE, on a customer, calendar and event made for it')
+    .option(...DATA)
+    .option(...DATABASE)
+    .option('--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)')
+    .addHelpText(
+      'after',
+      `\nTypes: ${TRIGGER_TYPES.join(', ')}. Existing data is never touched; updating, rescheduling or\ndeleting the new event also sends events.created first.\n`,
+    )
+    .addHelpText('after', examples('confctl admin webhooks trigger events.rescheduled', 'confctl admin webhooks trigger events.created --tenant acme.test -o json'))
+    .action(async (type: string, flags: WebhooksTenantOptions, cmd: Command) => (await run()).webhooksTrigger({ type, ...flags }, { ctx, cmd }));
 }

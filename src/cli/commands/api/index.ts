@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { curlCommand, shellQuote } from '../../../client/curl.js';
+import type { Flags } from '../resource.js';
 import { type CliContext, type GlobalOptions, globalOptions, UsageError } from '../../context.js';
 import { accessFor, keyHeaders, type RawRequest, resolveUrl, sendRaw } from './http.js';
 import { dataText, type FieldSpec, fieldsObject, fieldValue, type Readers, parseHeader, splitField, withQuery } from './input.js';
@@ -138,5 +139,5 @@ export function register(program: Command, ctx: CliContext, runF?: (opts: ApiOpt
         'confctl api --paginate /customers --raw-field filter_attribute=email -f filter_operator=Contains -f filter_value=@acme',
       ),
     )
-    .action((first: string, second: string | undefined, flags, cmd: Command) => (runF ?? ((o) => runApi(o, ctx)))(apiOptions(first, second, flags, cmd)));
+    .action((first: string, second: string | undefined, flags: Flags, cmd: Command) => (runF ?? ((o) => runApi(o, ctx)))(apiOptions(first, second, flags, cmd)));
 }

@@ -78,7 +78,7 @@ export function withQuery(path: string, entries: readonly { key: string; value: 
   if (!entries.length) return path;
   const params = new URLSearchParams();
   for (const { key, value } of entries) params.append(key, value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
-  return `${path}${path.includes('?') ? '&' : '?'}${params}`;
+  return `${path}${path.includes('?') ? '&' : '?'}${params.toString()}`;
 }
 
 /** `--header 'Name: value'` → `[name, value]`, the name lower-cased. */

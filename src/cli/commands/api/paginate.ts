@@ -20,7 +20,7 @@ export async function paginate(first: RawRequest, send: SendOptions, opts: { raw
     }
     let page: { data?: unknown; next_page_url?: unknown } | undefined;
     try {
-      page = JSON.parse(answer.text);
+      page = JSON.parse(answer.text) as typeof page;
     } catch {
       page = undefined;
     }
@@ -28,7 +28,7 @@ export async function paginate(first: RawRequest, send: SendOptions, opts: { raw
       if (!items.length) return void opts.out(bodyText(answer));
       break;
     }
-    items.push(...(opts.raw ? [page] : page.data));
+    items.push(...(opts.raw ? [page] : (page.data as unknown[])));
     const next = page.next_page_url;
     const url = typeof next === 'string' && page.data.length ? resolveUrl(first.url, next) : undefined;
     req = url && !seen.has(url) ? { ...req, url } : undefined;

@@ -8,6 +8,7 @@
 import { OPERATION_META } from '../../../contract/operations-meta.js';
 import type { ListOperationId } from '../../../client/types.js';
 import { type CliContext, requireAccess } from '../../context.js';
+import { cell as text } from '../../output/values.js';
 
 /** The request's budget (from sending to the last byte): the user waits for it at the prompt. */
 export const IDS_BUDGET_MS = 300;
@@ -27,7 +28,7 @@ export function idNounOf(path: string): string | undefined {
 }
 
 /** A row's label for fish's descriptions: its email, else its name or title. */
-const label = (row: Record<string, unknown>) => String(row.email ?? row.name ?? row.title ?? '').replace(/\s+/g, ' ');
+const label = (row: Record<string, unknown>) => text(row.email ?? row.name ?? row.title ?? '').replace(/\s+/g, ' ');
 
 /** Ids of one page of `noun`'s list, one per line (fish: `id<TAB>label`); nothing on any failure. */
 export async function printIds(ctx: CliContext, noun: string, shell: string, globals: { profile?: string; baseUrl?: string; timeoutMs?: number }): Promise<void> {
@@ -43,7 +44,7 @@ export async function printIds(ctx: CliContext, noun: string, shell: string, glo
     const client = await ctx.createClient({ baseUrl: access.baseUrl, keyId: access.keyId, secret: access.secret, timeoutMs, maxTries: 1, pacer: null });
     const page = await client.call(id, { query: { page_size: 100 } });
     const rows = page.data as unknown as Record<string, unknown>[];
-    ctx.streams.stdout.write(rows.map((r) => (shell === 'fish' ? `${r.id}\t${label(r)}\n` : `${r.id}\n`)).join(''));
+    ctx.streams.stdout.write(rows.map((r) => (shell === 'fish' ? `${text(r.id)}\t${label(r)}\n` : `${text(r.id)}\n`)).join(''));
   } catch {
     // Completion stays silent: a missing profile, a slow or failing service offer nothing.
   }

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { parseJson, readText } from '../../body.js';
 import { UsageError } from '../../errors.js';
+import { positiveInt } from '../resource.js';
 
 /** An attendee of a request body (spec §2, input attendee). */
 export interface AttendeeInput {
@@ -40,11 +41,6 @@ export function addCommonFlags(cmd: Command): Command {
     .option('--data <json>', 'whole body as JSON, @FILE or - for stdin (flags override its keys)');
 }
 
-const positiveInt = (value: unknown, flag: string): number | undefined => {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^[1-9]\d*$/.test(value)) throw new UsageError(`${flag} must be a positive integer, not '${value}'`);
-  return Number(value);
-};
 
 /** `title` and `is_public` from flags; `--public` with `--private` is exit 2. */
 export function updateBodyFromFlags(flags: Record<string, unknown>): Record<string, unknown> {
@@ -96,7 +92,7 @@ export function slug(title: string): string {
  * Reads `--data` for attendees add: a JSON array of `{name, email}` (inline, `@FILE` or `-`).
  */
 export async function readAttendeesData(arg: string, stdin: NodeJS.ReadableStream): Promise<unknown[]> {
-  const value = parseJson(await readText(arg, stdin), '--data');
+  const value: unknown = parseJson(await readText(arg, stdin), '--data');
   if (!Array.isArray(value)) throw new UsageError('--data must be a JSON array of {"name","email"} objects');
-  return value;
+  return value as unknown[];
 }

@@ -10,9 +10,12 @@ import { addCommonFlags, collect, createBodyFromFlags, missingFlags, parseAttend
 import { ATTENDEE_REMOVE, CONFERENCE_DELETE, type DeleteOptions, runDelete } from './delete.js';
 import { promptMissing } from './prompt.js';
 import { addEditOption, runUpdate, UPDATE_HELP, type UpdateOptions, type UpdateSpec } from '../../edit/update.js';
-import { addGetCommand, addListOptions, idArg, type ItemOptions, type ListOptions, listOptions, runGet, runList, runWrite, withExample, type WriteOptions } from '../resource.js';
+import { addGetCommand, addListOptions, type Flags, idArg, type ItemOptions, type ListOptions, listOptions, runGet, runList, runWrite, withExample, type WriteOptions } from '../resource.js';
 import { examples } from '../../help.js';
 import { addJoinLinkCommand, type JoinLinkOptions, runJoinLink } from './join-link.js';
+
+/** The flags of the conference commands, beside the field flags `createBodyFromFlags`/`updateBodyFromFlags` read. */
+type ConferenceFlags = Flags<{ data?: string; edit?: boolean; yes?: boolean; attendee?: string[] }>;
 
 /** Table columns of conference lists when no --fields is given. */
 export const CONFERENCE_TABLE_COLUMNS = ['id', 'public_id', 'title', 'is_public', 'started_at', 'ended_at'];
@@ -110,7 +113,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
   const confId = (id: string) => ({ online_conference_id: idArg(id, 'conference_id') });
 
   withExample(addListOptions(conferences.command('list').description(operationMeta('listConferences').summary), CONFERENCE_LIST), 'listConferences').action(
-    (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), CONFERENCE_LIST)),
+    (flags: Flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), CONFERENCE_LIST)),
   );
 
   const create = conferences
@@ -120,7 +123,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     .option('--public-id <id>', 'public id: letters, digits, - and _ (default when asked: from the title)')
     .option('--backer-event <id>', 'calendar event id backing the conference')
     .option('--attendee <"Name <email>">', 'attendee to invite, "Name <email>" or a bare e-mail (repeatable, at most 5)', collect);
-  withExample(addCommonFlags(create), 'createConference').action((flags, cmd: Command) =>
+  withExample(addCommonFlags(create), 'createConference').action((flags: ConferenceFlags, cmd: Command) =>
     run.create({ params: {}, body: createBodyFromFlags(flags), data: flags.data, globals: globalOptions(cmd) }),
   );
 
@@ -130,7 +133,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     .command('update')
     .description(`${operationMeta('updateConference').summary}; ${UPDATE_HELP} (given both --title and --public/--private, it sends them without reading)`)
     .argument('<conference_id>');
-  withExample(addEditOption(addCommonFlags(update)), 'updateConference').action((id: string, flags, cmd: Command) =>
+  withExample(addEditOption(addCommonFlags(update)), 'updateConference').action((id: string, flags: ConferenceFlags, cmd: Command) =>
     run.update({ params: confId(id), body: updateBodyFromFlags(flags), data: flags.data, edit: Boolean(flags.edit), globals: globalOptions(cmd) }),
   );
 
@@ -139,7 +142,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     .description(`${operationMeta('deleteConference').summary}; ${CONFIRM_HELP}`)
     .argument('<conference_id>')
     .option('-y, --yes', YES_HELP);
-  withExample(del, 'deleteConference').action((id: string, flags, cmd: Command) =>
+  withExample(del, 'deleteConference').action((id: string, flags: ConferenceFlags, cmd: Command) =>
     run.delete({ params: confId(id), yes: Boolean(flags.yes), globals: globalOptions(cmd) }),
   );
 
@@ -151,7 +154,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
       examples(operationMeta('listConferenceAttendees').cli.example, operationMeta('addConferenceAttendees').cli.example, operationMeta('removeConferenceAttendee').cli.example, operationMeta('createAttendeeJoinToken').cli.example),
     );
   const list = attendees.command('list').description(operationMeta('listConferenceAttendees').summary).argument('<conference_id>');
-  withExample(addListOptions(list), 'listConferenceAttendees').action((id: string, flags, cmd: Command) =>
+  withExample(addListOptions(list), 'listConferenceAttendees').action((id: string, flags: Flags, cmd: Command) =>
     run.attendeesList(listOptions(flags, globalOptions(cmd), undefined, confId(id))),
   );
 
@@ -162,8 +165,8 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     .option('--attendee <"Name <email>">', 'attendee to add, "Name <email>" or a bare e-mail (repeatable)', collect)
     .option('--data <json>', 'JSON array of {"name","email"}, @FILE or - for stdin');
   addFromFileOptions(add, { concurrency: false });
-  withExample(add, 'addConferenceAttendees').action((id: string, flags, cmd: Command) => {
-    const attendees = ((flags.attendee as string[] | undefined) ?? []).map(parseAttendee);
+  withExample(add, 'addConferenceAttendees').action((id: string, flags: ConferenceFlags, cmd: Command) => {
+    const attendees = (flags.attendee ?? []).map(parseAttendee);
     const globals = globalOptions(cmd);
     const others = [...(attendees.length ? ['--attendee'] : []), ...(flags.data !== undefined ? ['--data'] : [])];
     const bulk = fromFileOptions(flags, globals, others, 1);
@@ -177,7 +180,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Confer
     .argument('<conference_id>')
     .argument('<attendee_id>')
     .option('-y, --yes', YES_HELP);
-  withExample(removeAttendee, 'removeConferenceAttendee').action((id: string, attendee: string, flags, cmd: Command) =>
+  withExample(removeAttendee, 'removeConferenceAttendee').action((id: string, attendee: string, flags: ConferenceFlags, cmd: Command) =>
     run.attendeesRemove({
       params: { ...confId(id), online_conference_attendee_id: idArg(attendee, 'attendee_id') },
       yes: Boolean(flags.yes),

@@ -64,7 +64,7 @@ export function addJoinLinkCommand(attendees: Command, run: (opts: JoinLinkOptio
     .argument('<attendee_id>')
     .option('--expiry <seconds>', `seconds until the link expires (${JOIN_EXPIRY_MIN}-${JOIN_EXPIRY_MAX}; default ${JOIN_EXPIRY_DEFAULT})`)
     .option('--open', 'open the join URL in the browser too (not from a pipe or without a display)');
-  withExample(cmd, 'createAttendeeJoinToken').action((confId: string, attendeeId: string, flags, c: Command) =>
+  withExample(cmd, 'createAttendeeJoinToken').action((confId: string, attendeeId: string, flags: { expiry?: string; open?: boolean }, c: Command) =>
     run({
       params: { online_conference_id: idArg(confId, 'conference_id'), online_conference_attendee_id: idArg(attendeeId, 'attendee_id') },
       expiry: parseJoinExpiry(flags.expiry),

@@ -11,6 +11,7 @@ import { addUpdateCommand, runUpdate, type UpdateOptions } from '../../edit/upda
 import {
   addGetCommand,
   addListOptions,
+  type Flags,
   type ItemOptions,
   type ListOptions,
   listOptions,
@@ -57,14 +58,14 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Custom
   const customers = program.command('customers').description('List, show, create and update customers').addHelpText('after', examples(operationMeta('listCustomers').cli.example, operationMeta('getCustomer').cli.example));
 
   withExample(addListOptions(customers.command('list').description(operationMeta('listCustomers').summary), CUSTOMER_LIST), 'listCustomers').action(
-    (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), CUSTOMER_LIST)),
+    (flags: Flags<{ data?: string }>, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), CUSTOMER_LIST)),
   );
 
   addGetCommand(customers, 'getCustomer', 'customer_id', run.get);
 
   const create = customers.command('create').description(`${operationMeta('createCustomer').summary} (first name, last name and e-mail required)`);
   addFromFileOptions(addBodyOptions(create, CUSTOMER_FIELDS, { clear: false }), { concurrency: true });
-  withExample(create, 'createCustomer').action((flags, cmd: Command) => {
+  withExample(create, 'createCustomer').action((flags: Flags<{ data?: string }>, cmd: Command) => {
     const body = bodyFromFlags(flags, CUSTOMER_FIELDS);
     const globals = globalOptions(cmd);
     const bulk = fromFileOptions(flags, globals, givenFlags(body, flags));

@@ -14,11 +14,10 @@ import { openLocal } from '../../../local/open.js';
 import { openMirrorRows } from '../../../store/mirror.js';
 import { apiClient, type CliContext, CliError, EXIT, globalOptions, UsageError } from '../../context.js';
 import { liveLine } from '../../progress/bar.js';
-import { adminFailure, print } from '../admin/local.js';
+import { print } from '../admin/local.js';
 import { isPostgresUrl } from '../database-choice.js';
 import { checkProfileName, saveLocalProfile } from '../local-profile.js';
 import { baseUrlFor } from '../serve/run.js';
-import { AdminError } from '../../../admin/errors.js';
 
 interface MirrorFlags {
   fromProfile: string;
@@ -124,7 +123,7 @@ export async function mirror(ctx: CliContext, cmd: Command, raw: Record<string, 
     rows.close();
   }
   let target = dir;
-  if (flags.toDatabase !== undefined) target = await moveToDatabase(ctx, cmd, dir, flags.toDatabase, flags.media);
+  if (flags.toDatabase !== undefined) target = await moveToDatabase(ctx, dir, flags.toDatabase, flags.media);
   await print(ctx, cmd, {
     target,
     counts: state.counts,
@@ -135,21 +134,16 @@ export async function mirror(ctx: CliContext, cmd: Command, raw: Record<string, 
 }
 
 /** Copies the staging directory into the database (admin copy's machinery), then removes it. */
-async function moveToDatabase(ctx: CliContext, cmd: Command, staging: string, url: string, media: string | undefined): Promise<string> {
+async function moveToDatabase(ctx: CliContext, staging: string, url: string, media: string | undefined): Promise<string> {
   const { copyToPostgres } = await import('../../../admin/copy.js');
   const env = ctx.env as NodeJS.ProcessEnv;
-  try {
-    const summary = await copyToPostgres({
-      from: staging,
-      to: url,
-      mediaFrom: dataDirLayout(staging).mediaDir,
-      mediaTo: resolveMediaDir(media, env, resolveDataDir(undefined, env)),
-      replace: false,
-    });
-    rmSync(staging, { recursive: true, force: true });
-    return summary.to;
-  } catch (err) {
-    if (err instanceof AdminError) throw adminFailure(err, cmd);
-    throw err;
-  }
+  const summary = await copyToPostgres({
+    from: staging,
+    to: url,
+    mediaFrom: dataDirLayout(staging).mediaDir,
+    mediaTo: resolveMediaDir(media, env, resolveDataDir(undefined, env)),
+    replace: false,
+  });
+  rmSync(staging, { recursive: true, force: true });
+  return summary.to;
 }

@@ -7,6 +7,7 @@ import { listWriter, renderItem } from '../../output/index.js';
 import { examples } from '../../help.js';
 import { consentToReplace } from '../../overwrite.js';
 import { checkProfileName, profileSummary } from '../local-profile.js';
+import type { Flags } from '../resource.js';
 
 export interface ProfileInput {
   name?: string;
@@ -223,7 +224,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Profil
     .addHelpText('after', examples('confctl profile list', 'confctl profile use acme'));
   addProfileFlags(profile.command('add').description('Save a profile (the first one saved becomes active)').argument('<name>'))
     .addHelpText('after', examples('printf %s "$SECRET" | confctl profile add acme --domain acme.example --key-id ak_123 --secret-stdin'))
-    .action((name: string, flags, cmd: Command) => run.add(profileInput(name, flags, cmd)));
+    .action((name: string, flags: Flags, cmd: Command) => run.add(profileInput(name, flags, cmd)));
   profile
     .command('list')
     .description('List profiles (secrets are never shown)')

@@ -6,6 +6,7 @@ import { baseUrlOf } from '../../../config/settings.js';
 import { type CliContext, CliError, EXIT } from '../../context.js';
 import { errorLines } from '../../errors.js';
 import { examples } from '../../help.js';
+import type { Flags } from '../resource.js';
 import { addProfileFlags, completeProfile, consentToReplaceProfile, type PreviousAnswers, type ProfileInput, profileInput, reportSecretStore } from './index.js';
 
 /**
@@ -76,5 +77,5 @@ export function register(program: Command, ctx: CliContext, runF?: (opts: Profil
       .option('--name <name>', 'profile name (default: asked, or "default")'),
   )
     .addHelpText('after', examples('confctl login --name acme --domain acme.example --key-id ak_123'))
-    .action((flags, cmd: Command) => (runF ?? runLogin)(profileInput(flags.name, flags, cmd), ctx));
+    .action((flags: Flags<{ name?: string }>, cmd: Command) => (runF ?? runLogin)(profileInput(flags.name, flags, cmd), ctx));
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { EXPIRY_MAX, EXPIRY_MIN, operationMeta } from '../../../contract/operations-meta.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../../context.js';
 import { renderItem, renderValue } from '../../output/index.js';
-import { addListOptions, idArg, type ListOptions, listOptions, runList, withExample } from '../resource.js';
+import { addListOptions, type Flags, idArg, type ListOptions, listOptions, runList, withExample } from '../resource.js';
 import { examples } from '../../help.js';
 import { consentToOverwriteFile } from '../../overwrite.js';
 
@@ -65,7 +65,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Record
     .addHelpText('after', examples(operationMeta('listConferenceRecordings').cli.example, operationMeta('getRecordingUrl').cli.example));
 
   const list = recordings.command('list').description(`${operationMeta('listConferenceRecordings').summary} (status 1 recording, 2 processing, 3 finished, 4 failed)`);
-  withExample(addListOptions(list.argument('<conference_id>')), 'listConferenceRecordings').action((id: string, flags, cmd: Command) =>
+  withExample(addListOptions(list.argument('<conference_id>')), 'listConferenceRecordings').action((id: string, flags: Flags, cmd: Command) =>
     run.list(listOptions(flags, globalOptions(cmd), undefined, { online_conference_id: idArg(id, 'conference_id') })),
   );
 
@@ -77,7 +77,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<Record
     .option('--expiry <seconds>', `seconds until the URL expires (${EXPIRY_MIN}-${EXPIRY_MAX}; default: recording length + 10 minutes)`)
     .option('--download <file>', 'download the recording to FILE (- for stdout); progress on stderr when it is a terminal')
     .option('--force', 'with --download: replace an existing FILE without asking');
-  withExample(url, 'getRecordingUrl').action((confId: string, recId: string, flags, cmd: Command) =>
+  withExample(url, 'getRecordingUrl').action((confId: string, recId: string, flags: { expiry?: string; download?: string; force?: boolean }, cmd: Command) =>
     run.url({
       params: { online_conference_id: idArg(confId, 'conference_id'), online_conference_recording_id: idArg(recId, 'recording_id') },
       expiry: parseExpiry(flags.expiry),

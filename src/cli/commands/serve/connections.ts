@@ -11,21 +11,30 @@ function count(flag: string, value: string, orElse = ''): number {
   return Number(value);
 }
 
+/** Those flags as commander hands them over. */
+export interface ConnectionFlagValues {
+  headersTimeout?: string;
+  requestTimeout?: string;
+  maxConnections?: string;
+  maxConnectionsPerAddress?: string;
+  trustProxy?: boolean;
+}
+
 /**
  * `--headers-timeout`, `--request-timeout`, `--max-connections`, `--max-connections-per-address`
  * (a number or `off`; by default 100, or off with `--trust-proxy`): flags → options, no I/O.
  */
-export function parseConnectionFlags(o: Record<string, unknown>): ConnectionFlags {
-  const headers = count('--headers-timeout', String(o.headersTimeout ?? '20'));
-  const request = count('--request-timeout', String(o.requestTimeout ?? '30'));
+export function parseConnectionFlags(o: ConnectionFlagValues): ConnectionFlags {
+  const headers = count('--headers-timeout', o.headersTimeout ?? '20');
+  const request = count('--request-timeout', o.requestTimeout ?? '30');
   if (headers > request) throw new UsageError(`--headers-timeout (${headers} s) must not be longer than --request-timeout (${request} s)`);
   const perAddress = o.maxConnectionsPerAddress;
   return {
     timeouts: { headersMs: headers * 1000, requestMs: request * 1000 },
-    maxConnections: count('--max-connections', String(o.maxConnections ?? '500')),
+    maxConnections: count('--max-connections', o.maxConnections ?? '500'),
     maxConnectionsPerAddress:
       perAddress === undefined ? defaultMaxConnectionsPerAddress(o.trustProxy === true)
       : perAddress === 'off' ? null
-      : count('--max-connections-per-address', String(perAddress), " or 'off'"),
+      : count('--max-connections-per-address', perAddress, " or 'off'"),
   };
 }

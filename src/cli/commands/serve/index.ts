@@ -1,40 +1,33 @@
 import { type Command, Option } from 'commander';
 import { type CliContext, UsageError } from '../../context.js';
 import { examples } from '../../help.js';
-import { type ConnectionFlags, parseConnectionFlags } from './connections.js';
+import { type ConnectionFlagValues, parseConnectionFlags } from './connections.js';
 import { FORCE_FLAG } from '../../overwrite.js';
-import { type LocalProfileChoice, localProfileChoice } from '../local-profile.js';
+import { localProfileChoice, type ProfileFlags } from '../local-profile.js';
+import type { ServeOptions } from './run.js';
+// Types only: test-controls.ts loads the server, which `serve --help` must not.
+import type { TestControlFlags, TestControlFlagValues } from './test-controls.js';
 import type { ClockMode } from './clock.js';
-import { parseTestControlFlags, type TestControlFlags } from './test-controls.js';
 
-/** Parsed flags of `confctl serve`. */
-export interface ServeOptions {
-  port: number;
-  host: string;
+/** serve/postgres.ts takes the options from here. */
+export type { ServeOptions };
+
+/** The flags of `confctl serve` as commander hands them over (defaults applied). */
+export interface ServeFlags extends ConnectionFlagValues, ProfileFlags, TestControlFlagValues {
+  port?: string;
+  host?: string;
   data?: string;
-  /** `--database`: a PostgreSQL URL; without it (and without CONFCTL_DATABASE_URL) the SQLite data directory. */
   database?: string;
-  /** `--media`: the recording files' directory (shared by instances on one database). */
   media?: string;
-  demo: boolean;
-  rateLimit: { client: number; tenant: number } | null;
-  maxAttendees: number;
-  trustProxy: boolean;
-  /** Where the first key is saved (`--profile-name`, `--force`); null with `--no-profile`. */
-  profile: LocalProfileChoice | null;
-  log: 'json' | 'pretty' | 'off';
-  /** Timeouts and connection caps, passed to the server as they are. */
-  connections: ConnectionFlags;
-  /** Apply the hosted service's complete-body rules. */
-  strict: boolean;
-  /** Browser origins allowed to call the server (CORS); empty: none. */
-  cors: string[];
-  /** `--pid-file`: where the process id is written while serving. */
+  demo?: boolean;
+  rateLimit?: string;
+  maxAttendees?: string;
+  log?: ServeOptions['log'];
+  strict?: boolean;
+  cors?: string[];
   pidFile?: string;
   /** `--clock`: the real clock, or the manual clock that `confctl admin clock` moves. */
-  clock: ClockMode;
-  /** `--test-controls` (with `--control-token-file`); null without. */
-  testControls: TestControlFlags | null;
+  clock?: ClockMode;
 }
 
 /** `--cors` values (repeated or comma-separated) → origins; each must be a bare `scheme://host[:port]`. */
@@ -69,25 +62,35 @@ export function parseRateLimit(value: string): ServeOptions['rateLimit'] {
   return { client, tenant };
 }
 
+/** Flags → `--test-controls` options, or null without the flag; `--control-token-file` alone is refused. */
+export function parseTestControlFlags(o: TestControlFlagValues): TestControlFlags | null {
+  const tokenFile = o.controlTokenFile;
+  if (!o.testControls) {
+    if (tokenFile !== undefined) throw new UsageError('--control-token-file needs --test-controls');
+    return null;
+  }
+  return tokenFile === undefined ? {} : { tokenFile };
+}
+
 /** Flags → options, no I/O. */
-export function parseServeOptions(o: Record<string, unknown>): ServeOptions {
+export function parseServeOptions(o: ServeFlags): ServeOptions {
   return {
-    port: positiveInt('--port', String(o.port ?? '8080'), 0),
-    host: String(o.host ?? '127.0.0.1'),
-    data: o.data as string | undefined,
-    database: o.database as string | undefined,
-    media: o.media as string | undefined,
+    port: positiveInt('--port', o.port ?? '8080', 0),
+    host: o.host ?? '127.0.0.1',
+    data: o.data,
+    database: o.database,
+    media: o.media,
     demo: Boolean(o.demo),
-    rateLimit: parseRateLimit(String(o.rateLimit ?? '5/10')),
-    maxAttendees: positiveInt('--max-attendees', String(o.maxAttendees ?? '5')),
+    rateLimit: parseRateLimit(o.rateLimit ?? '5/10'),
+    maxAttendees: positiveInt('--max-attendees', o.maxAttendees ?? '5'),
     trustProxy: Boolean(o.trustProxy),
     profile: localProfileChoice(o),
-    log: (o.log as ServeOptions['log']) ?? 'pretty',
+    log: o.log ?? 'pretty',
     connections: parseConnectionFlags(o),
     strict: Boolean(o.strict),
-    cors: parseCors((o.cors as string[] | undefined) ?? []),
-    pidFile: o.pidFile as string | undefined,
-    clock: (o.clock as ClockMode | undefined) ?? 'real',
+    cors: parseCors(o.cors ?? []),
+    pidFile: o.pidFile,
+    clock: o.clock ?? 'real',
     testControls: parseTestControlFlags(o),
   };
 }
@@ -157,8 +160,8 @@ is printed at start, or read from --control-token-file (16 to 512 visible ASCII 
 it never appears in the access log. Without --test-controls, /_confctl is an unknown path (404).
 ${examples('confctl serve --demo', 'confctl serve --port 9000 --data ./data --log json --rate-limit off', 'CONFCTL_DATABASE_URL=postgres://confctl@db/confctl confctl serve --media /srv/confctl-media')}`,
     )
-    .action(async (_opts, cmd: Command) => {
-      const options = parseServeOptions(cmd.opts());
+    .action(async (flags: ServeFlags) => {
+      const options = parseServeOptions(flags);
       await (await import('./run.js')).runServe(options, ctx);
     });
 }

@@ -8,8 +8,8 @@ import { closeGracefully, createServer } from '../../../server/index.js';
 import type { CliContext } from '../../context.js';
 import { listenError, urlHost } from '../listen-address.js';
 import { type DemoSummary, seedDemo } from '../../../admin/seed/index.js';
-import { consentToLocalProfile, saveLocalProfile } from '../local-profile.js';
-import type { ServeOptions } from './index.js';
+import { consentToLocalProfile, type LocalProfileChoice, saveLocalProfile } from '../local-profile.js';
+import type { ConnectionFlags } from './connections.js';
 import type { DataStore } from '../../../store/port.js';
 import { withReadPool } from '../../../store/index.js';
 import type { TenantRecord } from '../../../store/types.js';
@@ -18,10 +18,40 @@ import { retryDelaysFrom, serveLog, startWebhookSender } from './webhooks.js';
 import { keepYoungGenerationSmall } from './memory.js';
 import { claimPidFile, removePidFile, writePidFile } from './pid-file.js';
 import { chooseDatabase } from '../database-choice.js';
-import { installClock } from './clock.js';
-import { controlToken, controlsLine } from './test-controls.js';
+import { type ClockMode, installClock } from './clock.js';
+import { controlToken, controlsLine, type TestControlFlags } from './test-controls.js';
 
 export { listenError };
+
+/** Parsed flags of `confctl serve`. */
+export interface ServeOptions {
+  port: number;
+  host: string;
+  data?: string;
+  /** `--database`: a PostgreSQL URL; without it (and without CONFCTL_DATABASE_URL) the SQLite data directory. */
+  database?: string;
+  /** `--media`: the recording files' directory (shared by instances on one database). */
+  media?: string;
+  demo: boolean;
+  rateLimit: { client: number; tenant: number } | null;
+  maxAttendees: number;
+  trustProxy: boolean;
+  /** Where the first key is saved (`--profile-name`, `--force`); null with `--no-profile`. */
+  profile: LocalProfileChoice | null;
+  log: 'json' | 'pretty' | 'off';
+  /** Timeouts and connection caps, passed to the server as they are. */
+  connections: ConnectionFlags;
+  /** Apply the hosted service's complete-body rules. */
+  strict: boolean;
+  /** Browser origins allowed to call the server (CORS); empty: none. */
+  cors: string[];
+  /** `--pid-file`: where the process id is written while serving. */
+  pidFile?: string;
+  /** `--test-controls` (with `--control-token-file`); null without. */
+  testControls: TestControlFlags | null;
+  /** `--clock`: the real clock, or the manual clock that `confctl admin clock` moves. */
+  clock: ClockMode;
+}
 
 /** The base URL a client uses for a server bound to `host:port` (wildcard binds answer on localhost). */
 export function baseUrlFor(host: string, port: number): string {

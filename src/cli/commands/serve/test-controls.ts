@@ -2,20 +2,16 @@ import { readFileSync } from 'node:fs';
 import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, newControlToken, TOKEN_SHAPE } from '../../../server/index.js';
 import { UsageError } from '../../errors.js';
 
-/** `--test-controls` and `--control-token-file`, as parsed. */
+/** `--test-controls` and `--control-token-file`, as parsed (serve/index.ts `parseTestControlFlags`). */
 export interface TestControlFlags {
   /** Where the token is read from; absent: a random token, printed at start. */
   tokenFile?: string;
 }
 
-/** Flags → `--test-controls` options, or null without the flag; `--control-token-file` alone is refused. */
-export function parseTestControlFlags(o: Record<string, unknown>): TestControlFlags | null {
-  const tokenFile = o.controlTokenFile as string | undefined;
-  if (!o.testControls) {
-    if (tokenFile !== undefined) throw new UsageError('--control-token-file needs --test-controls');
-    return null;
-  }
-  return tokenFile === undefined ? {} : { tokenFile };
+/** `--test-controls` and `--control-token-file` as commander hands them over. */
+export interface TestControlFlagValues {
+  testControls?: boolean;
+  controlTokenFile?: string;
 }
 
 /**

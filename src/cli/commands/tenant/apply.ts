@@ -16,6 +16,7 @@ import { examples } from '../../help.js';
 import { addColorFlag, applyPlan, type ApplyOptions, checkGuards, collect, type ColorWhen, countOption, planAgainstTenant, printPlan, refuseProblems } from './flow.js';
 import { addDeclaredFlags, type Declared, declaredOf } from './declared.js';
 import { readDesiredState } from './source.js';
+import type { Flags } from '../resource.js';
 
 const MAX_CONCURRENCY = 32;
 
@@ -131,8 +132,8 @@ export function register(program: Command, ctx: CliContext, run = runApply): voi
     .option('--refresh', 'with a saved plan: when the tenant changed since, plan again from its files instead of refusing');
   addApplyFlags(cmd)
     .addHelpText('after', examples('confctl apply plan.json', 'confctl apply -f tenant/ --yes --max-changes 50'))
-    .action((planFile: string | undefined, flags, cmd: Command) => {
-      const files = (flags.file as string[] | undefined) ?? [];
+    .action((planFile: string | undefined, flags: Flags<{ file?: string[]; prune?: boolean; refresh?: boolean }>, cmd: Command) => {
+      const files = flags.file ?? [];
       if (Boolean(planFile) === Boolean(files.length)) throw new UsageError('give either a saved plan (apply PLAN.json) or desired-state files (apply -f DIR)');
       if (planFile && flags.prune) throw new UsageError('--prune goes with -f (a saved plan already says what it deletes)');
       if (!planFile && flags.refresh) throw new UsageError('--refresh goes with a saved plan (-f always plans afresh)');

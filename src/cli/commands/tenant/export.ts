@@ -55,7 +55,7 @@ export function register(program: Command, ctx: CliContext, run = runExport): vo
     .option('--kinds <list>', `kinds to export, comma-separated (default: ${KINDS.join(',')})`)
     .option('--force', 'replace existing files without asking')
     .addHelpText('after', examples('confctl export tenant/', 'confctl export tenant/ --format csv --kinds users,customers'))
-    .action((dir: string, flags, cmd: Command) =>
-      run({ dir, format: flags.format as ExportFormat, kinds: kindsOption(flags.kinds), force: Boolean(flags.force), globals: globalOptions(cmd) }, ctx),
+    .action((dir: string, flags: { format: ExportFormat; kinds?: string; force?: boolean }, cmd: Command) =>
+      run({ dir, format: flags.format, kinds: kindsOption(flags.kinds), force: Boolean(flags.force), globals: globalOptions(cmd) }, ctx),
     );
 }

@@ -153,8 +153,9 @@ export async function applyPlan(ctx: CliContext, client: ApiClient, given: Plan,
 /** A whole number flag (`--max-changes 0` allowed; `--concurrency` from 1): undefined when not given. */
 export function countOption(flag: string, raw: unknown, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`${flag} must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, not '${String(raw)}'`);
-  return Number(raw);
+  const text = typeof raw === 'string' ? raw : JSON.stringify(raw);
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new UsageError(`${flag} must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, not '${text}'`);
+  return Number(text);
 }
 
 /** Collects a repeatable option's values. */

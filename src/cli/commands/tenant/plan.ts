@@ -60,9 +60,9 @@ export function register(program: Command, ctx: CliContext, run = runPlan): void
     .option('--detailed-exitcode', `exit ${EXIT.ok} when there is nothing to change, ${CHANGES_PENDING} when there is, ${EXIT.unexpected} on any error`);
   addColorFlag(addDeclaredFlags(command))
     .addHelpText('after', examples('confctl plan -f tenant/', 'confctl plan -f tenant/ --out plan.json --detailed-exitcode'))
-    .action((flags, cmd: Command) => {
-      const files = (flags.file as string[] | undefined) ?? [];
+    .action((flags: { file?: string[]; prune?: boolean; out?: string; detailedExitcode?: boolean; department?: string[]; role?: string[]; color?: ColorWhen }, cmd: Command) => {
+      const files = flags.file ?? [];
       if (!files.length) throw new UsageError('give the desired state with -f DIR or -f FILE', "make a start with 'confctl export DIR'");
-      return run({ files, prune: Boolean(flags.prune), out: flags.out as string | undefined, detailedExitcode: Boolean(flags.detailedExitcode), declared: declaredOf(flags), color: flags.color as ColorWhen, globals: globalOptions(cmd) }, ctx);
+      return run({ files, prune: Boolean(flags.prune), out: flags.out, detailedExitcode: Boolean(flags.detailedExitcode), declared: declaredOf(flags), color: flags.color ?? 'auto', globals: globalOptions(cmd) }, ctx);
     });
 }

@@ -16,6 +16,7 @@ import { apiClient, type CliContext, globalOptions, UsageError } from '../../con
 import { examples } from '../../help.js';
 import { addApplyFlags, type ApplyFlags, applyFlags, confirmAndApply } from './apply.js';
 import { planAgainstTenant, printPlan, refuseProblems, savePlan } from './flow.js';
+import type { Flags } from '../resource.js';
 
 export interface SyncOptions extends ApplyFlags {
   kind: SyncKind;
@@ -106,8 +107,8 @@ export function register(program: Command, ctx: CliContext, run = runSync): void
       .option('--out <file>', 'save the plan for `confctl apply FILE` instead of applying it');
     addApplyFlags(cmd)
       .addHelpText('after', examples(`confctl sync ${kind} --from hr.csv --map "Work Email=email,Given Name=first_name" --out plan.json`, `confctl sync ${kind} --from hr.csv --yes`))
-      .action((flags, c: Command) =>
-        run({ ...applyFlags(flags, globalOptions(c)), kind, from: flags.from as string, map: flags.map, mapFile: flags.mapFile, key: flags.key, defaults: flags.defaults, unmanaged: flags.unmanaged, out: flags.out }, ctx),
+      .action((flags: Flags<Pick<SyncOptions, 'from' | 'map' | 'mapFile' | 'key' | 'defaults' | 'unmanaged' | 'out'>>, c: Command) =>
+        run({ ...applyFlags(flags, globalOptions(c)), kind, from: flags.from, map: flags.map, mapFile: flags.mapFile, key: flags.key, defaults: flags.defaults, unmanaged: flags.unmanaged, out: flags.out }, ctx),
       );
   }
 }

@@ -11,6 +11,7 @@ import { addUpdateCommand, runUpdate, type UpdateOptions } from '../../edit/upda
 import {
   addGetCommand,
   addListOptions,
+  type Flags,
   idArg,
   type ItemOptions,
   type ListOptions,
@@ -65,7 +66,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
   const users = program.command('users').description("List, create, show and update users; list a user's accounts").addHelpText('after', examples(operationMeta('listUsers').cli.example, operationMeta('getUser').cli.example));
 
   withExample(addListOptions(users.command('list').description(operationMeta('listUsers').summary), USER_LIST), 'listUsers').action(
-    (flags, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), USER_LIST)),
+    (flags: Flags<{ data?: string }>, cmd: Command) => run.list(listOptions(flags, globalOptions(cmd), USER_LIST)),
   );
 
   const create = users
@@ -75,7 +76,7 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
   addFromFileOptions(addBodyOptions(create, USER_FIELDS, { clear: false }), { concurrency: true })
     .option('--activate', 'make the user active at once (the key needs users.lock.* besides users.create.*)')
     .option('--silent', 'send no invitation (needs --activate)');
-  withExample(create, 'createUser').action((flags, cmd: Command) => {
+  withExample(create, 'createUser').action((flags: Flags<{ data?: string }>, cmd: Command) => {
     const body = bodyFromFlags(flags, USER_FIELDS);
     const globals = globalOptions(cmd);
     const switches = createSwitches(flags);
@@ -88,12 +89,12 @@ export function register(program: Command, ctx: CliContext, runF: Partial<UsersR
   addUpdateCommand(users, { update: 'updateUser', idParam: 'user_id', fields: USER_FIELDS }, run.update);
 
   const accounts = users.command('accounts').description(operationMeta('listUserConferenceAccounts').summary).argument('<user_id>');
-  withExample(addListOptions(accounts), 'listUserConferenceAccounts').action((id: string, flags, cmd: Command) =>
+  withExample(addListOptions(accounts), 'listUserConferenceAccounts').action((id: string, flags: Flags, cmd: Command) =>
     run.accounts(listOptions(flags, globalOptions(cmd), undefined, { user_id: idArg(id, 'user_id') })),
   );
 
   const connected = users.command('connected-accounts').description(operationMeta('listUserConnectedAccounts').summary).argument('<user_id>');
-  withExample(addListOptions(connected), 'listUserConnectedAccounts').action((id: string, flags, cmd: Command) =>
+  withExample(addListOptions(connected), 'listUserConnectedAccounts').action((id: string, flags: Flags, cmd: Command) =>
     run.connectedAccounts(listOptions(flags, globalOptions(cmd), undefined, { user_id: idArg(id, 'user_id') })),
   );
 }

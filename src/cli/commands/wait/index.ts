@@ -10,15 +10,15 @@ import { EXIT } from '../../errors.js';
 import { type ExitCodeNote, exitCodes } from '../../exit-codes.js';
 import { examples } from '../../help.js';
 import { CONDITIONS, conferenceSubject, recordingSubject, type Subject, userSubject } from '../../wait/subjects.js';
+import type { WaitOptions } from './run.js';
 import { idArg } from '../resource.js';
 
-export interface WaitOptions {
-  subject: Subject;
-  condition: string;
-  failOn: string[];
-  maxWaitMs: number;
-  intervalMs: number;
-  globals: GlobalOptions;
+/** The flags of a `wait` command as commander hands them over. */
+export interface WaitFlags {
+  for: string;
+  failOn?: string[];
+  maxWait?: string;
+  interval?: string;
 }
 
 export const DEFAULT_MAX_WAIT = '10m';
@@ -34,22 +34,22 @@ export function durationFlag(value: string, flag: string, positive: boolean): nu
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').map((s) => s.trim()).filter(Boolean)];
 
 /** Flags → options; no I/O. Conditions must be the subject's own. */
-export function waitOptions(subject: Subject, flags: Record<string, unknown>, globals: GlobalOptions): WaitOptions {
+export function waitOptions(subject: Subject, flags: WaitFlags, globals: GlobalOptions): WaitOptions {
   const known = subject.conditions;
   const check = (c: string, flag: string) => {
     if (!known.includes(c)) throw new UsageError(`${flag} '${c}' is not a condition of ${subject.label.split(' ')[0]}: ${known.join(', ')}`);
   };
-  const condition = String(flags.for);
+  const condition = flags.for;
   check(condition, '--for');
-  const failOn = (flags.failOn as string[] | undefined) ?? [];
+  const failOn = flags.failOn ?? [];
   for (const c of failOn) check(c, '--fail-on');
   if (failOn.includes(condition)) throw new UsageError(`--fail-on '${condition}' is the condition waited for`);
   return {
     subject,
     condition,
     failOn,
-    maxWaitMs: durationFlag(String(flags.maxWait ?? DEFAULT_MAX_WAIT), '--max-wait', false),
-    intervalMs: durationFlag(String(flags.interval ?? DEFAULT_INTERVAL), '--interval', true),
+    maxWaitMs: durationFlag(flags.maxWait ?? DEFAULT_MAX_WAIT, '--max-wait', false),
+    intervalMs: durationFlag(flags.interval ?? DEFAULT_INTERVAL, '--interval', true),
     globals,
   };
 }
@@ -83,15 +83,15 @@ export function register(program: Command, ctx: CliContext, runF?: (opts: WaitOp
 
   addWaitOptions(wait.command('conference').description('Wait for a conference: started, ended, recording-ready, recording-failed or deleted').argument('<id>'), CONDITIONS.conference)
     .addHelpText('after', examples('confctl wait conference 5 --for recording-ready --fail-on recording-failed'))
-    .action((id: string, flags, cmd: Command) => run(waitOptions(conferenceSubject(idArg(id, 'id')), flags, globalOptions(cmd))));
+    .action((id: string, flags: WaitFlags, cmd: Command) => run(waitOptions(conferenceSubject(idArg(id, 'id')), flags, globalOptions(cmd))));
 
   addWaitOptions(wait.command('recording').description('Wait for a recording: processing, finished, failed or deleted').argument('<conference_id>').argument('<recording_id>'), CONDITIONS.recording)
     .addHelpText('after', examples('confctl wait recording 5 6 --for finished --fail-on failed'))
-    .action((conf: string, rec: string, flags, cmd: Command) =>
+    .action((conf: string, rec: string, flags: WaitFlags, cmd: Command) =>
       run(waitOptions(recordingSubject(idArg(conf, 'conference_id'), idArg(rec, 'recording_id')), flags, globalOptions(cmd))),
     );
 
   addWaitOptions(wait.command('user').description('Wait for a user with this e-mail: exists, active or inactive').argument('<email>'), CONDITIONS.user)
     .addHelpText('after', examples('confctl wait user grace@example.com --for exists --max-wait 1m'))
-    .action((email: string, flags, cmd: Command) => run(waitOptions(userSubject(email), flags, globalOptions(cmd))));
+    .action((email: string, flags: WaitFlags, cmd: Command) => run(waitOptions(userSubject(email), flags, globalOptions(cmd))));
 }

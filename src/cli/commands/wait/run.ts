@@ -5,7 +5,18 @@ import { apiClient, type CliContext, CliError, EXIT } from '../../context.js';
 import { renderItem } from '../../output/index.js';
 import { liveLine } from '../../progress/bar.js';
 import { type Check, waitFor } from '../../wait/loop.js';
-import type { WaitOptions } from './index.js';
+import type { GlobalOptions } from '../../context.js';
+import type { Subject } from '../../wait/subjects.js';
+
+/** Parsed flags of a `wait` command. */
+export interface WaitOptions {
+  subject: Subject;
+  condition: string;
+  failOn: string[];
+  maxWaitMs: number;
+  intervalMs: number;
+  globals: GlobalOptions;
+}
 
 /** What the last check saw, for the timeout message. */
 function lastSeen(check: Check): string {

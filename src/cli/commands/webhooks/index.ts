@@ -5,27 +5,29 @@ import { EXIT } from '../../errors.js';
 import { type ExitCodeNote, exitCodes } from '../../exit-codes.js';
 import { examples } from '../../help.js';
 import { DEFAULT_MAX_AGE_SECONDS } from '../../../webhooks/signature.js';
-import { parseMaxAge, type SecretSource, secretFrom } from './secret.js';
+import type { ListenOptions } from './listen.js';
+import { parseMaxAge, secretFrom } from './secret.js';
+import type { VerifyOptions } from './verify.js';
 
-/** Parsed flags of `confctl webhooks listen`. */
-export interface ListenOptions {
-  port: number;
-  host: string;
-  secret: SecretSource;
-  maxAgeSeconds: number;
-  forwardTo?: URL;
-  tls?: { certFile: string; keyFile: string };
-  format: 'table' | 'ndjson';
+/** The flags of `listen` as commander hands them over. */
+export interface ListenFlags {
+  port?: string;
+  host?: string;
+  secret?: string;
+  secretFile?: string;
+  forwardTo?: string;
+  cert?: string;
+  key?: string;
+  maxAge?: string;
 }
 
-/** Parsed flags of `confctl webhooks verify`. */
-export interface VerifyOptions {
-  secret: string;
-  maxAgeSeconds: number;
-  /** A raw HTTP request file; absent: `headers` and `bodyFile`, or else stdin. */
-  file?: string;
-  headers: string[];
-  bodyFile?: string;
+/** The flags of `verify` as commander hands them over. */
+export interface VerifyFlags {
+  secret?: string;
+  secretFile?: string;
+  header?: string[];
+  body?: string;
+  maxAge?: string;
 }
 
 /** The default port of `listen`, beside `serve`'s 8080. */
@@ -49,31 +51,31 @@ function forwardUrl(value: string): URL {
 }
 
 /** Flags of `listen` → options, no I/O but reading `--secret-file`. */
-export function parseListenOptions(o: Record<string, unknown>, ctx: CliContext, output?: string): ListenOptions {
+export function parseListenOptions(o: ListenFlags, ctx: CliContext, output?: string): ListenOptions {
   if ((o.cert === undefined) !== (o.key === undefined)) throw new UsageError('--cert and --key go together (HTTPS needs both)');
   if (output !== undefined && output !== 'table' && output !== 'ndjson') throw new UsageError(`listen prints -o table or -o ndjson, not ${output}`);
   return {
-    port: port(String(o.port ?? LISTEN_PORT)),
-    host: String(o.host ?? '127.0.0.1'),
+    port: port(o.port ?? String(LISTEN_PORT)),
+    host: o.host ?? '127.0.0.1',
     secret: secretFrom(o, ctx.env),
-    maxAgeSeconds: parseMaxAge(o.maxAge as string | undefined),
-    ...(o.forwardTo !== undefined && { forwardTo: forwardUrl(String(o.forwardTo)) }),
-    ...(o.cert !== undefined && { tls: { certFile: String(o.cert), keyFile: String(o.key) } }),
+    maxAgeSeconds: parseMaxAge(o.maxAge),
+    ...(o.forwardTo !== undefined && { forwardTo: forwardUrl(o.forwardTo) }),
+    ...(o.cert !== undefined && o.key !== undefined && { tls: { certFile: o.cert, keyFile: o.key } }),
     format: output === 'ndjson' || (output === undefined && !ctx.streams.stdoutIsTTY) ? 'ndjson' : 'table',
   };
 }
 
 /** Flags of `verify` → options; a secret is required, the capture comes from one place only. */
-export function parseVerifyOptions(file: string | undefined, o: Record<string, unknown>, ctx: CliContext): VerifyOptions {
+export function parseVerifyOptions(file: string | undefined, o: VerifyFlags, ctx: CliContext): VerifyOptions {
   const secret = secretFrom(o, ctx.env);
   if (!secret.secret) throw new UsageError('verify needs the secret: --secret S, --secret-file F or CONFCTL_WEBHOOK_SECRET');
-  const headers = (o.header as string[] | undefined) ?? [];
-  const bodyFile = o.body as string | undefined;
+  const headers = o.header ?? [];
+  const bodyFile = o.body;
   if (file !== undefined && (headers.length || bodyFile !== undefined)) {
     throw new UsageError('give a captured request FILE, or --header and --body, not both');
   }
   if ((headers.length > 0) !== (bodyFile !== undefined)) throw new UsageError('--header and --body go together: the signature covers both');
-  return { secret: secret.secret, maxAgeSeconds: parseMaxAge(o.maxAge as string | undefined), headers, ...(file !== undefined && { file }), ...(bodyFile !== undefined && { bodyFile }) };
+  return { secret: secret.secret, maxAgeSeconds: parseMaxAge(o.maxAge), headers, ...(file !== undefined && { file }), ...(bodyFile !== undefined && { bodyFile }) };
 }
 
 const collect = (v: string, acc: string[] = []) => [...acc, v];
@@ -116,8 +118,8 @@ ${examples(
   'confctl webhooks listen --secret-file hook.secret --cert cert.pem --key key.pem',
 )}`,
     )
-    .action(async (_flags, cmd: Command) => {
-      const options = parseListenOptions(cmd.opts(), ctx, globalOptions(cmd).output);
+    .action(async (flags: ListenFlags, cmd: Command) => {
+      const options = parseListenOptions(flags, ctx, globalOptions(cmd).output);
       await (await import('./listen.js')).runListen(options, ctx);
     });
   const verify = webhooks
@@ -145,8 +147,8 @@ by definition: --max-age 0 checks the signature alone.`,
         "confctl webhooks verify --secret whsec_... --header 'X-Webhook-Id: 7f3a...' --header 'X-Webhook-Timestamp: 2026-11-23T20:30:00.000Z' --header 'X-Webhook-Signature: 9c1e...' --body body.json",
       ),
     )
-    .action(async (file: string | undefined, _flags, cmd: Command) => {
-      const options = parseVerifyOptions(file, cmd.opts(), ctx);
+    .action(async (file: string | undefined, flags: VerifyFlags) => {
+      const options = parseVerifyOptions(file, flags, ctx);
       await (await import('./verify.js')).runVerify(options, ctx);
     });
 }

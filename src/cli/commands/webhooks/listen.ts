@@ -7,9 +7,20 @@ import { closeGracefully, isClosing } from '../../../server/shutdown.js';
 import { newSecret } from '../../../webhooks/secret.js';
 import { type CliContext, UsageError } from '../../context.js';
 import { listenError, urlHost } from '../listen-address.js';
-import type { ListenOptions } from './index.js';
+import type { SecretSource } from './secret.js';
 import { createReceiver } from './receiver.js';
 import { ndjsonLine, type Received, tableHeading, tableRow } from './print.js';
+
+/** Parsed flags of `confctl webhooks listen`. */
+export interface ListenOptions {
+  port: number;
+  host: string;
+  secret: SecretSource;
+  maxAgeSeconds: number;
+  forwardTo?: URL;
+  tls?: { certFile: string; keyFile: string };
+  format: 'table' | 'ndjson';
+}
 
 function readPem(file: string, flag: string): Buffer {
   try {

@@ -4,7 +4,16 @@ import { buffer } from 'node:stream/consumers';
 import { type Capture, CaptureError, headersFrom, parseRawRequest } from '../../../webhooks/capture.js';
 import { verify } from '../../../webhooks/signature.js';
 import { type CliContext, CliError, EXIT, UsageError } from '../../context.js';
-import type { VerifyOptions } from './index.js';
+
+/** Parsed flags of `confctl webhooks verify`. */
+export interface VerifyOptions {
+  secret: string;
+  maxAgeSeconds: number;
+  /** A raw HTTP request file; absent: `headers` and `bodyFile`, or else stdin. */
+  file?: string;
+  headers: string[];
+  bodyFile?: string;
+}
 
 function readBytes(file: string, what: string): Buffer {
   try {
