@@ -61,11 +61,12 @@ describe('exit codes from API answers', () => {
     [409, 'Conflict.', 5],
     [429, 'Too many requests.', 7],
     [500, 'An unexpected error the service.', 1],
-  ])('%i → %i', async (status, message, code) => {
+  ])('%i %s → exit %i', async (status, message, code) => {
     f = await withProfile();
     api().intercept({ path: `${P}/users/5`, method: 'GET' }).reply(status, message, TEXT_HEADERS).times(status >= 429 ? 5 : 1);
     expect(await f.run(['users', 'get', '5'])).toBe(code);
-    expect(f.stderr().split('\n')[0]).toBe(`error: GET /users/5 failed (${status}): ${message}`);
+    // A retried answer (429, 5xx) says how many tries were made.
+    expect(f.stderr().split('\n')[0]).toBe(`error: GET /users/5 failed (${status}): ${message}${status >= 429 ? ' (after 5 tries)' : ''}`);
     expect(f.stdout()).toBe('');
   });
 

@@ -10,5 +10,3 @@ export const DATABASE = ['--database <url>', 'work on this PostgreSQL database i
 export const MEDIA = ['--media <dir>', "recording files' directory (default: CONFCTL_MEDIA_DIR, else the data directory's media/)"] as const;
 export const TENANT = ['--tenant <domain>', 'tenant by primary or alias domain (default: the first tenant)'] as const;
 
-/** A repeatable flag's values, in order. */
-export const collect = (value: string, previous: string[] = []) => [...previous, value];

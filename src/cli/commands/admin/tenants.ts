@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { collect, DATA, DATABASE } from './flags.js';
+import { collect } from '../../collect.js';
+import { DATA, DATABASE } from './flags.js';
 
 export function register(admin: Command, ctx: CliContext): void {
   const tenants = admin.command('tenants').description('Manage tenants').addHelpText('after', examples('confctl admin tenants list'));

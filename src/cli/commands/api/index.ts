@@ -3,6 +3,7 @@
  * Prints the answer's body (JSON pretty-printed, anything else as is); a non-2xx answer's body
  * is printed too, and the exit code is the status's (3, 4, 5, 6, 7, else 1).
  */
+import { collect } from '../../collect.js';
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { curlCommand, shellQuote } from '../../../client/curl.js';
@@ -29,7 +30,6 @@ export interface ApiOptions {
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
-const collect = (v: string, all: string[]) => [...all, v];
 
 /** Flags → options; no I/O. One argument is a GET of that path. */
 export function apiOptions(first: string, second: string | undefined, flags: Record<string, unknown>, cmd: Command): ApiOptions {

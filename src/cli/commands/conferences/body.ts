@@ -29,8 +29,6 @@ export function parseAttendee(value: string): AttendeeInput {
   throw new UsageError(`--attendee must look like "Name <email@example.com>" or "email@example.com", not '${value}'`);
 }
 
-/** Commander collector for the repeatable `--attendee`. */
-export const collect = (value: string, prev: string[] = []): string[] => [...prev, value];
 
 /** Adds `--title`, `--public` and `--private` (shared by create and update). */
 export function addCommonFlags(cmd: Command): Command {

@@ -1,4 +1,5 @@
 /** `confctl conferences list|create|get|update|delete` and `conferences attendees list|add|remove|join-link`. */
+import { collect } from '../../collect.js';
 import type { Command } from 'commander';
 import { CONFERENCE_LIST } from '../../../contract/list-specs.js';
 import { operationMeta } from '../../../contract/operations-meta.js';
@@ -6,7 +7,7 @@ import { readData } from '../../body.js';
 import { addFromFileOptions, type FromFileOptions, fromFileOptions, runFromFile } from '../../bulk/command.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../../context.js';
 import { listWriter, renderValue } from '../../output/index.js';
-import { addCommonFlags, collect, createBodyFromFlags, missingFlags, parseAttendee, readAttendeesData, updateBodyFromFlags } from './body.js';
+import { addCommonFlags, createBodyFromFlags, missingFlags, parseAttendee, readAttendeesData, updateBodyFromFlags } from './body.js';
 import { ATTENDEE_REMOVE, CONFERENCE_DELETE, type DeleteOptions, runDelete } from './delete.js';
 import { promptMissing } from './prompt.js';
 import { addEditOption, runUpdate, UPDATE_HELP, type UpdateOptions, type UpdateSpec } from '../../edit/update.js';

@@ -3,6 +3,7 @@
  * `confctl apply -f DIR` plans, shows the plan and asks first (on a terminal; `--yes` in a
  * script). A run that does not finish writes the rest of the plan to a file for a second run.
  */
+import { collect } from '../../collect.js';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
@@ -13,7 +14,7 @@ import { summaryLine } from '../../tenant/render.js';
 import { DEFAULT_CONCURRENCY } from '../../bulk/command.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../../context.js';
 import { examples } from '../../help.js';
-import { addColorFlag, applyPlan, type ApplyOptions, checkGuards, collect, type ColorWhen, countOption, planAgainstTenant, printPlan, refuseProblems } from './flow.js';
+import { addColorFlag, applyPlan, type ApplyOptions, checkGuards, type ColorWhen, countOption, planAgainstTenant, printPlan, refuseProblems } from './flow.js';
 import { addDeclaredFlags, type Declared, declaredOf } from './declared.js';
 import { readDesiredState } from './source.js';
 import type { Flags } from '../resource.js';

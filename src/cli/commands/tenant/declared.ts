@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { collect } from './flow.js';
+import { collect } from '../../collect.js';
 
 export interface Declared {
   departments: Array<{ id: number; name: string }>;

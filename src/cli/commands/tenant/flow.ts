@@ -158,5 +158,3 @@ export function countOption(flag: string, raw: unknown, min = 0, max = Number.MA
   return Number(text);
 }
 
-/** Collects a repeatable option's values. */
-export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

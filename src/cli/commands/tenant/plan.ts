@@ -3,6 +3,7 @@
  * or the plan as JSON; `--out` saves it for `apply`. `--detailed-exitcode`: 0 no changes,
  * 2 changes, 1 any error (Terraform's convention).
  */
+import { collect } from '../../collect.js';
 import type { Command } from 'commander';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../../context.js';
 import { EXIT, errorLines, QuietExit } from '../../errors.js';
@@ -10,7 +11,7 @@ import { type ExitCodeNote, exitCodes } from '../../exit-codes.js';
 import { examples } from '../../help.js';
 import { addDeclaredFlags, type Declared, declaredOf } from './declared.js';
 import { readDesiredState } from './source.js';
-import { addColorFlag, collect, type ColorWhen, planAgainstTenant, printPlan, refuseProblems, savePlan } from './flow.js';
+import { addColorFlag, type ColorWhen, planAgainstTenant, printPlan, refuseProblems, savePlan } from './flow.js';
 
 /** `--detailed-exitcode`'s code for a plan with changes. */
 const CHANGES_PENDING = 2;

@@ -1,4 +1,5 @@
 /** `confctl webhooks listen|verify`: the receiving side of webhooks, independent of any server. */
+import { collect } from '../../collect.js';
 import type { Command } from 'commander';
 import { type CliContext, globalOptions, UsageError } from '../../context.js';
 import { EXIT } from '../../errors.js';
@@ -78,7 +79,6 @@ export function parseVerifyOptions(file: string | undefined, o: VerifyFlags, ctx
   return { secret: secret.secret, maxAgeSeconds: parseMaxAge(o.maxAge), headers, ...(file !== undefined && { file }), ...(bodyFile !== undefined && { bodyFile }) };
 }
 
-const collect = (v: string, acc: string[] = []) => [...acc, v];
 
 /** What `webhooks verify` says by its exit code. */
 const VERIFY_EXIT_CODES: readonly ExitCodeNote[] = [
