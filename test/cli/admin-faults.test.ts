@@ -36,6 +36,14 @@ describe('admin faults', () => {
     expect(await f.json(['admin', 'faults', 'list'])).toEqual([]);
   });
 
+  it("dates a rule by the instance's manual clock when serve runs on one, as the control route does", async () => {
+    f = adminFake();
+    await f.json(['admin', 'init', '--no-profile']);
+    f.inspect((l) => l.store.clock.put({ at_ms: Date.parse('2030-01-31T09:00:00.000Z'), manual: true }));
+    const rule = await f.json(['admin', 'faults', 'add', '--route', 'POST /customers', '--status', '503']);
+    expect(rule.created_at).toBe('2030-01-31T09:00:00.000Z');
+  });
+
   it('refuses a rule that matches no route with exit 2 and every problem listed, stores nothing; an unknown id or tenant is exit 4', async () => {
     f = adminFake();
     await f.json(['admin', 'init', '--no-profile']);

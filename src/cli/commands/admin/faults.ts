@@ -4,6 +4,7 @@
  * from its next request on. The rules and how serve applies them: contract/faults.ts and
  * server/faults.ts.
  */
+import { followStoredClock } from './stored-clock.js';
 import type { Command } from 'commander';
 import type { FaultRuleFields } from '../../../contract/faults.js';
 import type { DataStore } from '../../../store/port.js';
@@ -47,9 +48,12 @@ async function withRules<T>(options: FaultsOptions, ctx: CliContext, write: bool
   let store: DataStore | undefined;
   if (url) store = await (await import('./database.js')).openForAdmin(url, write);
   else store = (await import('../../../local/open.js')).openLocal(options.data, ctx.env, (m) => ctx.streams.stderr.write(`${m}\n`)).store;
+  // A rule's created_at is dated by the instance's clock, the manual one when serve runs on it.
+  const restoreClock = store ? await followStoredClock(store) : () => {};
   try {
     return await work(store);
   } finally {
+    restoreClock();
     await store?.close();
   }
 }
