@@ -31,7 +31,8 @@ export const databaseTenantCount = async (url: string): Promise<number> => (awai
 /** Copies whole tables into the database at `url` in one transaction (see store/postgres/copy-in.ts); the rows of each. */
 export const copyTablesToDatabase = async (url: string, options: TableCopyOptions): Promise<TableCount[]> =>
   (await postgres()).copyTablesToDatabase(url, options);
-export { DEFAULT_BUSY_TIMEOUT_MS, isBusyError } from './sqlite/db.js';
+export { DEFAULT_BUSY_TIMEOUT_MS } from './sqlite/db.js';
+export { isBusyError } from './busy.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
 export { inspectDatabase, snapshotDatabase, type DatabaseInfo } from './sqlite/snapshot.js';
 export { withReadPool } from './sqlite/served.js';

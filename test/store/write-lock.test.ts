@@ -74,6 +74,9 @@ describe('write transactions', () => {
   it('isBusyError knows only the busy family', () => {
     expect(isBusyError(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY_SNAPSHOT' }))).toBe(true);
     expect(isBusyError(Object.assign(new Error('x'), { code: 'SQLITE_CONSTRAINT_UNIQUE' }))).toBe(false);
+    expect(isBusyError(Object.assign(new Error('deadlock detected'), { code: '40P01' }))).toBe(true);
+    expect(isBusyError(Object.assign(new Error('could not serialize access'), { code: '40001' }))).toBe(true);
+    expect(isBusyError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
     expect(isBusyError(undefined)).toBe(false);
   });
 });

@@ -117,7 +117,7 @@ export function narrowChangeSignal(db: Db): NarrowSignal & { narrow: () => Narro
 }
 
 /** True for SQLite's "database is locked" family (SQLITE_BUSY, _SNAPSHOT, _RECOVERY, _TIMEOUT). */
-export function isBusyError(err: unknown): boolean {
+export function isSqliteBusyError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

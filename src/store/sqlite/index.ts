@@ -1,4 +1,4 @@
-import { changeSignal, immediate, isBusyError, narrowChangeSignal, noteReplaced, openDatabase } from './db.js';
+import { changeSignal, immediate, isSqliteBusyError, narrowChangeSignal, noteReplaced, openDatabase } from './db.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { SchemaMismatch } from '../util.js';
 import { attendeeRepo } from './repos/attendees.js';
@@ -77,7 +77,7 @@ export function openStore(location: string): Store {
         db.exec('ANALYZE');
         db.pragma('optimize');
       } catch (err) {
-        if (!isBusyError(err)) throw err;
+        if (!isSqliteBusyError(err)) throw err;
       }
     },
     tenants: tenantRepo(db, tenancy.wrote),
