@@ -146,10 +146,10 @@ export interface CompiledList {
   /**
    * A page for a small total (at most NARROW_ROWS): the matching rows picked by id through the
    * trigram table, then sorted, instead of walking the order's index until the page is found
-   * (a rare value's first page read most of the table). Binds `narrowParams`, the limit, the offset.
+   * (a rare value's first page read most of the table). Binds the count's parameters, the limit,
+   * the offset.
    */
   narrowSql?: string;
-  narrowParams?: unknown[];
   limit: number;
   offset: number;
 }
@@ -175,8 +175,8 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   let countJoins = false;
   let countIndex: string | undefined;
   if (!query.with_trashed) where.push(`${def.deletedColumn} IS NULL`);
+  const col = query.filter && def.columns[query.filter.attribute];
   if (query.filter) {
-    const col = def.columns[query.filter.attribute];
     if (!col) throw new Error(`Unknown filter attribute ${query.filter.attribute}`);
     const f = col.semi ? compileSemi(col.semi, col, query.filter) : compileFilter(col, query.filter);
     countJoins = col.join === true && !col.semi;
@@ -219,7 +219,6 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     limit: query.page_size,
     offset,
   };
-  const col = query.filter && def.columns[query.filter.attribute];
   const match =
     col?.trigram && access === 'scan' && !query.with_trashed && query.filter?.operator === 'Contains' && query.filter.value !== null
       ? trigramMatch(col.trigram.column, String(query.filter.value))
@@ -231,9 +230,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     const live = `${def.tenantColumn} = ? AND ${def.tenantColumn} > 0 AND ${def.deletedColumn} IS NULL`;
     compiled.countSql = `SELECT COUNT(*) AS n FROM ${fts} CROSS JOIN ${def.from} INDEXED BY ${def.tenantIndex} ON ${def.idColumn} = ${fts}.rowid WHERE ${live} AND ${fts} MATCH ?`;
     compiled.countParams = [match];
-    const joins = def.selectJoins !== false || def.columns[query.order_by]?.join ? (def.joins ?? '') : '';
-    compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${joins} WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${def.idColumn} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?) ORDER BY ${order} LIMIT ? OFFSET ?`;
-    compiled.narrowParams = [match];
+    compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${pageJoins} WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${def.idColumn} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?) ORDER BY ${order} LIMIT ? OFFSET ?`;
   }
   return compiled;
 }
@@ -341,7 +338,7 @@ export class ListRunner<Row> {
       seek && seek.offset === c.offset
         ? [c.seekSql!, [...params, seek.id, c.limit]]
         : c.narrowSql && total <= NARROW_ROWS
-          ? [c.narrowSql, [tenantId, ...c.narrowParams!, c.limit, c.offset]]
+          ? [c.narrowSql, [...countParams, c.limit, c.offset]]
           : [c.pageSql, [...params, c.limit, c.offset]];
     const stmt = this.stmt(sql);
     let rows: Row[];
