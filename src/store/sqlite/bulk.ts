@@ -39,10 +39,11 @@ const LOAD_CACHE_KIB = 256 * 1024;
 const SORT_THREADS = Math.max(1, availableParallelism() - 1);
 /**
  * FTS5's in-memory index of pending texts while a load fills a trigram table (its `hashsize`,
- * bytes; 1 MiB by default): each time it fills, FTS5 writes a segment and merges segments, and at
- * 100,000 customers a 64 MiB one halved the fill's CPU time.
+ * bytes; 1 MiB by default): each time it fills, FTS5 writes a segment and merges segments. Filling
+ * the texts of 1,000,000 customers took 21.1 s of CPU with the default, 13.6 s with 64 MiB and
+ * 11.0 s with 256 MiB (44 MB more peak RSS than the default).
  */
-const FILL_HASH_BYTES = 64 * 1024 * 1024;
+const FILL_HASH_BYTES = 256 * 1024 * 1024;
 /** FTS5's own `hashsize` when none is set (FTS5_DEFAULT_HASHSIZE). */
 const FTS5_DEFAULT_HASH_BYTES = 1024 * 1024;
 
