@@ -11,16 +11,18 @@
  * triggers. Every other trigger stays
  * in place, so whatever a migration derives from these tables through triggers stays right; all
  * of it happens inside the transaction, so other connections never see the tables without them.
- * The load commits with `synchronous = FULL` (2: the WAL is synced at its commit), so the rows
- * are on disk when `load` returns, as a seed promises when it says done.
+ * The load commits with `synchronous = FULL` (2: the journal and the database are synced at its
+ * commit), so the rows are on disk when `load` returns, as a seed promises when it says done. A
+ * load that has the database to itself writes through a rollback journal instead of the WAL (see
+ * `rollbackJournal`): at 100,000 users and 100,000 customers its commit took 0.9 s instead of 2.8 s.
  */
 import { availableParallelism } from 'node:os';
 import type { BulkLoad, BulkRepo, CustomerInsert } from '../types.js';
 import { USER_JSON_FIELDS } from '../user-json.js';
-import type { Db } from './db.js';
+import { type Db, isSqliteBusyError } from './db.js';
 import { CUSTOMER_COLUMNS, customerRow } from './repos/customers.js';
 import { USER_COLUMNS, userRow } from './repos/users.js';
-import { TRIGRAM_TABLES, trigramFillSql, trigramTriggers } from './trigram.js';
+import { TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramTriggers } from './trigram.js';
 
 const [USERS_TEXT, CUSTOMERS_TEXT] = TRIGRAM_TABLES;
 
@@ -35,6 +37,15 @@ const USER_JSON_TRIGGER = 'users_json_insert';
 const LOAD_CACHE_KIB = 256 * 1024;
 /** Helper threads SQLite's sorter may use for the index builds (`PRAGMA threads`): the other cores. */
 const SORT_THREADS = Math.max(1, availableParallelism() - 1);
+/**
+ * FTS5's in-memory index of pending texts while a load fills a trigram table (its `hashsize`,
+ * bytes; 1 MiB by default): each time it fills, FTS5 writes a segment and merges segments. Filling
+ * the texts of 1,000,000 customers took 21.1 s of CPU with the default, 13.6 s with 64 MiB and
+ * 11.0 s with 256 MiB (44 MB more peak RSS than the default).
+ */
+const FILL_HASH_BYTES = 256 * 1024 * 1024;
+/** FTS5's own `hashsize` when none is set (FTS5_DEFAULT_HASHSIZE). */
+const FTS5_DEFAULT_HASH_BYTES = 1024 * 1024;
 
 
 /** The text migration 8's trigger stores for the user `u` (stored columns, `id`, `name` and `department_name`). */
@@ -72,7 +83,7 @@ export function bulkRepo(db: Db): BulkRepo {
         const text = userJsonText({ id, ...stored, name: `${stored.first_name} ${stored.last_name}`, department_name: nameOf(stored.department_id) });
         insert.run(id, tenantId, text, ...values(stored, USER_COLUMNS));
       });
-      db.prepare(trigramFillSql(USERS_TEXT, 'id >= ?')).run(firstId);
+      fillTrigrams(db, USERS_TEXT, firstId);
       restore();
       return loaded;
     },
@@ -84,7 +95,7 @@ export function bulkRepo(db: Db): BulkRepo {
       const restore = suspend(db, 'customers', [trigramTriggers(CUSTOMERS_TEXT).insert]);
       const firstId = (db.prepare('SELECT coalesce(max(id), 0) FROM customers').pluck().get() as number) + 1;
       const loaded = take(rows, count, (row: CustomerInsert) => insert.run(tenantId, ...values(customerRow(row), CUSTOMER_COLUMNS)));
-      db.prepare(trigramFillSql(CUSTOMERS_TEXT, 'id >= ?')).run(firstId);
+      fillTrigrams(db, CUSTOMERS_TEXT, firstId);
       restore();
       return loaded;
     },
@@ -94,13 +105,28 @@ export function bulkRepo(db: Db): BulkRepo {
       const settings = { cache_size: -LOAD_CACHE_KIB, synchronous: 2, threads: SORT_THREADS };
       const before = Object.fromEntries(Object.keys(settings).map((name) => [name, db.pragma(name, { simple: true }) as number]));
       for (const [name, value] of Object.entries(settings)) db.pragma(`${name} = ${value}`);
+      const journal = rollbackJournal(db);
       try {
         return db.transaction(() => fn(load)).immediate();
       } finally {
+        journal.restore();
         for (const [name, value] of Object.entries(before)) db.pragma(`${name} = ${value}`);
       }
     },
   };
+}
+
+/**
+ * Writes the texts of the rows from `firstId` on into `t`'s trigram table with a FILL_HASH_BYTES
+ * pending index, then sets FTS5's default (1 MiB) back: the configuration table keeps that row
+ * (FTS5 has no command to delete a setting, and its tables may not be written directly), so later
+ * writes behave as in a table that never had the setting.
+ */
+function fillTrigrams(db: Db, t: TrigramTable, firstId: number): void {
+  const hashsize = (bytes: number) => db.exec(`INSERT INTO ${t.fts}(${t.fts}, rank) VALUES ('hashsize', ${bytes})`);
+  hashsize(FILL_HASH_BYTES);
+  db.prepare(trigramFillSql(t, 'id >= ?')).run(firstId);
+  hashsize(FTS5_DEFAULT_HASH_BYTES);
 }
 
 const values = (row: Record<string, unknown>, columns: readonly string[]) => columns.map((c) => row[c]);
@@ -137,5 +163,38 @@ function suspend(db: Db, table: string, triggers: readonly string[]): () => void
   for (const s of saved) db.exec(`DROP ${s.type.toUpperCase()} "${s.name}"`);
   return () => {
     for (const s of saved) db.exec(s.sql);
+  };
+}
+
+/**
+ * Switches a WAL database to a rollback journal for one load when no other connection has it
+ * open (PRAGMA journal_mode needs the database to itself; tried without waiting), so each page the
+ * load adds is written once, into the database file: in WAL mode the commit writes every page into
+ * the WAL and the checkpoint writes it again. A rollback journal keeps only the pages the database
+ * had before (new pages past its end need none), and the commit syncs the file, so a crash leaves
+ * the database as it was. Answers how to go back to WAL; a switch refused leaves WAL in place.
+ */
+function rollbackJournal(db: Db): { restore(): void } {
+  const same = { restore() {} };
+  if (db.inTransaction || db.memory || db.pragma('journal_mode', { simple: true }) !== 'wal') return same;
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
+  try {
+    if (db.pragma('journal_mode = DELETE', { simple: true }) !== 'delete') return same;
+  } catch (err) {
+    if (!isSqliteBusyError(err)) throw err;
+    return same;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+  return {
+    restore() {
+      try {
+        db.pragma('journal_mode = WAL');
+      } catch (err) {
+        // Another connection opened the file meanwhile and holds it: the next `openDatabase` sets WAL again.
+        if (!isSqliteBusyError(err)) throw err;
+      }
+    },
   };
 }
