@@ -38,8 +38,8 @@ const LOAD_CACHE_KIB = 256 * 1024;
 /**
  * The page cache while a table's indexes are built again (KiB). SQLite's sorter keeps up to the
  * page cache's size of keys in memory before it writes a sorted run, and the helper threads sort
- * those runs: one index of 1M users built in 2.0–2.2 s of CPU with 256 MiB (one sort of all keys in
- * memory), 1.65–1.75 s with 8 MiB and 1.35–1.4 s with 2 MiB (runs that fit the CPU's caches).
+ * those runs: one index of 1M users built in 2.0–2.2 s of CPU with 256 MiB (one sort of all keys
+ * in memory), 1.6–1.75 s with 8 MiB and 1.35–1.4 s with 2 MiB (runs that fit the CPU's caches).
  */
 const SORT_CACHE_KIB = 2 * 1024;
 /** Helper threads SQLite's sorter may use for the index builds (`PRAGMA threads`): the other cores. */
