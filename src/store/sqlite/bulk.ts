@@ -31,19 +31,27 @@ const DEFER_FROM_ROWS = 20_000;
 /** The trigger that writes `users.json` on insert (migration 8), replaced during a deferred load by the text written directly. */
 const USER_JSON_TRIGGER = 'users_json_insert';
 /**
- * The page cache during a load (KiB, as `cache_size` takes it negatively): index builds sort in
- * it. At 1M users and 1M customers, 1 GiB instead saved 6 % of the CPU time for 2.6× the peak RSS.
+ * The page cache during a load (KiB, as `cache_size` takes it negatively). At 1M users and 1M
+ * customers, 1 GiB instead saved 6 % of the CPU time for 2.6× the peak RSS.
  */
 const LOAD_CACHE_KIB = 256 * 1024;
+/**
+ * The page cache while a table's indexes are built again (KiB). SQLite's sorter keeps up to the
+ * page cache's size of keys in memory before it writes a sorted run, and the helper threads sort
+ * those runs: one index of 1M users built in 2.0–2.2 s of CPU with 256 MiB (one sort of all keys
+ * in memory), 1.6–1.75 s with 8 MiB and 1.35–1.4 s with 2 MiB (runs that fit the CPU's caches).
+ */
+const SORT_CACHE_KIB = 2 * 1024;
 /** Helper threads SQLite's sorter may use for the index builds (`PRAGMA threads`): the other cores. */
 const SORT_THREADS = Math.max(1, availableParallelism() - 1);
 /**
  * FTS5's in-memory index of pending texts while a load fills a trigram table (its `hashsize`,
  * bytes; 1 MiB by default): each time it fills, FTS5 writes a segment and merges segments. Filling
  * the texts of 1,000,000 customers took 21.1 s of CPU with the default, 13.6 s with 64 MiB and
- * 11.0 s with 256 MiB (44 MB more peak RSS than the default).
+ * 11.0 s with 256 MiB, but with 256 MiB the seed of 1M users and 1M customers peaked at 703 MB
+ * RSS instead of 473 MB.
  */
-const FILL_HASH_BYTES = 256 * 1024 * 1024;
+const FILL_HASH_BYTES = 64 * 1024 * 1024;
 /** FTS5's own `hashsize` when none is set (FTS5_DEFAULT_HASHSIZE). */
 const FTS5_DEFAULT_HASH_BYTES = 1024 * 1024;
 
@@ -151,7 +159,8 @@ function take<R>(rows: Iterable<R>, count: number, each: (row: R) => void): numb
 
 /**
  * Drops `table`'s indexes and the named triggers on it; answers a function that creates them
- * again from the SQL they were created with (indexes first: each is built by one sort), in the
+ * again from the SQL they were created with (indexes first: each is built by one sort, with a
+ * SORT_CACHE_KIB page cache), in the
  * order they were created: the planner weighs a table's indexes in schema order, and between
  * plans it costs alike (a list's order index or a filter's index and a sort) the order decides.
  */
@@ -162,7 +171,13 @@ function suspend(db: Db, table: string, triggers: readonly string[]): () => void
     .all(table, JSON.stringify(triggers)) as { type: 'index' | 'trigger'; name: string; sql: string }[];
   for (const s of saved) db.exec(`DROP ${s.type.toUpperCase()} "${s.name}"`);
   return () => {
-    for (const s of saved) db.exec(s.sql);
+    const cache = db.pragma('cache_size', { simple: true }) as number;
+    db.pragma(`cache_size = -${SORT_CACHE_KIB}`);
+    try {
+      for (const s of saved) db.exec(s.sql);
+    } finally {
+      db.pragma(`cache_size = ${cache}`);
+    }
   };
 }
 
