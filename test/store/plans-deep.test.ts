@@ -83,6 +83,27 @@ describe('deep pages through a deferred join', () => {
     }
   });
 
+  it('a text Equal of a large tenant through its count index folds ASCII case and leaves out deleted rows, as the plain query does', () => {
+    // Every 7th of the big tenant's customers named in one of three cases, one of them deleted.
+    const rename = db.prepare('UPDATE customers SET last_name = ? WHERE id = ?');
+    const all = ids(db.prepare('SELECT id FROM customers WHERE tenant_id = ? ORDER BY id').all(big));
+    const named = all.filter((_, i) => i % 7 === 0);
+    named.forEach((id, i) => rename.run(['McTest', 'MCTEST', 'mctest'][i % 3], id));
+    db.prepare("UPDATE customers SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").run(named[4]);
+    const customers = new ListRunner(db, CUSTOMER_LIST_DEF);
+    const mctest = (over: Partial<ListQuery>) => q({ filter: f('last_name', 'text', 'Equal', 'mcTEST'), ...over });
+    expect(customers.explain(big, mctest({ page_number: 2 })).page.join(' | ')).toMatch(/COVERING INDEX customers_last_name_count/);
+    const expected = ids(db.prepare("SELECT id FROM customers WHERE tenant_id = ? AND deleted_at IS NULL AND last_name = 'mctest' COLLATE NOCASE ORDER BY id").all(big));
+    expect(expected.length).toBeGreaterThan(named.length * 0.9);
+    expect(expected).not.toContain(named[4]);
+    for (const [size, direction] of [[9, 'asc'], [4, 'desc']] as const) {
+      const walked: number[] = [];
+      for (let p = 1; p <= Math.ceil(expected.length / size) + 1; p++) walked.push(...ids(customers.run(big, mctest({ page_size: size, page_number: p, order_direction: direction })).rows));
+      expect(walked).toEqual(direction === 'asc' ? expected : [...expected].reverse());
+      expect(customers.run(big, mctest({ page_size: size })).total).toBe(expected.length);
+    }
+  });
+
   it('answers the same rows, in the same order, as the plain OFFSET query', () => {
     const users = new ListRunner(db, USER_LIST_DEF);
     const customers = new ListRunner(db, CUSTOMER_LIST_DEF);
