@@ -7,14 +7,15 @@ import { StoreBusy } from '../../../src/store/index.js';
 
 const all: ListQuery = { page_size: 2, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null };
 
-/** The count statements `store` sends from now on, as they are sent. */
+/** The count statements `store` sends from now on (lists run on the list lane's pool), as they are sent. */
 function countsOf(store: PostgresStore): string[] {
   const counted: string[] = [];
-  const original = store.pool.query.bind(store.pool);
-  store.pool.query = ((text: string, values?: unknown[]) => {
+  const pool = store.lists.pool;
+  const original = pool.query.bind(pool);
+  pool.query = ((text: string, values?: unknown[]) => {
     if (/^SELECT count\(\*\)/.test(text)) counted.push(text);
     return original(text, values);
-  }) as typeof store.pool.query;
+  }) as typeof pool.query;
   return counted;
 }
 
