@@ -69,8 +69,8 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
   const requests = new TurnQueue(([k, ...more]: Array<{ keyId: string; tenantId: number; keyLimit: number }>) =>
     countInWindow(pool, `key:${k.keyId}`, `tenant:${k.tenantId}`, k.keyLimit, 1 + more.length),
   );
-  const totals = new ListTotals(async (tables) => {
-    const counters = await changes();
+  const totals = new ListTotals(async (tx, tables) => {
+    const counters = await readChangeCounters(tx);
     return tables.map((t) => counters.get(t) ?? '').join(' ');
   });
   const lists = new ListLane(url, options.lists ?? LIST_LANE_DEFAULTS);

@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { StoreBusy } from '../util.js';
-import { createPool, type Queryable } from './pool.js';
-import { sharingReads } from './turn.js';
+import { createPool, inTransaction, type Queryable } from './pool.js';
+import { TurnQueue } from './turn.js';
 
 export interface ListLaneOptions {
-  /** Lists that run at once, each on connections of the lane's own pool (its page and its count side by side). */
+  /** Lists that run at once, each on a connection of the lane's own pool. */
   lists: number;
   /** Lists that may wait for a running one to end; one more is refused with `StoreBusy`. */
   queue: number;
@@ -23,6 +23,9 @@ export const LIST_LANE_DEFAULTS: ListLaneOptions = { lists: 2, queue: 16, retryA
 /** PostgreSQL's query_canceled: what a statement past its `statement_timeout` fails with. */
 const QUERY_CANCELED = '57014';
 
+/** One snapshot for every statement of the transaction, which writes nothing. */
+const READ_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
+
 /**
  * Where the large lists (users, customers, conferences) run: a pool of their own, so that
  * point reads and writes, on the store's main pool, never wait for a connection behind a flood of
@@ -30,34 +33,49 @@ const QUERY_CANCELED = '57014';
  * once and `queue` more wait; one more is refused at once with `StoreBusy` (503 with
  * `Retry-After`), never queued without bound, as on SQLite. A statement past the lane's
  * `statement_timeout` is refused the same way, so no list holds its place for ever.
+ *
+ * Each list is one read-only REPEATABLE READ transaction: its statements (the change counters, the
+ * count, the page) all read the snapshot its first statement took, which is at least as new as
+ * every write acknowledged before the request began. So a page and its total always show one
+ * state, however many writes commit meanwhile.
  */
 export class ListLane {
   readonly pool: pg.Pool;
-  /** The lane's connections, identical reads of one turn shared (see `sharingReads`). */
-  private readonly db: Queryable;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
+  /** Identical lists asked for in one turn of the event loop: read once, their askers sharing the answer. */
+  private readonly turn = new TurnQueue<(tx: Queryable) => Promise<unknown>, unknown>(async (asked) => {
+    const value = await this.run(asked[0]);
+    return new Array<unknown>(asked.length).fill(value);
+  });
 
   constructor(
     url: string,
     private readonly options: ListLaneOptions = LIST_LANE_DEFAULTS,
   ) {
-    // Two connections a list: its page and its count are read side by side.
-    this.pool = createPool(url, 2 * options.lists, { statement_timeout: options.statementTimeoutMs });
-    this.db = sharingReads(this.pool);
+    this.pool = createPool(url, options.lists, { statement_timeout: options.statementTimeoutMs });
   }
 
-  /** Runs `work` on the lane's connections once a place is free; refuses with `StoreBusy` when the queue is full. */
-  async run<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
+  /** Runs `work` in a read snapshot on a connection of the lane once a place is free; refuses with `StoreBusy` when the queue is full. */
+  async run<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     await this.enter();
     try {
-      return await work(this.db);
+      return await inTransaction(this.pool, work, READ_SNAPSHOT);
     } catch (err) {
       if ((err as { code?: unknown }).code === QUERY_CANCELED) throw new StoreBusy(this.options.retryAfterSeconds, 'a list ran past its statement timeout');
       throw err;
     } finally {
       this.leave();
     }
+  }
+
+  /**
+   * `run`, shared by the callers that ask with the same `key` in one turn of the event loop (the
+   * same page of the same list): one of them reads, every one gets its answer, which callers must
+   * not modify.
+   */
+  shared<T>(key: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.turn.ask(key, work) as Promise<T>;
   }
 
   close(): Promise<void> {

@@ -19,9 +19,9 @@ export interface ListReads {
 }
 
 /**
- * One list page and its exact total. With `reads` (`serve`'s store) it runs in the list lane, its
- * total from the cache while nothing was written, page and total of one state; without (a unit's
- * steps) on `db`, the unit's transaction.
+ * One list page and its exact total. With `reads` (`serve`'s store) it runs in the list lane, in
+ * one snapshot, its total from the cache while nothing was written, shared by the identical lists
+ * of one turn; without (a unit's steps) on `db`, the unit's transaction.
  */
 export async function runList<R>(
   db: Queryable,
@@ -33,9 +33,13 @@ export async function runList<R>(
 ): Promise<ListResult<R>> {
   const list = compileList(def, tenantId, query);
   const { page, count } = list;
-  const read = (on: Queryable) => on.query(page.text, page.values).then((r) => r.rows.map(map));
-  if (reads) return reads.lane.run((lane) => reads.totals.consistent(lane, list, () => read(lane)));
-  const [rows, total] = await Promise.all([read(db), db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n))]);
+  const read = (on: Queryable, { text, values }: typeof page) => on.query(text, values).then((r) => r.rows.map(map));
+  if (reads) {
+    // The page compiled again with the total: a deep page is read from the nearer end.
+    const atTotal = (tx: Queryable) => (total: number) => read(tx, compileList(def, tenantId, query, total).page);
+    return reads.lane.shared(`${page.text}\0${JSON.stringify(page.values)}`, (tx) => reads.totals.read(tx, list, atTotal(tx)));
+  }
+  const [rows, total] = await Promise.all([read(db, page), db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n))]);
   return { rows, total };
 }
 

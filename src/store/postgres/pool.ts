@@ -20,11 +20,14 @@ export function createPool(url: string, max = 10, config: pg.PoolConfig = {}): p
   return pool;
 }
 
-/** Runs `work` in one transaction on a client of its own: COMMIT when it resolves, ROLLBACK when it throws. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in one transaction on a client of its own: COMMIT when it resolves, ROLLBACK when it
+ * throws; `begin` opens it (e.g. with an isolation level).
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
     return result;

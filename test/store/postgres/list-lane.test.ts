@@ -26,11 +26,11 @@ describe('PostgreSQL list lane', () => {
     await db.drop();
   });
 
-  it("serve's lane (docs/instances-and-postgresql.md): 2 lists at once on 4 connections beside the 10 others, 16 waiting, Retry-After 1, statements cancelled after 30 s", async () => {
+  it("serve's lane (docs/instances-and-postgresql.md): 2 lists at once on 2 connections beside the 10 others, 16 waiting, Retry-After 1, statements cancelled after 30 s", async () => {
     expect(LIST_LANE_DEFAULTS).toEqual({ lists: 2, queue: 16, retryAfterSeconds: 1, statementTimeoutMs: 30_000 });
     db = await createMigratedDatabase();
     store = await openPostgresStore(db.url);
-    expect([store.pool.options.max, store.lists.pool.options.max]).toEqual([10, 4]);
+    expect([store.pool.options.max, store.lists.pool.options.max]).toEqual([10, 2]);
     const timeout = await store.lists.run((lane) => lane.query<{ statement_timeout: string }>('SHOW statement_timeout'));
     expect(timeout.rows[0].statement_timeout).toBe('30s');
     expect((await store.pool.query<{ statement_timeout: string }>('SHOW statement_timeout')).rows[0].statement_timeout).toBe('0');
@@ -45,7 +45,7 @@ describe('PostgreSQL list lane', () => {
     const app = createServer({ store, signingSecret: 's', mediaDir: '/nonexistent', rateLimit: null });
     const headers = { 'x-access-key-id': key.id, 'x-access-key-secret': key.secret };
     const call = (method: string, path: string, body?: unknown) => app.request({ method, path: API + path, headers, body });
-    return { user, call };
+    return { user, tenant, call };
   }
 
   /** Holds an ACCESS EXCLUSIVE lock on customers until `release()`: every statement reading them waits. */
@@ -74,10 +74,10 @@ describe('PostgreSQL list lane', () => {
   it('answers reads by id and writes while the lane is full, refuses one list more with 503 and Retry-After, then answers the held lists', async () => {
     const { user, call } = await setup({});
     const lock = await lockCustomers();
-    // One list runs (its page and count wait for the lock); then one waits for its place (queued
-    // at once, as the call is made).
+    // One list runs (its count waits for the lock); then one waits for its place (queued at once,
+    // as the call is made).
     const running = call('GET', '/customers');
-    await waitingOnLock(2);
+    await waitingOnLock(1);
     const waiting = store.lists.run((lane) => lane.query<{ n: number }>('SELECT count(*) AS n FROM customers'));
 
     const byId = await call('GET', `/users/${user.id}`);
@@ -104,6 +104,18 @@ describe('PostgreSQL list lane', () => {
     expect(users.status).toBe(200);
     expect(users.json().data.map((u: { email: string }) => u.email)).toEqual(['ada@example.com', 'alan@example.com']);
     expect(users.json().total).toBe(2);
+  });
+
+  it('reads identical lists asked for in one turn once, on one connection of the lane', async () => {
+    const { tenant } = await setup({ lists: 2 });
+    let acquired = 0;
+    store.lists.pool.on('acquire', () => acquired++);
+    const query = { page_size: 15, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null } as const;
+    const [one, two, other] = await Promise.all([store.users.list(tenant.id, query), store.users.list(tenant.id, query), store.users.list(tenant.id, { ...query, page_size: 1 })]);
+    expect(one).toEqual(two);
+    expect(one.rows.map((u) => u.email)).toEqual(['ada@example.com']);
+    expect(other.total).toBe(1);
+    expect(acquired).toBe(2);
   });
 
   it('refuses a list whose statement runs past the lane\'s statement timeout with 503, and keeps answering', async () => {

@@ -27,8 +27,9 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-async function list(def: PgListDef, query: ListQuery, tenant = 1): Promise<{ ids: number[]; total: number }> {
-  const c = compileList(def, tenant, query);
+/** A page and its total; with `total` (the count's answer) the page is compiled knowing it, as the store does. */
+async function list(def: PgListDef, query: ListQuery, tenant = 1, total?: number): Promise<{ ids: number[]; total: number }> {
+  const c = compileList(def, tenant, query, total);
   const [page, count] = [await client.query<{ id: string }>(c.page), await client.query<{ n: string }>(c.count)];
   return { ids: page.rows.map((r) => Number(r.id)), total: Number(count.rows[0].n) };
 }
@@ -224,13 +225,25 @@ describe('PostgreSQL list compiler, beside the SQLite one', () => {
           const values = operator === 'IsNull' || operator === 'NotNull' ? [null] : probes(def, attribute, operator === 'Contains');
           for (const value of values) {
             const query = q({ filter: f(attribute, col.type, operator, value), with_trashed: true });
-            expect({ query, ...(await list(pgDef, query)) }).toEqual({ query, ...listSqlite(def, query) });
+            const expected = listSqlite(def, query);
+            expect({ query, ...(await list(pgDef, query)) }).toEqual({ query, ...expected });
+            // Its last page of 2, read from the end, and the page after it.
+            const last = Math.max(1, Math.ceil(expected.total / 2));
+            for (const page of [{ ...query, page_size: 2, page_number: last }, { ...query, page_size: 2, page_number: last + 1 }]) {
+              expect({ page, ...(await list(pgDef, page, 1, expected.total)) }).toEqual({ page, ...listSqlite(def, page) });
+            }
           }
         }
         for (const order_direction of ['asc', 'desc'] as const) {
           for (const with_trashed of [false, true]) {
             const query = q({ order_by: attribute, order_direction, with_trashed });
-            expect({ query, ...(await list(pgDef, query)) }).toEqual({ query, ...listSqlite(def, query) });
+            const expected = listSqlite(def, query);
+            expect({ query, ...(await list(pgDef, query)) }).toEqual({ query, ...expected });
+            // Every page of 3 and the one after the last, those past the middle read from the end.
+            for (let page_number = 1; page_number <= Math.ceil(expected.total / 3) + 1; page_number++) {
+              const page = { ...query, page_size: 3, page_number };
+              expect({ page, ...(await list(pgDef, page, 1, expected.total)) }).toEqual({ page, ...listSqlite(def, page) });
+            }
           }
         }
       }
