@@ -23,6 +23,15 @@ export const LIST_LANE_DEFAULTS: ListLaneOptions = { lists: 2, queue: 16, retryA
 /** PostgreSQL's query_canceled: what a statement past its `statement_timeout` fails with. */
 const QUERY_CANCELED = '57014';
 
+/**
+ * The planner's cost of a page read out of order, on the lane's connections: 1.1 (PostgreSQL's
+ * default, 4, is for spinning disks) as for data that is cached or on SSD. A list reads its
+ * tenant's covering indexes whole; at 4 the planner scanned the whole customers table instead of
+ * their first names' index, which is a quarter of its size, for a `Contains` of two letters
+ * (count 450 ms against 260 ms at 1,000,000 customers).
+ */
+const RANDOM_PAGE_COST = '-c random_page_cost=1.1';
+
 /** One snapshot for every statement of the transaction, which writes nothing. */
 const READ_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 
@@ -53,7 +62,7 @@ export class ListLane {
     url: string,
     private readonly options: ListLaneOptions = LIST_LANE_DEFAULTS,
   ) {
-    this.pool = createPool(url, options.lists, { statement_timeout: options.statementTimeoutMs });
+    this.pool = createPool(url, options.lists, { statement_timeout: options.statementTimeoutMs, options: RANDOM_PAGE_COST });
   }
 
   /** Runs `work` in a read snapshot on a connection of the lane once a place is free; refuses with `StoreBusy` when the queue is full. */

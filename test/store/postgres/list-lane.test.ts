@@ -26,13 +26,15 @@ describe('PostgreSQL list lane', () => {
     await db.drop();
   });
 
-  it("serve's lane (docs/instances-and-postgresql.md): 2 lists at once on 2 connections beside the 10 others, 16 waiting, Retry-After 1, statements cancelled after 30 s", async () => {
+  it("serve's lane (docs/instances-and-postgresql.md): 2 lists at once on 2 connections beside the 10 others, 16 waiting, Retry-After 1, statements cancelled after 30 s, planned for cached data", async () => {
     expect(LIST_LANE_DEFAULTS).toEqual({ lists: 2, queue: 16, retryAfterSeconds: 1, statementTimeoutMs: 30_000 });
     db = await createMigratedDatabase();
     store = await openPostgresStore(db.url);
     expect([store.pool.options.max, store.lists.pool.options.max]).toEqual([10, 2]);
     const timeout = await store.lists.run((lane) => lane.query<{ statement_timeout: string }>('SHOW statement_timeout'));
     expect(timeout.rows[0].statement_timeout).toBe('30s');
+    const cost = await store.lists.run((lane) => lane.query<{ random_page_cost: string }>('SHOW random_page_cost'));
+    expect(cost.rows[0].random_page_cost).toBe('1.1');
     expect((await store.pool.query<{ statement_timeout: string }>('SHOW statement_timeout')).rows[0].statement_timeout).toBe('0');
   });
 
