@@ -35,8 +35,12 @@ export async function runList<R>(
   const { page, count } = list;
   const read = (on: Queryable, { text, values }: typeof page) => on.query(text, values).then((r) => r.rows.map(map));
   if (reads) {
-    // The page compiled again with the total: a deep page is read from the nearer end.
-    const atTotal = (tx: Queryable) => (total: number) => read(tx, compileList(def, tenantId, query, total).page);
+    // The page compiled again with the total: a deep page is read from the nearer end, a page among scattered matches walked for first.
+    const atTotal = (tx: Queryable) => async (total: number) => {
+      const { page: full, walk } = compileList(def, tenantId, query, total);
+      const walked = walk ? await read(tx, walk.page) : [];
+      return walk && walked.length === walk.rows ? walked : read(tx, full);
+    };
     return reads.lane.shared(`${page.text}\0${JSON.stringify(page.values)}`, (tx) => reads.totals.read(tx, list, atTotal(tx)));
   }
   const [rows, total] = await Promise.all([read(db, page), db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n))]);
