@@ -52,9 +52,11 @@ export class ListLane {
   readonly pool: pg.Pool;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
+  /** The shared lists waiting for a place, by key: an identical list asked for meanwhile joins one instead of waiting too. */
+  private readonly queued = new Map<string, Promise<unknown>>();
   /** Identical lists asked for in one turn of the event loop: read once, their askers sharing the answer. */
-  private readonly turn = new TurnQueue<(tx: Queryable) => Promise<unknown>, unknown>(async (asked) => {
-    const value = await this.run(asked[0]);
+  private readonly turn = new TurnQueue<{ key: string; work: (tx: Queryable) => Promise<unknown> }, unknown>(async (asked) => {
+    const value = await this.joinable(asked[0].key, asked[0].work);
     return new Array<unknown>(asked.length).fill(value);
   });
 
@@ -65,9 +67,13 @@ export class ListLane {
     this.pool = createPool(url, options.lists, { statement_timeout: options.statementTimeoutMs, options: RANDOM_PAGE_COST });
   }
 
-  /** Runs `work` in a read snapshot on a connection of the lane once a place is free; refuses with `StoreBusy` when the queue is full. */
-  async run<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a read snapshot on a connection of the lane once a place is free (then calls
+   * `begun`); refuses with `StoreBusy` when the queue is full.
+   */
+  async run<T>(work: (tx: Queryable) => Promise<T>, begun?: () => void): Promise<T> {
     await this.enter();
+    begun?.();
     try {
       return await inTransaction(this.pool, work, READ_SNAPSHOT);
     } catch (err) {
@@ -79,12 +85,32 @@ export class ListLane {
   }
 
   /**
-   * `run`, shared by the callers that ask with the same `key` in one turn of the event loop (the
-   * same page of the same list): one of them reads, every one gets its answer, which callers must
-   * not modify.
+   * `run`, shared by the callers that ask with the same `key` (the same page of the same list) in
+   * one turn of the event loop, or while an identical list waits for its place: one of them reads,
+   * every one gets its answer, which callers must not modify. A list that has begun is never
+   * joined, as its snapshot may predate the caller's request. So a flood of one list (pipelined
+   * first pages) takes one place in the queue, not one each.
    */
   shared<T>(key: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.turn.ask(key, work) as Promise<T>;
+    return this.turn.ask(key, { key, work }) as Promise<T>;
+  }
+
+  private joinable(key: string, work: (tx: Queryable) => Promise<unknown>): Promise<unknown> {
+    const waiting = this.queued.get(key);
+    if (waiting) return waiting;
+    const willWait = this.running >= this.options.lists;
+    const answer = this.run(work, () => this.queued.delete(key));
+    if (willWait) {
+      this.queued.set(key, answer);
+      // Refused (the queue was full): the next identical list asks for a place again.
+      answer.catch(() => this.queued.get(key) === answer && this.queued.delete(key));
+    }
+    return answer;
+  }
+
+  /** Lists waiting for a place (tests watch it). */
+  get waitingLists(): number {
+    return this.waiting.length;
   }
 
   close(): Promise<void> {

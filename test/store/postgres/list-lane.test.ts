@@ -120,6 +120,24 @@ describe('PostgreSQL list lane', () => {
     expect(acquired).toBe(2);
   });
 
+  it('lets identical lists asked for while one waits join it, so a flood of one list takes one place in the queue', async () => {
+    const { call } = await setup({});
+    const lock = await lockCustomers();
+    const running = call('GET', '/customers');
+    await waitingOnLock(1);
+    // The same list asked for once it waits for the place (the queue of 1 is full): it joins.
+    const same = [call('GET', '/customers?page_size=1')];
+    while (store.lists.waitingLists < 1) await new Promise((resolve) => setImmediate(resolve));
+    same.push(call('GET', '/customers?page_size=1'), call('GET', '/customers?page_size=1'));
+    // Another list is refused: the queue is still full.
+    expect((await call('GET', '/customers?page_size=2')).status).toBe(503);
+    expect(store.lists.waitingLists).toBe(1);
+    await lock.release();
+    const answers = await Promise.all([running, ...same]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((a) => a.json().total)).toEqual([1, 1, 1, 1]);
+  });
+
   it('refuses a list whose statement runs past the lane\'s statement timeout with 503, and keeps answering', async () => {
     const { user, call } = await setup({ statementTimeoutMs: 100 });
     const lock = await lockCustomers();
