@@ -6,8 +6,7 @@ import { CONFERENCE_COLUMNS, CONFERENCE_LIST_DEF, type ConferenceRow, toConferen
 import { RECORDING_COLUMNS } from '../sqlite/repos/recordings.js';
 import type { AttendeeInsert, CalendarRecord, ConferenceInsert, ConnectedAccountInsert, ConferenceAccountInsert, EventInsert, EventPatch, ListResult, ProviderRecord, RecordingInsert } from '../types.js';
 import { bool, NotFoundError, nowIso, pageOffset } from '../util.js';
-import type { ListTotals } from './list-totals.js';
-import { patchSet, runList } from './people.js';
+import { type ListReads, patchSet, runList } from './people.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
 import { fold } from './schema.js';
 
@@ -63,7 +62,7 @@ export const pgConferenceAccounts = (db: Queryable) =>
 const CONFERENCE_PATCHABLE = ['title', 'is_public', 'started_at', 'ended_at'] as const;
 
 /** Conferences (as the SQLite store's `conferenceRepo`): rows are never removed, so ids are never reused. */
-export function pgConferences(db: Queryable, totals?: ListTotals) {
+export function pgConferences(db: Queryable, reads?: ListReads) {
   const read = async (tenantId: number, id: number, live = true, forUpdate = false): Promise<OnlineConference | undefined> => {
     const r = await one<ConferenceRow>(
       db,
@@ -73,7 +72,7 @@ export function pgConferences(db: Queryable, totals?: ListTotals) {
     return r && toConference(r);
   };
   return {
-    list: (tenantId: number, query: ListQuery) => runList(db, CONFERENCE_LIST_DEF, tenantId, query, toConference, totals),
+    list: (tenantId: number, query: ListQuery) => runList(db, CONFERENCE_LIST_DEF, tenantId, query, toConference, reads),
     insert: async (tenantId: number, i: ConferenceInsert): Promise<OnlineConference> => {
       const now = nowIso();
       const r = await guardUnique(

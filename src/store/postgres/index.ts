@@ -5,6 +5,7 @@ import { pgAttendees, pgCalendars, pgConferenceAccounts, pgConferences, pgConnec
 import { pgFaultRules } from './faults.js';
 import { migrate, PG_SCHEMA_VERSION } from './migrate.js';
 import { ListTotals } from './list-totals.js';
+import { LIST_LANE_DEFAULTS, ListLane, type ListLaneOptions } from './list-lane.js';
 import { pgCustomers, pgUsers } from './people.js';
 import { createPool, inTransaction, one, type Queryable } from './pool.js';
 import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting, SIGNING_SECRET } from './shared.js';
@@ -23,9 +24,10 @@ import { pgSnapshots } from './snapshots.js';
 export { maskDatabaseUrl } from '../util.js';
 export { copyTablesToDatabase, databaseTenantCount } from './copy-in.js';
 
-/** The PostgreSQL store; `pool` is for tests. */
+/** The PostgreSQL store; `pool` and `lists` (the list lane) are for tests. */
 export interface PostgresStore extends DatabaseStore {
   readonly pool: pg.Pool;
+  readonly lists: ListLane;
 }
 
 /** Whether the database at `url` has confctl's schema (without creating it). */
@@ -43,9 +45,10 @@ export async function hasSchema(url: string): Promise<boolean> {
  * instances starting together migrate once). The requests of one turn of the event loop share
  * round trips (see `TurnQueue`): identical reads are sent once, so the change tokens, read from
  * the database on every call (one indexed read of two rows), cost one read per turn, and the
- * rate-limit windows of one key are counted for the whole turn in one statement.
+ * rate-limit windows of one key are counted for the whole turn in one statement. The large lists
+ * run in the list lane (`options.lists`, see `ListLane`), on connections of their own.
  */
-export async function openPostgresStore(url: string, options: { maxConnections?: number } = {}): Promise<PostgresStore> {
+export async function openPostgresStore(url: string, options: { maxConnections?: number; lists?: ListLaneOptions } = {}): Promise<PostgresStore> {
   const pool = createPool(url, options.maxConnections);
   const notices: string[] = [];
   try {
@@ -66,10 +69,12 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
   const requests = new TurnQueue(([k, ...more]: Array<{ keyId: string; tenantId: number; keyLimit: number }>) =>
     countInWindow(pool, `key:${k.keyId}`, `tenant:${k.tenantId}`, k.keyLimit, 1 + more.length),
   );
-  const totals = new ListTotals(async (tables) => {
-    const counters = await changes();
+  const totals = new ListTotals(async (tx, tables) => {
+    const counters = await readChangeCounters(tx);
     return tables.map((t) => counters.get(t) ?? '').join(' ');
   });
+  const lists = new ListLane(url, options.lists ?? LIST_LANE_DEFAULTS);
+  const reads = { lane: lists, totals };
   const atomic: DatabaseStore['atomic'] = (steps, options = {}) =>
     runAtomically(steps, options.dryRun, (unit) =>
       atomically(async (tx) => {
@@ -83,10 +88,11 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     backend: 'postgres',
     location: maskDatabaseUrl(url),
     pool,
+    lists,
     notices,
     close: async () => {
       clearInterval(prune);
-      await pool.end();
+      await Promise.all([pool.end(), lists.close()]);
     },
     async ping() {
       const row = await one<{ version: number }>(pool, 'SELECT max(version) AS version FROM confctl_schema');
@@ -115,14 +121,14 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
     keys: pgKeys(db),
     roles: pgRoles(db),
     departments: pgDepartments(db),
-    users: pgUsers(db, totals),
-    customers: pgCustomers(db, totals),
+    users: pgUsers(db, reads),
+    customers: pgCustomers(db, reads),
     providers: pgProviders(db),
     connectedAccounts: pgConnectedAccounts(db),
     conferenceAccounts: pgConferenceAccounts(db),
     calendars: pgCalendars(db),
     events: pgEvents(db, atomically),
-    conferences: pgConferences(db, totals),
+    conferences: pgConferences(db, reads),
     attendees: pgAttendees(db),
     recordings: pgRecordings(db),
     webhookDestinations: pgWebhookDestinations(db, atomically),

@@ -25,7 +25,20 @@ export interface PgCompiledList {
   page: PgQuery;
   count: PgQuery;
   tables: string[];
+  /**
+   * With the total known, for a page found among all the matches (`scattered`): the same page
+   * looked for among the first `WALK_ROWS` rows in id order, and the rows it holds when it is
+   * found there (`rows`); when the walk answers fewer, `page` is read instead.
+   */
+  walk?: { page: PgQuery; rows: number };
 }
+
+/**
+ * The rows of the tenant a page of a `scattered` filter is first looked for among, in id order:
+ * a page of 15 is found there when at least 1 row in 133 matches (a one- or two-letter Contains
+ * usually), for about 2,000 index entries and heap rows read, at most, instead of every match.
+ */
+export const WALK_ROWS = 2000;
 
 const COMPARE: Readonly<Record<string, string>> = {
   Equal: '=',
@@ -128,13 +141,27 @@ function compileOrder(def: PgListDef, attribute: string, direction: 'asc' | 'des
 }
 
 /**
+ * The page's window in the order its ids are read: `limit` rows after `offset`, read `reversed`
+ * or not. With the list's `total` known, a page past the middle is read from the other end, so
+ * the rows an offset steps over are never more than half the list (the last of 63,340 pages of a
+ * million users stepped over 950,000 index entries, 80 ms warm), and a page past the end reads
+ * nothing (limit 0).
+ */
+function pageWindow(query: ListQuery, total: number | undefined): { limit: number; offset: number; reversed: boolean } {
+  const start = (query.page_number - 1) * query.page_size;
+  if (total === undefined || start + query.page_size / 2 <= total / 2) return { limit: query.page_size, offset: start, reversed: false };
+  return { limit: Math.max(0, Math.min(query.page_size, total - start)), offset: Math.max(0, total - start - query.page_size), reversed: true };
+}
+
+/**
  * Compiles a list query of one tenant to numbered placeholders: the tenant id is `$1`, then the
  * filter's value, then (in the page only) the limit and offset. The page is a deferred join: the
  * ids of the page are found first (through the indexes, joining only when the filter or order
  * needs it), and only those rows are selected, so the rows an offset skips never have their
- * select list computed (a user's JSON text is dozens of function calls).
+ * select list computed (a user's JSON text is dozens of function calls). `total`, the count's
+ * answer in the same state, lets the page be read from the nearer end (see `pageWindow`).
  */
-export function compileList(def: PgListDef, tenantId: number, query: ListQuery): PgCompiledList {
+export function compileList(def: PgListDef, tenantId: number, query: ListQuery, total?: number): PgCompiledList {
   const values: unknown[] = [tenantId];
   const bind = (value: unknown) => `$${values.push(value)}`;
   const where = [`${def.tenantColumn} = $1`];
@@ -157,15 +184,23 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery):
   const pageJoins = def.columns[query.order_by]?.join ? (def.joins ?? '') : filterJoins;
   const whereSql = where.join(' AND ');
   const count = { text: `SELECT count(*) AS n FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] };
-  const limit = bind(query.page_size);
-  const offset = bind((query.page_number - 1) * query.page_size);
+  const window = pageWindow(query, total);
+  const limit = bind(window.limit);
+  const offset = bind(window.offset);
+  const readDirection = window.reversed === (query.order_direction === 'desc') ? 'asc' : 'desc';
   const byId = def.columns[query.order_by]?.sql === def.idColumn;
-  const ids =
-    byId && query.filter && scattered(query.filter)
-      ? `SELECT id FROM (SELECT ${def.idColumn} AS id FROM ${def.from} ${pageJoins} WHERE ${whereSql} OFFSET 0) AS matched ORDER BY id ${query.order_direction === 'desc' ? 'DESC' : 'ASC'} LIMIT ${limit} OFFSET ${offset}`
-      : `SELECT ${def.idColumn} FROM ${def.from} ${pageJoins} WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+  const amongMatches = byId && query.filter !== null && scattered(query.filter);
+  const ids = amongMatches
+    ? `SELECT id FROM (SELECT ${def.idColumn} AS id FROM ${def.from} ${pageJoins} WHERE ${whereSql} OFFSET 0) AS matched ORDER BY id ${readDirection.toUpperCase()} LIMIT ${limit} OFFSET ${offset}`
+    : `SELECT ${def.idColumn} FROM ${def.from} ${pageJoins} WHERE ${whereSql} ORDER BY ${compileOrder(def, query.order_by, readDirection)} LIMIT ${limit} OFFSET ${offset}`;
   // A select list of the main table alone (`selectJoins: false`) joins only what the order needs.
   const selectJoins = def.selectJoins === false ? (def.columns[query.order_by]?.join ? (def.joins ?? '') : '') : (def.joins ?? '');
-  const page = { text: `SELECT ${def.select} FROM ${def.from} ${selectJoins} WHERE ${def.idColumn} IN (${ids}) ORDER BY ${order}`, values };
-  return { page, count, tables };
+  const pageOf = (idsSql: string) => ({ text: `SELECT ${def.select} FROM ${def.from} ${selectJoins} WHERE ${def.idColumn} IN (${idsSql}) ORDER BY ${order}`, values });
+  const page = pageOf(ids);
+  if (!amongMatches || total === undefined || window.limit === 0) return { page, count, tables };
+  // The filter's term is the last of `where`; the walk reads the tenant's rows in id order and tests it on each.
+  const [filterSql, ...scope] = [where[where.length - 1], ...where.slice(0, -1)];
+  const walkIds = `SELECT id FROM (SELECT ${def.idColumn} AS id, ${filterSql} AS hit FROM ${def.from} ${pageJoins} WHERE ${scope.join(' AND ')}
+    ORDER BY ${def.idColumn} ${readDirection.toUpperCase()} LIMIT ${WALK_ROWS}) AS walked WHERE hit LIMIT ${limit} OFFSET ${offset}`;
+  return { page, count, tables, walk: { page: pageOf(walkIds), rows: window.limit } };
 }

@@ -5,26 +5,45 @@ import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../
 import { NotFoundError, nowIso } from '../util.js';
 import { compileList } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
+import type { ListLane } from './list-lane.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
 import { customerInserts } from './customer-inserts.js';
 import { addressSql, cityCountrySql, fold } from './schema.js';
 import { TurnQueue } from './turn.js';
 import { ADDRESS_FIELDS } from '../../contract/index.js';
 
-/** One list page and its exact total (with `totals`: from its cache while nothing was written, page and total of one state). */
+/** How `serve`'s store reads its large lists: in the list lane, with the totals cached. */
+export interface ListReads {
+  lane: ListLane;
+  totals: ListTotals;
+}
+
+/**
+ * One list page and its exact total. With `reads` (`serve`'s store) it runs in the list lane, in
+ * one snapshot, its total from the cache while nothing was written, shared by the identical lists
+ * of one turn; without (a unit's steps) on `db`, the unit's transaction.
+ */
 export async function runList<R>(
   db: Queryable,
   def: Parameters<typeof compileList>[0],
   tenantId: number,
   query: ListQuery,
   map: (row: any) => R,
-  totals?: ListTotals,
+  reads?: ListReads,
 ): Promise<ListResult<R>> {
   const list = compileList(def, tenantId, query);
   const { page, count } = list;
-  const read = () => db.query(page.text, page.values).then((r) => r.rows.map(map));
-  if (totals) return totals.consistent(db, list, read);
-  const [rows, total] = await Promise.all([read(), db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n))]);
+  const read = (on: Queryable, { text, values }: typeof page) => on.query(text, values).then((r) => r.rows.map(map));
+  if (reads) {
+    // The page compiled again with the total: a deep page is read from the nearer end, a page among scattered matches walked for first.
+    const atTotal = (tx: Queryable) => async (total: number) => {
+      const { page: full, walk } = compileList(def, tenantId, query, total);
+      const walked = walk ? await read(tx, walk.page) : [];
+      return walk && walked.length === walk.rows ? walked : read(tx, full);
+    };
+    return reads.lane.shared(`${page.text}\0${JSON.stringify(page.values)}`, (tx) => reads.totals.read(tx, list, atTotal(tx)));
+  }
+  const [rows, total] = await Promise.all([read(db, page), db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n))]);
   return { rows, total };
 }
 
@@ -73,7 +92,7 @@ const USER_PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'ti
 const workHours = (w: unknown) => (w ? JSON.stringify(w) : null);
 
 /** Users (as the SQLite store's `userRepo`); JSON text is `JSON.stringify` of the user. */
-export function pgUsers(db: Queryable, totals?: ListTotals) {
+export function pgUsers(db: Queryable, reads?: ListReads) {
   // The users of one tenant asked for in one turn, read in one statement.
   const liveJson = new TurnQueue(async (asked: Array<{ tenantId: number; id: number }>) => {
     const rows = await all<{ id: number; json: string }>(
@@ -89,8 +108,8 @@ export function pgUsers(db: Queryable, totals?: ListTotals) {
     return r && toUser(r);
   };
   return {
-    list: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, toUser, totals),
-    listJson: (tenantId: number, query: ListQuery) => runList(db, USER_JSON_LIST_DEF, tenantId, query, (r: { json: string }) => r.json, totals),
+    list: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, toUser, reads),
+    listJson: (tenantId: number, query: ListQuery) => runList(db, USER_JSON_LIST_DEF, tenantId, query, (r: { json: string }) => r.json, reads),
     get: (tenantId: number, id: number) => read(tenantId, id, true),
     getJson: (tenantId: number, id: number) => liveJson.ask(String(tenantId), { tenantId, id }),
     insert: async (tenantId: number, input: UserInsert): Promise<User> => {
@@ -133,13 +152,13 @@ export const PG_CUSTOMER_LIST_DEF = {
 const CUSTOMER_PATCHABLE = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number'] as const;
 
 /** Customers (as the SQLite store's `customerRepo`); a sent `address` replaces all eight parts. */
-export function pgCustomers(db: Queryable, totals?: ListTotals) {
+export function pgCustomers(db: Queryable, reads?: ListReads) {
   const read = async (tenantId: number, id: number, live: boolean): Promise<Customer | undefined> => {
     const r = await one<CustomerRow>(db, `SELECT ${CUSTOMER_SELECT} FROM customers c WHERE c.tenant_id = $1 AND c.id = $2${live ? ' AND c.deleted_at IS NULL' : ''}`, [tenantId, id]);
     return r && toCustomer(r);
   };
   return {
-    list: (tenantId: number, query: ListQuery) => runList(db, PG_CUSTOMER_LIST_DEF, tenantId, query, toCustomer, totals),
+    list: (tenantId: number, query: ListQuery) => runList(db, PG_CUSTOMER_LIST_DEF, tenantId, query, toCustomer, reads),
     get: (tenantId: number, id: number) => read(tenantId, id, true),
     insert: customerInserts(db),
     update: async (tenantId: number, id: number, patch: CustomerPatch): Promise<Customer> => {

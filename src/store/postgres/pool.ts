@@ -12,19 +12,22 @@ const types = {
     oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** A pool on `url`, with ids and counts as numbers; `max` connections (default 10). */
-export function createPool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, types });
+/** A pool on `url`, with ids and counts as numbers; `max` connections (default 10); `config` adds pg's client settings. */
+export function createPool(url: string, max = 10, config: pg.PoolConfig = {}): pg.Pool {
+  const pool = new pg.Pool({ ...config, connectionString: url, max, types });
   // An idle client's error (the server restarted) must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   return pool;
 }
 
-/** Runs `work` in one transaction on a client of its own: COMMIT when it resolves, ROLLBACK when it throws. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in one transaction on a client of its own: COMMIT when it resolves, ROLLBACK when it
+ * throws; `begin` opens it (e.g. with an isolation level).
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
     return result;

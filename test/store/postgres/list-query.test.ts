@@ -27,10 +27,25 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-async function list(def: PgListDef, query: ListQuery, tenant = 1): Promise<{ ids: number[]; total: number }> {
-  const c = compileList(def, tenant, query);
+/** Pages that a walk in id order answered (`PgCompiledList.walk`), each checked against the page found among all the matches. */
+let walked = 0;
+
+/**
+ * A page and its total; with `total` (the count's answer) the page is compiled knowing it, as the
+ * store does, and a walk that finds the whole page must find the page read among all the matches.
+ */
+async function list(def: PgListDef, query: ListQuery, tenant = 1, total?: number): Promise<{ ids: number[]; total: number }> {
+  const c = compileList(def, tenant, query, total);
   const [page, count] = [await client.query<{ id: string }>(c.page), await client.query<{ n: string }>(c.count)];
-  return { ids: page.rows.map((r) => Number(r.id)), total: Number(count.rows[0].n) };
+  const ids = page.rows.map((r) => Number(r.id));
+  if (c.walk) {
+    const walk = await client.query<{ id: string }>(c.walk.page);
+    if (walk.rows.length === c.walk.rows) {
+      walked++;
+      expect({ query, walk: walk.rows.map((r) => Number(r.id)) }).toEqual({ query, walk: ids });
+    }
+  }
+  return { ids, total: Number(count.rows[0].n) };
 }
 const ids = async (def: PgListDef, query: ListQuery) => (await list(def, query)).ids;
 const users = (filter: ListFilter, over: Partial<ListQuery> = {}) => ids(USER_LIST_DEF, q({ filter, ...over }));
@@ -219,21 +234,36 @@ describe('PostgreSQL list compiler, beside the SQLite one', () => {
     ['conferences', CONFERENCE_LIST_DEF, CONFERENCE_LIST_DEF],
   ] as const) {
     it(`gives the same pages and totals for ${name}`, async () => {
+      walked = 0;
       for (const [attribute, col] of Object.entries(def.columns)) {
         for (const operator of OPERATORS) {
           const values = operator === 'IsNull' || operator === 'NotNull' ? [null] : probes(def, attribute, operator === 'Contains');
           for (const value of values) {
             const query = q({ filter: f(attribute, col.type, operator, value), with_trashed: true });
-            expect({ query, ...(await list(pgDef, query)) }).toEqual({ query, ...listSqlite(def, query) });
+            const expected = listSqlite(def, query);
+            expect({ query, ...(await list(pgDef, query)) }).toEqual({ query, ...expected });
+            // Its first and last pages of 2 (the last read from the end) and the page after it.
+            const last = Math.max(1, Math.ceil(expected.total / 2));
+            for (const page_number of [1, last, last + 1]) {
+              const page = { ...query, page_size: 2, page_number };
+              expect({ page, ...(await list(pgDef, page, 1, expected.total)) }).toEqual({ page, ...listSqlite(def, page) });
+            }
           }
         }
         for (const order_direction of ['asc', 'desc'] as const) {
           for (const with_trashed of [false, true]) {
             const query = q({ order_by: attribute, order_direction, with_trashed });
-            expect({ query, ...(await list(pgDef, query)) }).toEqual({ query, ...listSqlite(def, query) });
+            const expected = listSqlite(def, query);
+            expect({ query, ...(await list(pgDef, query)) }).toEqual({ query, ...expected });
+            // Every page of 3 and the one after the last, those past the middle read from the end.
+            for (let page_number = 1; page_number <= Math.ceil(expected.total / 3) + 1; page_number++) {
+              const page = { ...query, page_size: 3, page_number };
+              expect({ page, ...(await list(pgDef, page, 1, expected.total)) }).toEqual({ page, ...listSqlite(def, page) });
+            }
           }
         }
       }
+      if (name !== 'conferences') expect(walked).toBeGreaterThan(0);
     });
   }
 });

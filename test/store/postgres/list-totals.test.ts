@@ -2,19 +2,23 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../../src/contract/index.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js';
 import { createMigratedDatabase, type TestDatabase } from '../../pg/database.js';
-import { LIST_READ_ATTEMPTS, ListTotals } from '../../../src/store/postgres/list-totals.js';
-import { StoreBusy } from '../../../src/store/index.js';
+import { ListTotals } from '../../../src/store/postgres/list-totals.js';
+import { compileList } from '../../../src/store/postgres/list-query.js';
+import { PG_CUSTOMER_LIST_DEF } from '../../../src/store/postgres/people.js';
+import { readChangeCounters } from '../../../src/store/postgres/shared.js';
 
 const all: ListQuery = { page_size: 2, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null };
 
-/** The count statements `store` sends from now on, as they are sent. */
+/** The count statements `store` sends from now on (on the list lane's connections, opened after this), as they are sent. */
 function countsOf(store: PostgresStore): string[] {
   const counted: string[] = [];
-  const original = store.pool.query.bind(store.pool);
-  store.pool.query = ((text: string, values?: unknown[]) => {
-    if (/^SELECT count\(\*\)/.test(text)) counted.push(text);
-    return original(text, values);
-  }) as typeof store.pool.query;
+  store.lists.pool.on('connect', (client) => {
+    const original = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      if (typeof args[0] === 'string' && /^SELECT count\(\*\)/.test(args[0])) counted.push(args[0]);
+      return original(...args);
+    };
+  });
   return counted;
 }
 
@@ -73,35 +77,22 @@ describe('PostgreSQL list totals', () => {
     expect((await a.users.list(tenant.id, all)).total).toBe(2);
     expect(counted).toHaveLength(4);
   });
-});
 
-describe('a page and its total of one state', () => {
-  const list = { count: { text: 'SELECT count(*) AS n FROM customers', values: [] }, tables: ['customers'] };
-  /** Answers counts of `n()` and counts the statements. */
-  const counting = (n: () => number) => {
-    const db = { sent: 0, query: async () => ((db.sent += 1), { rows: [{ n: n() }] }) };
-    return db;
-  };
-
-  it('reads the pair again when the tables were written between the two counter reads', async () => {
-    const tokens = ['1', '2', '2', '2'];
-    const totals = new ListTotals(async () => tokens.shift()!);
-    let rows = 5;
-    const db = counting(() => rows);
-    const page = async () => {
-      const seen = rows;
-      rows = 7;
-      return seen;
+  it('reads a page and its total in one snapshot: a write committed between the count and the page shows in neither, and the next list counts it', async () => {
+    const tenant = await a.tenants.create('t.example');
+    for (const n of [1, 2]) await a.customers.insert(tenant.id, { first_name: 'C', last_name: `${n}`, email: `c${n}@t.example` });
+    const list = compileList(PG_CUSTOMER_LIST_DEF, tenant.id, { ...all, page_size: 15 });
+    const totals = new ListTotals(async (tx, tables) => {
+      const counters = await readChangeCounters(tx);
+      return tables.map((t) => counters.get(t) ?? '').join(' ');
+    });
+    let writes = 0;
+    const page = (tx: Parameters<Parameters<typeof a.lists.run>[0]>[0]) => async () => {
+      // Another instance's write commits after the count and before the page is read.
+      if (writes++ === 0) await b.customers.insert(tenant.id, { first_name: 'C', last_name: '3', email: 'c3@t.example' });
+      return (await tx.query(list.page.text, list.page.values)).rows.length;
     };
-    // First pair: page of 5 rows, counted 7 after the write; the counters moved, so it is read again.
-    expect(await totals.consistent(db as never, list, page)).toEqual({ rows: 7, total: 7 });
-    expect(db.sent).toBe(2);
-  });
-
-  it('answers StoreBusy (503) rather than a mixed pair when the tables keep changing', async () => {
-    let token = 0;
-    const totals = new ListTotals(async () => String(++token));
-    await expect(totals.consistent(counting(() => 1) as never, list, async () => 1)).rejects.toBeInstanceOf(StoreBusy);
-    expect(token).toBe(2 * LIST_READ_ATTEMPTS);
+    expect(await a.lists.run((tx) => totals.read(tx, list, page(tx)))).toEqual({ rows: 2, total: 2 });
+    expect(await a.lists.run((tx) => totals.read(tx, list, page(tx)))).toEqual({ rows: 3, total: 3 });
   });
 });

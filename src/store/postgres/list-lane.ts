@@ -1,0 +1,135 @@
+import type pg from 'pg';
+import { StoreBusy } from '../util.js';
+import { createPool, inTransaction, type Queryable } from './pool.js';
+import { TurnQueue } from './turn.js';
+
+export interface ListLaneOptions {
+  /** Lists that run at once, each on a connection of the lane's own pool. */
+  lists: number;
+  /** Lists that may wait for a running one to end; one more is refused with `StoreBusy`. */
+  queue: number;
+  /** The `Retry-After` (seconds) of a refused list. */
+  retryAfterSeconds: number;
+  /** PostgreSQL's `statement_timeout` of the lane's connections: a list statement running longer is cancelled (503). */
+  statementTimeoutMs: number;
+}
+
+/**
+ * `serve`'s lane (docs/instances-and-postgresql.md): 2 lists at a time, 16 waiting, as SQLite's
+ * read pool; a list statement is cancelled after 30 s.
+ */
+export const LIST_LANE_DEFAULTS: ListLaneOptions = { lists: 2, queue: 16, retryAfterSeconds: 1, statementTimeoutMs: 30_000 };
+
+/** PostgreSQL's query_canceled: what a statement past its `statement_timeout` fails with. */
+const QUERY_CANCELED = '57014';
+
+/**
+ * The planner's cost of a page read out of order, on the lane's connections: 1.1 (PostgreSQL's
+ * default, 4, is for spinning disks) as for data that is cached or on SSD. A list reads its
+ * tenant's covering indexes whole; at 4 the planner scanned the whole customers table instead of
+ * their first names' index, which is a quarter of its size, for a `Contains` of two letters
+ * (count 450 ms against 260 ms at 1,000,000 customers).
+ */
+const RANDOM_PAGE_COST = '-c random_page_cost=1.1';
+
+/** One snapshot for every statement of the transaction, which writes nothing. */
+const READ_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
+
+/**
+ * Where the large lists (users, customers, conferences) run: a pool of their own, so that
+ * point reads and writes, on the store's main pool, never wait for a connection behind a flood of
+ * lists that scan a million rows (`GET /users/{id}` waited behind them). At most `lists` run at
+ * once and `queue` more wait; one more is refused at once with `StoreBusy` (503 with
+ * `Retry-After`), never queued without bound, as on SQLite. A statement past the lane's
+ * `statement_timeout` is refused the same way, so no list holds its place for ever.
+ *
+ * Each list is one read-only REPEATABLE READ transaction: its statements (the change counters, the
+ * count, the page) all read the snapshot its first statement took, which is at least as new as
+ * every write acknowledged before the request began. So a page and its total always show one
+ * state, however many writes commit meanwhile.
+ */
+export class ListLane {
+  readonly pool: pg.Pool;
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  /** The shared lists waiting for a place, by key: an identical list asked for meanwhile joins one instead of waiting too. */
+  private readonly queued = new Map<string, Promise<unknown>>();
+  /** Identical lists asked for in one turn of the event loop: read once, their askers sharing the answer. */
+  private readonly turn = new TurnQueue<{ key: string; work: (tx: Queryable) => Promise<unknown> }, unknown>(async (asked) => {
+    const value = await this.joinable(asked[0].key, asked[0].work);
+    return new Array<unknown>(asked.length).fill(value);
+  });
+
+  constructor(
+    url: string,
+    private readonly options: ListLaneOptions = LIST_LANE_DEFAULTS,
+  ) {
+    this.pool = createPool(url, options.lists, { statement_timeout: options.statementTimeoutMs, options: RANDOM_PAGE_COST });
+  }
+
+  /**
+   * Runs `work` in a read snapshot on a connection of the lane once a place is free (then calls
+   * `begun`); refuses with `StoreBusy` when the queue is full.
+   */
+  async run<T>(work: (tx: Queryable) => Promise<T>, begun?: () => void): Promise<T> {
+    await this.enter();
+    begun?.();
+    try {
+      return await inTransaction(this.pool, work, READ_SNAPSHOT);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === QUERY_CANCELED) throw new StoreBusy(this.options.retryAfterSeconds, 'a list ran past its statement timeout');
+      throw err;
+    } finally {
+      this.leave();
+    }
+  }
+
+  /**
+   * `run`, shared by the callers that ask with the same `key` (the same page of the same list) in
+   * one turn of the event loop, or while an identical list waits for its place: one of them reads,
+   * every one gets its answer, which callers must not modify. A list that has begun is never
+   * joined, as its snapshot may predate the caller's request. So a flood of one list (pipelined
+   * first pages) takes one place in the queue, not one each.
+   */
+  shared<T>(key: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.turn.ask(key, { key, work }) as Promise<T>;
+  }
+
+  private joinable(key: string, work: (tx: Queryable) => Promise<unknown>): Promise<unknown> {
+    const waiting = this.queued.get(key);
+    if (waiting) return waiting;
+    const willWait = this.running >= this.options.lists;
+    const answer = this.run(work, () => this.queued.delete(key));
+    if (willWait) {
+      this.queued.set(key, answer);
+      // Refused (the queue was full): the next identical list asks for a place again.
+      answer.catch(() => this.queued.get(key) === answer && this.queued.delete(key));
+    }
+    return answer;
+  }
+
+  /** Lists waiting for a place (tests watch it). */
+  get waitingLists(): number {
+    return this.waiting.length;
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+
+  private enter(): Promise<void> {
+    if (this.running < this.options.lists) {
+      this.running++;
+      return Promise.resolve();
+    }
+    if (this.waiting.length >= this.options.queue) return Promise.reject(new StoreBusy(this.options.retryAfterSeconds, 'every list place is taken and the queue is full'));
+    // The place is handed over by `leave`, so `running` counts it still.
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private leave(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+}
