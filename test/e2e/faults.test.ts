@@ -8,10 +8,9 @@ import { BACKENDS, Sandbox } from './harness.js';
  * `confctl admin faults` against a running `serve` on each store: a rule added by the CLI applies
  * from the next request on; the CLI's own retries get through a 503 at rate 0.5 and give up at
  * rate 1 with exit 1 (decisions §9: 5xx) and a message naming the rule; nothing is written by a
- * faulted request. On PostgreSQL two instances share a rule's times. The two stores run at the
- * same time, each its tests in order: much of it is the client waiting out its retry pauses.
+ * faulted request. On PostgreSQL two instances share a rule's times.
  */
-describe.concurrent.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
+describe.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
   const box = new Sandbox(backend);
   let baseUrl: string;
   let n = 0;
@@ -31,7 +30,7 @@ describe.concurrent.each(BACKENDS)('e2e: injected faults (serve on %s)', (backen
   const customersWith = async (email: string) => (await box.json<unknown[]>(['customers', 'list', '--filter', `email=${email}`])).length;
   const rules = () => box.json<any[]>(['admin', 'faults', 'list']);
 
-  it.sequential('retries through a 503 at rate 0.5: the picked tries are answered by the fault, the next one creates the customer once', async () => {
+  it('retries through a 503 at rate 0.5: the picked tries are answered by the fault, the next one creates the customer once', async () => {
     // Seed 7 picks the first two matches at rate 0.5 and not the third: two retries, then success.
     expect([1, 2, 3].map((k) => faultPicks({ rate: 0.5, seed: 7 }, k))).toEqual([true, true, false]);
     const rule = await box.json(['admin', 'faults', 'add', '--route', 'POST /customers', '--status', '503', '--rate', '0.5', '--seed', '7']);
@@ -47,7 +46,7 @@ describe.concurrent.each(BACKENDS)('e2e: injected faults (serve on %s)', (backen
     expect((await box.run(['admin', 'faults', 'clear'])).code).toBe(0);
   });
 
-  it.sequential('gives up at rate 1 after its five tries with exit 1 and the rule named; nothing is written', async () => {
+  it('gives up at rate 1 after its five tries with exit 1 and the rule named; nothing is written', async () => {
     const rule = await box.json(['admin', 'faults', 'add', '--route', '* /customers', '--status', '503']);
     const email = `never-${backend}-${++n}@example.com`;
     const r = await createCustomer(email);
@@ -60,7 +59,7 @@ describe.concurrent.each(BACKENDS)('e2e: injected faults (serve on %s)', (backen
     expect(await rules()).toEqual([]);
   });
 
-  it.sequential('answers the fault on the wire before the key check (Retry-After, the header), delays a latency rule and spends --times', async () => {
+  it('answers the fault on the wire before the key check (Retry-After, the header), delays a latency rule and spends --times', async () => {
     // Without a key: the fault comes before the key check, and a latency rule's answer is then the usual 401.
     const fault = await box.json(['admin', 'faults', 'add', '--route', 'GET /users', '--status', '429', '--times', '1']);
     const slow = await box.json(['admin', 'faults', 'add', '--route', 'GET /users', '--latency', '300ms', '--times', '1']);
@@ -79,7 +78,7 @@ describe.concurrent.each(BACKENDS)('e2e: injected faults (serve on %s)', (backen
     await box.run(['admin', 'faults', 'clear']);
   });
 
-  it.sequential('refuses a rule that matches no route (exit 2, with a did-you-mean) and an unknown tenant (exit 4)', async () => {
+  it('refuses a rule that matches no route (exit 2, with a did-you-mean) and an unknown tenant (exit 4)', async () => {
     const typo = await box.run(['admin', 'faults', 'add', '--route', 'POST /customer', '--status', '503']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain("error: fault rule refused: route 'POST /customer' matches no route: did you mean 'POST /customers'?");
@@ -88,7 +87,7 @@ describe.concurrent.each(BACKENDS)('e2e: injected faults (serve on %s)', (backen
     expect(await rules()).toEqual([]);
   });
 
-  it.sequential('adds, lists and removes rules over HTTP under --test-controls, the same rules admin faults sees', async () => {
+  it('adds, lists and removes rules over HTTP under --test-controls, the same rules admin faults sees', async () => {
     const control = (method: string, path: string, body?: unknown) =>
       fetch(`${origin}/_confctl${path}`, { method, headers: { 'X-Confctl-Control-Token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
     const refused = await control('POST', '/faults', { route: 'GET /user', status: 503 });
@@ -106,7 +105,7 @@ describe.concurrent.each(BACKENDS)('e2e: injected faults (serve on %s)', (backen
     expect(await rules()).toEqual([]);
   });
 
-  it.runIf(backend === 'postgres').sequential('applies a rule on every instance sharing the database, its times given out once', async () => {
+  it.runIf(backend === 'postgres')('applies a rule on every instance sharing the database, its times given out once', async () => {
     const second = await box.serve(['--rate-limit', 'off']);
     const rule = await box.json(['admin', 'faults', 'add', '--route', 'GET /users', '--status', '503', '--times', '3']);
     const statuses: number[] = [];
