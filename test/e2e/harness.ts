@@ -36,9 +36,7 @@ export class Sandbox {
   env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...process.env, CONFCTL_CONFIG_DIR: this.configDir, CONFCTL_DATA: this.dataDir, NO_COLOR: '1', ...extra };
     if (this.database && !('CONFCTL_DATABASE_URL' in extra)) env.CONFCTL_DATABASE_URL = this.database.url;
-    // NODE_EXTRA_CA_CERTS (set on some machines, the sandbox's included) makes every node start read
-    // a bundle of certificates, ≈ 80 ms each; the CLI and serve here talk to local servers only.
-    for (const k of ['CONFCTL_DATABASE_URL', 'CONFCTL_PROFILE', 'CONFCTL_BASE_URL', 'CONFCTL_DOMAIN', 'CONFCTL_KEY_ID', 'CONFCTL_KEY_SECRET', 'CONFCTL_OUTPUT', 'FORCE_COLOR', 'NODE_EXTRA_CA_CERTS']) {
+    for (const k of ['CONFCTL_DATABASE_URL', 'CONFCTL_PROFILE', 'CONFCTL_BASE_URL', 'CONFCTL_DOMAIN', 'CONFCTL_KEY_ID', 'CONFCTL_KEY_SECRET', 'CONFCTL_OUTPUT', 'FORCE_COLOR']) {
       if (!(k in extra) && !(k === 'CONFCTL_DATABASE_URL' && this.database)) delete env[k];
     }
     return env;

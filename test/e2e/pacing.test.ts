@@ -5,9 +5,10 @@ import { BACKENDS, Sandbox } from './harness.js';
  * Rate-limit pacing through the built bin against `serve --rate-limit 5` (5 requests a second per
  * client): 50 pages of one row each. The client reads `RateLimit-Remaining`/`RateLimit-Reset` and
  * waits for the next window instead of meeting 429. The server's access log (json) is the witness.
- * Without pacing the same run meets 429s (and waits out `Retry-After`). Takes about 10 s by nature.
+ * Without pacing the same run meets 429s (and waits out `Retry-After`). Takes about 10 s by nature,
+ * mostly waiting, so the two stores run at the same time (each `serve` has its own limiter).
  */
-describe.each(BACKENDS)('e2e: pacing by the RateLimit headers (serve on %s)', (backend) => {
+describe.concurrent.each(BACKENDS)('e2e: pacing by the RateLimit headers (serve on %s)', (backend) => {
   const box = new Sandbox(backend);
   let server: Awaited<ReturnType<Sandbox['serve']>>;
 
