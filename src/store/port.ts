@@ -252,5 +252,21 @@ export interface DatabaseStore extends DataStore {
   shared: SharedState;
 }
 
+/**
+ * A `DataStore` on a data directory's SQLite file (or `:memory:`), as its factory (store/index.ts
+ * `openStore`) answers it: `serve` groups its commits and sets how long a write waits for another
+ * process's lock.
+ */
+export interface DataDirStore extends DataStore {
+  readonly backend: 'sqlite';
+  commits: CommitGroups;
+  setBusyTimeout(ms: number): void;
+  /**
+   * Runs the planner's maintenance (`ANALYZE`/`PRAGMA optimize`), e.g. after bulk seeding. Skipped
+   * when another process keeps the write lock past the busy timeout (the statistics are a hint).
+   */
+  optimize(): void;
+}
+
 /** Injected fault rules as both stores answer them (`admin faults`, the control routes, `serve`'s checks). */
 export type FaultRulesPort = Port<FaultRuleRepo, 'add' | 'list' | 'get' | 'remove' | 'clear' | 'count' | 'spend' | 'token'>;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TRIGGER_TYPES, trigger } from '../../src/admin/trigger.js';
 import { setup } from './fixture.js';
+import { atOnce } from '../at-once.js';
 
 let f: ReturnType<typeof setup>;
 afterEach(() => f.store.close());
@@ -13,7 +14,7 @@ describe('webhooks trigger', () => {
     const existing = store.events.insert(tenantId, { calendar_id: calendar.id, title: 'Mine', start: '2026-01-01T09:00:00.000Z', end: '2026-01-01T10:00:00.000Z' });
     store.webhookDestinations.create({ tenant_id: tenantId, url: 'https://a.example/', events: null, secret: 's' });
     const now = new Date('2026-06-01T00:00:00.000Z');
-    const emitted = TRIGGER_TYPES.map((type) => trigger(store, tenantId, type, now));
+    const emitted = TRIGGER_TYPES.map((type) => atOnce(trigger(store, tenantId, type, now)));
     expect(emitted.map((r) => r.emitted)).toEqual([
       ['events.created'],
       ['events.created', 'events.updated'],
@@ -34,7 +35,7 @@ describe('webhooks trigger', () => {
 
   it('refuses a type it cannot produce, creating nothing', () => {
     f = setup();
-    expect(() => trigger(f.store, f.tenantId, 'events.nope', new Date())).toThrow("cannot trigger 'events.nope'; the types are events.created");
+    expect(() => atOnce(trigger(f.store, f.tenantId, 'events.nope', new Date()))).toThrow("cannot trigger 'events.nope'; the types are events.created");
     expect(f.store.customers.get(f.tenantId, 1)).toBeUndefined();
   });
 });

@@ -5,9 +5,11 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureDefaultRoles } from '../../src/admin/seed/index.js';
 import { createServer } from '../../src/server/index.js';
-import { openStore, withReadPool, type Store } from '../../src/store/index.js';
+import { withReadPool } from '../../src/store/index.js';
 import type { DataStore } from '../../src/store/port.js';
 import { spawnReadWorker } from '../../src/store/sqlite/read-pool.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 
 const API = '/api/public/v2.0';
 
@@ -18,7 +20,7 @@ const API = '/api/public/v2.0';
  */
 describe('lists on read workers', () => {
   let dir: string;
-  let store: Store;
+  let store: SqliteStore;
   let served: DataStore;
   afterEach(async () => {
     await served.close();
@@ -29,7 +31,7 @@ describe('lists on read workers', () => {
     dir = mkdtempSync(join(tmpdir(), 'confctl-read-pool-'));
     store = openStore(join(dir, 'confctl.db'));
     const tenant = store.tenants.create('localhost');
-    ensureDefaultRoles(store, tenant.id);
+    atOnce(ensureDefaultRoles(store, tenant.id));
     const { record, secret } = store.keys.create({ tenant_id: tenant.id, name: 't', permissions: ['*'] });
     served = withReadPool(store, { workers: 1, queue, retryAfterSeconds: 2, spawn });
     const app = createServer({ store: served, signingSecret: 's', mediaDir: dir, rateLimit: null });

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { openStore, StoreBusy } from '../../src/store/index.js';
+import { StoreBusy } from '../../src/store/index.js';
 import { READ_POOL_DEFAULTS, ReadPool, spawnReadWorker, type ReadTask } from '../../src/store/sqlite/read-pool.js';
+import { openStore } from '../../src/store/sqlite/index.js';
 
 let dir: string;
 let pool: ReadPool;

@@ -15,7 +15,8 @@
  * are on disk when `load` returns, as a seed promises when it says done.
  */
 import { availableParallelism } from 'node:os';
-import type { BulkLoad, BulkRepo, CustomerInsert } from '../types.js';
+import type { CustomerInsert } from '../types.js';
+import type { BulkLoad, BulkRepo } from './store.js';
 import { USER_JSON_FIELDS } from '../user-json.js';
 import type { Db } from './db.js';
 import { CUSTOMER_COLUMNS, customerRow } from './repos/customers.js';

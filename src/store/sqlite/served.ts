@@ -1,6 +1,5 @@
 import type { ListQuery } from '../../contract/index.js';
-import type { DataStore } from '../port.js';
-import type { Store } from '../types.js';
+import type { DataDirStore, DataStore } from '../port.js';
 import { READ_POOL_DEFAULTS, ReadPool, type ReadPoolOptions, type ReadTask } from './read-pool.js';
 
 /**
@@ -11,7 +10,7 @@ import { READ_POOL_DEFAULTS, ReadPool, type ReadPoolOptions, type ReadTask } fro
  * before its answer left, and the worker's read transaction begins after the list arrived.
  * Closing stops the pool, then closes the store.
  */
-export function withReadPool(store: Store, options: ReadPoolOptions = READ_POOL_DEFAULTS): DataStore {
+export function withReadPool(store: DataDirStore, options: ReadPoolOptions = READ_POOL_DEFAULTS): DataStore {
   const pool = new ReadPool(store.location, options);
   const read =
     <T>(op: ReadTask['op']) =>
@@ -24,7 +23,7 @@ export function withReadPool(store: Store, options: ReadPoolOptions = READ_POOL_
     conferences: { ...store.conferences, list: read('conferences.list') },
     close: async () => {
       await pool.close();
-      store.close();
+      await store.close();
     },
   };
 }

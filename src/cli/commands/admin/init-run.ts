@@ -10,7 +10,7 @@ export async function init(options: InitOptions, { ctx, cmd }: AdminDeps): Promi
     initOn(ctx, cmd, options, {
       where: local.layout.dir,
       store: local.store,
-      hasTenant: async () => local.store.tenants.list().length > 0,
+      hasTenant: async () => (await local.store.tenants.list()).length > 0,
       create: async (domain) => initFirstTenant(local.store, domain),
       keysHint: "create more keys with 'confctl admin keys create'",
     }),

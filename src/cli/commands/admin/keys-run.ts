@@ -14,12 +14,12 @@ export async function keysCreate(options: KeysCreateOptions, { ctx, cmd }: Admin
   await withLocal(ctx, cmd, async (local) => {
     const permissions = parseGrants(options.permissions);
     const expiresAt = parseExpiry(options.expires, ctx.now());
-    const tenant = tenantOf(local, options);
+    const tenant = await tenantOf(local, options);
     if (isDryRun(cmd)) {
       const until = expiresAt ? `, expiring ${expiresAt}` : '';
       return plan(ctx, [`would create key '${options.name}' for tenant ${tenant.primary_domain} with permissions ${permissions.join(', ')}${until}`]);
     }
-    const { record, secret } = local.store.keys.create({ tenant_id: tenant.id, name: options.name, permissions, expires_at: expiresAt });
+    const { record, secret } = await local.store.keys.create({ tenant_id: tenant.id, name: options.name, permissions, expires_at: expiresAt });
     const result = { id: record.id, secret, tenant: tenant.primary_domain, name: record.name, permissions: record.permissions, expires_at: record.expires_at };
     if (isPlainText(ctx, cmd)) {
       const until = record.expires_at ? `Expires: ${record.expires_at}\n` : '';
@@ -32,9 +32,9 @@ export async function keysList(options: KeysListOptions, { ctx, cmd }: AdminDeps
   const url = databaseUrl(ctx, cmd);
   if (url) return (await import('./database.js')).keysList(ctx, cmd, url);
   await withLocal(ctx, cmd, async (local) => {
-    const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
-    const tenantId = options.tenant ? tenantOf(local, options).id : undefined;
-    const rows = local.store.keys.list(tenantId).map((k) => keyRow(k, tenants));
+    const tenants = new Map((await local.store.tenants.list()).map((t) => [t.id, t.primary_domain]));
+    const tenantId = options.tenant ? (await tenantOf(local, options)).id : undefined;
+    const rows = (await local.store.keys.list(tenantId)).map((k) => keyRow(k, tenants));
     await printList(ctx, cmd, rows, ['id', 'tenant', 'name', 'permissions', 'expires_at', 'revoked_at']);
   });
 }
@@ -43,14 +43,14 @@ export async function keysRevoke({ id }: KeysRevokeOptions, { ctx, cmd }: AdminD
   const url = databaseUrl(ctx, cmd);
   if (url) return (await import('./database.js')).keysRevoke(ctx, cmd, url, id);
   await withLocal(ctx, cmd, async (local) => {
-    const key = local.store.keys.get(id);
+    const key = await local.store.keys.get(id);
     if (!key) throw new CliError(`no access key '${id}'`, EXIT.notFound, "see 'confctl admin keys list'");
-    const tenants = new Map(local.store.tenants.list().map((t) => [t.id, t.primary_domain]));
+    const tenants = new Map((await local.store.tenants.list()).map((t) => [t.id, t.primary_domain]));
     if (isDryRun(cmd)) {
       const already = key.revoked_at ? ` (already revoked at ${key.revoked_at})` : '';
       return plan(ctx, [`would revoke key ${id} '${key.name}' of tenant ${tenants.get(key.tenant_id)}${already}`]);
     }
-    if (!local.store.keys.revoke(id)) throw new CliError(`no access key '${id}'`, EXIT.notFound, "see 'confctl admin keys list'");
-    await print(ctx, cmd, keyRow(local.store.keys.get(id) as AccessKeyRecord, tenants));
+    if (!(await local.store.keys.revoke(id))) throw new CliError(`no access key '${id}'`, EXIT.notFound, "see 'confctl admin keys list'");
+    await print(ctx, cmd, keyRow((await local.store.keys.get(id)) as AccessKeyRecord, tenants));
   });
 }

@@ -55,7 +55,7 @@ export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: 
     return await work(local, opts);
   } finally {
     restoreClock();
-    local.store.close();
+    await local.store.close();
   }
 }
 
@@ -66,8 +66,8 @@ export function databaseUrl(ctx: CliContext, cmd: Command): string | undefined {
 }
 
 /** The tenant of `--tenant`, else the first one; exit 4 naming what to do when there is none. */
-export function tenantOf(local: LocalInstance, opts: { tenant?: string }): TenantRecord {
-  const tenant = findTenant(local.store, opts.tenant);
+export async function tenantOf(local: LocalInstance, opts: { tenant?: string }): Promise<TenantRecord> {
+  const tenant = await findTenant(local.store, opts.tenant);
   if (tenant) return tenant;
   throw new CliError(
     opts.tenant ? `no tenant has the domain '${opts.tenant}'` : `the data directory ${local.layout.dir} has no tenant yet`,

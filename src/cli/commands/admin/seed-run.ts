@@ -23,11 +23,11 @@ export async function seed(options: SeedOptions, { ctx, cmd }: AdminDeps): Promi
   if (url) return (await import('./store-postgres.js')).seedDatabase(ctx, cmd, url, seedRequest(options));
   await withLocal(ctx, cmd, async (local) => {
     const what = seedRequest(options);
-    const tenant = tenantOf(local, options);
-    if (isDryRun(cmd)) return plan(ctx, seedPlan(tenant, what, hasDemoData(local.store, tenant.id)));
+    const tenant = await tenantOf(local, options);
+    if (isDryRun(cmd)) return plan(ctx, seedPlan(tenant, what, await hasDemoData(local.store, tenant.id)));
     const result: Row = { tenant: tenant.primary_domain };
-    if (what.demo) result.demo = seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
-    if (what.users || what.customers) Object.assign(result, seedBulk(local.store, tenant.id, { users: what.users, customers: what.customers }));
+    if (what.demo) result.demo = await seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
+    if (what.users || what.customers) Object.assign(result, await seedBulk(local.store, tenant.id, { users: what.users, customers: what.customers }));
     local.store.optimize();
     await print(ctx, cmd, result);
   });

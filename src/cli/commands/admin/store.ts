@@ -30,6 +30,6 @@ export async function withStore<T>(ctx: CliContext, cmd: Command, write: boolean
   const url = databaseUrl(ctx, cmd);
   if (url) return (await import('./store-postgres.js')).withDatabaseStore(ctx, cmd, url, write, work);
   return withLocal(ctx, cmd, (local, opts) =>
-    work({ store: local.store, tenantOf: async (o) => tenantOf(local, o), mediaDir: local.layout.mediaDir }, opts),
+    work({ store: local.store, tenantOf: (o) => tenantOf(local, o), mediaDir: local.layout.mediaDir }, opts),
   );
 }

@@ -11,15 +11,15 @@ export async function tenantsAdd(options: TenantsAddOptions, { ctx, cmd }: Admin
   if (url) return (await import('./database.js')).tenantsAdd(ctx, cmd, url, options.domain);
   await withLocal(ctx, cmd, async (local) => {
     const domains = [options.domain, ...options.aliases].map((d) => d.toLowerCase());
-    const taken = domains.filter((d) => local.store.tenants.byDomain(d));
+    const taken = (await Promise.all(domains.map(async (d) => ((await local.store.tenants.byDomain(d)) ? d : undefined)))).filter((d) => d !== undefined);
     if (taken.length) throw new CliError(`domain already in use: ${taken.join(', ')}`, EXIT.conflict);
     if (isDryRun(cmd)) return plan(ctx, [`would create tenant ${domains[0]}${aliasText(domains.slice(1))} with roles Admin, Manager, Member`]);
-    await print(ctx, cmd, tenantRow(createTenant(local.store, domains[0], domains.slice(1))));
+    await print(ctx, cmd, tenantRow(await createTenant(local.store, domains[0], domains.slice(1))));
   });
 }
 
 export async function tenantsList(_options: NoOptions, { ctx, cmd }: AdminDeps): Promise<void> {
   const url = databaseUrl(ctx, cmd);
   if (url) return (await import('./database.js')).tenantsList(ctx, cmd, url);
-  await withLocal(ctx, cmd, (local) => printList(ctx, cmd, local.store.tenants.list().map(tenantRow), ['id', 'primary_domain', 'aliases', 'created_at']));
+  await withLocal(ctx, cmd, async (local) => printList(ctx, cmd, (await local.store.tenants.list()).map(tenantRow), ['id', 'primary_domain', 'aliases', 'created_at']));
 }

@@ -61,12 +61,12 @@ function targetDir(flags: MirrorFlags): string {
 async function createTarget(ctx: CliContext, dir: string, flags: MirrorFlags) {
   const local = openLocal(dir, ctx.env);
   try {
-    const created = initFirstTenant(local.store);
+    const created = await initFirstTenant(local.store);
     if (!created) throw new CliError(`${dir} already holds an instance`, EXIT.conflict, 'mirror into a new directory, or give --resume to continue a mirror there');
     if (flags.profileName !== undefined) await saveLocalProfile(ctx, local.store, baseUrlFor('localhost', 8080), created.key, flags.profileName);
     return { tenantId: created.tenant.id, key: created.key };
   } finally {
-    local.store.close();
+    await local.store.close();
   }
 }
 
