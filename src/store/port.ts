@@ -218,6 +218,8 @@ export interface DataStore extends ServiceStore {
    * then ANALYZE). Answers once the rows are durable.
    */
   bulkLoad<P>(load: BulkRows<P>): Awaitable<void>;
+  /** The planner's maintenance after bulk writes (SQLite: `DataDirStore.optimize`); absent where `bulkLoad` runs it itself (PostgreSQL's ANALYZE). */
+  optimize?(): Awaitable<void>;
   tenants: Port<TenantRepo, 'create' | 'addAlias' | 'byDomain' | 'get' | 'list'>;
   keys: Port<AccessKeyRepo, 'create' | 'get' | 'list' | 'revoke'>;
   roles: Port<RoleRepo, 'create' | 'list' | 'exists'>;

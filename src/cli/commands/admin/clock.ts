@@ -54,8 +54,8 @@ const DATABASE = ['--database <url>', 'the PostgreSQL database instead (default:
 
 /** Opens the store the flags name, runs `options` on it and prints the report. */
 async function act(ctx: CliContext, cmd: Command, options: ClockOptions): Promise<void> {
-  const [{ withStore }, { print }] = await Promise.all([import('./store.js'), import('./local.js')]);
-  await withStore(ctx, cmd, options.action !== 'show', async ({ store }) => print(ctx, cmd, { ...(await run(options, { store })) }));
+  const [{ storeFlags, withStore }, { print }] = await Promise.all([import('./store.js'), import('./local.js')]);
+  await withStore(ctx, storeFlags(cmd), options.action !== 'show', async ({ store }) => print(ctx, cmd, { ...(await run(options, { store })) }));
 }
 
 export function registerClock(admin: Command, ctx: CliContext): void {

@@ -6,7 +6,7 @@ import { type CliContext, globalOptions, outputFormat, UsageError } from '../../
 import type { Row } from '../../output/index.js';
 import { type AdminDeps, plan, print, printList } from './local.js';
 import { isPostgresUrl } from '../database-choice.js';
-import { connectionFailure } from './database.js';
+import { connectionFailure } from './store.js';
 
 /** The flags of `admin copy` as commander hands them over. */
 export type CopyFlags = { from: string; to?: string; media?: string; mediaTo?: string; replace?: boolean };

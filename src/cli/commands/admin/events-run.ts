@@ -7,7 +7,7 @@ import { createEvent, deleteEvent, type EventChange, eventTime, updateEvent } fr
 import type { EventPatch } from '../../../store/types.js';
 import { UsageError } from '../../context.js';
 import { type AdminDeps, isDryRun, plan, print, wholeNumber } from './local.js';
-import { withStore } from './store.js';
+import { storeFlags, withStore } from './store.js';
 
 export type EventsCreateOptions = { tenant?: string; calendar: string; title: string; start: string; end: string; body?: string; location?: string };
 /** The flags of `update` and `reschedule` (reschedule has only the times). */
@@ -38,7 +38,7 @@ function patchOf(options: EventPatchFlags): EventPatch {
 }
 
 export async function eventsCreate(options: EventsCreateOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store, tenantOf }) => {
     const input = {
       calendar_id: wholeNumber('--calendar', options.calendar),
       title: options.title,
@@ -54,7 +54,7 @@ export async function eventsCreate(options: EventsCreateOptions, { ctx, cmd }: A
 }
 
 async function change(options: EventChangeOptions, { ctx, cmd }: AdminDeps, patchFrom: (options: EventPatchFlags) => EventPatch): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store, tenantOf }) => {
     const eventId = wholeNumber('event id', options.id);
     const patch = patchFrom(options);
     const tenant = await tenantOf(options);
@@ -80,7 +80,7 @@ export async function eventsReschedule(options: EventChangeOptions, deps: AdminD
 }
 
 export async function eventsDelete(options: EventsDeleteOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store, tenantOf }) => {
     const eventId = wholeNumber('event id', options.id);
     const tenant = await tenantOf(options);
     if (isDryRun(cmd)) return plan(ctx, [`would delete event ${eventId} of tenant ${tenant.primary_domain}, sending events.deleted`]);

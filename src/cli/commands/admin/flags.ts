@@ -1,7 +1,7 @@
 /**
  * The flags admin commands share, as their register modules declare them. Which store a command
- * works on (`--data`, `--database`) is read by withStore/withLocal (store.ts, local.ts), not by
- * the command's own options.
+ * works on (`--data`, `--database`, `--media`) is read by `storeFlags` (store.ts), not by the
+ * command's own options.
  */
 export const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)'] as const;
 /** The rule of `databaseUrl` (local.ts): `--database`, else CONFCTL_DATABASE_URL unless `--data`. */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { importRecords, IMPORT_KINDS, isImportKind } from '../../../admin/import.js';
 import { UsageError } from '../../context.js';
 import { type AdminDeps, isDryRun, plan, print } from './local.js';
-import { withStore } from './store.js';
+import { storeFlags, withStore } from './store.js';
 
 export type ImportOptions = { kind: string; file: string; tenant?: string };
 
@@ -16,7 +16,7 @@ export async function importFile(options: ImportOptions, { ctx, cmd }: AdminDeps
   } catch {
     throw new UsageError(`cannot read ${file}`);
   }
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store, tenantOf }) => {
     const tenant = await tenantOf(options);
     const dryRun = isDryRun(cmd);
     const result = await importRecords(store, tenant.id, kind, text, { fileName: file, dryRun });

@@ -1,21 +1,13 @@
-/** What every `confctl admin …` action shares: the opened data directory, the tenant, printing. */
+/** What every `confctl admin …` action shares: its flags' parsing and printing (the store: store.ts). */
 import type { Command } from 'commander';
-import type { AdminError } from '../../../admin/errors.js';
-import type { ImportError } from '../../../admin/import.js';
-import { findTenant, type LocalInstance, openLocal, openLocalForPlan } from '../../../local/open.js';
-import type { TenantRecord } from '../../../store/types.js';
-import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../../context.js';
+import { type CliContext, globalOptions, outputFormat, UsageError } from '../../context.js';
 import { listWriter, renderItem, type Row } from '../../output/index.js';
 import { chooseDatabase } from '../database-choice.js';
-import { followStoredClock } from './stored-clock.js';
-
-/** The flags as withStore and the PostgreSQL side (store.ts, database.ts) read them from the command. */
-export type Opts = Record<string, unknown>;
 
 /**
  * What an admin command's `run` gets besides its typed options: the context, and the command it
  * ran as, whose global options it prints with and whose `--data`/`--database` choose the store
- * (withStore, withLocal, databaseUrl).
+ * (withStore, databaseUrl).
  */
 export interface AdminDeps {
   ctx: CliContext;
@@ -24,13 +16,6 @@ export interface AdminDeps {
 
 /** The options of a command that has none of its own. */
 export type NoOptions = Record<string, never>;
-
-/**
- * An admin failure or refused import, passed on as it is: errors.ts makes it an exit code with
- * its hint. Kept for store-postgres.ts, which still passes its errors through these.
- */
-export const adminFailure = (err: AdminError, _cmd: Command): AdminError => err;
-export const importFailure = (_ctx: CliContext, err: ImportError): ImportError => err;
 
 /** `--dry-run` was given (only commands that print a plan take it). */
 export const isDryRun = (cmd: Command): boolean => globalOptions(cmd).dryRun;
@@ -41,39 +26,10 @@ export function plan(ctx: CliContext, lines: string[]): void {
   ctx.streams.stderr.write('dry run: nothing was changed\n');
 }
 
-/**
- * Runs `work` on the opened data directory and always closes it.
- * Under `--dry-run` a missing directory is planned against as an empty one, and not created.
- */
-export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: LocalInstance, opts: Opts) => T | Promise<T>): Promise<T> {
-  const opts = cmd.opts<Opts>();
-  const { data, media } = cmd.opts<{ data?: string; media?: string }>();
-  const env = ctx.env as NodeJS.ProcessEnv;
-  const local = isDryRun(cmd) ? openLocalForPlan(data, env, media) : openLocal(data, env, (m) => ctx.streams.stderr.write(`${m}\n`), media);
-  const restoreClock = await followStoredClock(local.store);
-  try {
-    return await work(local, opts);
-  } finally {
-    restoreClock();
-    await local.store.close();
-  }
-}
-
 /** The PostgreSQL database an admin command works on, or undefined for the SQLite data directory (see `chooseDatabase`). */
 export function databaseUrl(ctx: CliContext, cmd: Command): string | undefined {
   const { data, database } = cmd.opts<{ data?: string; database?: string }>();
   return chooseDatabase({ data, database }, ctx.env);
-}
-
-/** The tenant of `--tenant`, else the first one; exit 4 naming what to do when there is none. */
-export async function tenantOf(local: LocalInstance, opts: { tenant?: string }): Promise<TenantRecord> {
-  const tenant = await findTenant(local.store, opts.tenant);
-  if (tenant) return tenant;
-  throw new CliError(
-    opts.tenant ? `no tenant has the domain '${opts.tenant}'` : `the data directory ${local.layout.dir} has no tenant yet`,
-    EXIT.notFound,
-    opts.tenant ? "see 'confctl admin tenants list'" : "run 'confctl admin init' first",
-  );
 }
 
 export function wholeNumber(flag: string, value: unknown): number {

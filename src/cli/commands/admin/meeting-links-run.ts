@@ -5,14 +5,14 @@
 import { eventTime } from '../../../admin/events.js';
 import { createMeetingLink, scheduleMeeting } from '../../../admin/meeting-links.js';
 import { type AdminDeps, isDryRun, plan, print, printList, wholeNumber } from './local.js';
-import { withStore } from './store.js';
+import { storeFlags, withStore } from './store.js';
 
 export type MeetingLinksCreateOptions = { tenant?: string; calendar: string; name: string; duration?: string };
 export type MeetingLinksListOptions = { tenant?: string };
 export type MeetingLinksScheduleOptions = { id: string; tenant?: string; name: string; email: string; contactNumber?: string; start: string };
 
 export async function meetingLinksCreate(options: MeetingLinksCreateOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store, tenantOf }) => {
     const input = {
       calendar_id: wholeNumber('--calendar', options.calendar),
       name: options.name,
@@ -25,14 +25,14 @@ export async function meetingLinksCreate(options: MeetingLinksCreateOptions, { c
 }
 
 export async function meetingLinksList(options: MeetingLinksListOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), false, async ({ store, tenantOf }) => {
     const rows = (await store.meetingLinks.list((await tenantOf(options)).id)).map((l) => ({ ...l }));
     await printList(ctx, cmd, rows, ['id', 'calendar_id', 'name', 'duration_minutes', 'created_at']);
   });
 }
 
 export async function meetingLinksSchedule(options: MeetingLinksScheduleOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store, tenantOf }) => {
     const linkId = wholeNumber('meeting link id', options.id);
     const booker = { name: options.name, email: options.email, contact_number: options.contactNumber ?? null };
     const start = eventTime('--start', options.start);

@@ -4,7 +4,7 @@ import { restoreSnapshot, saveSnapshot } from '../../../media/snapshots.js';
 import { checkSnapshotName, SnapshotError } from '../../../store/snapshots.js';
 import { type CliContext, CliError, EXIT, UsageError } from '../../context.js';
 import { print, printList } from './local.js';
-import { withStore } from './store.js';
+import { storeFlags, withStore } from './store.js';
 
 /** What `admin snapshot VERB [NAME]` was asked, as parsed (see snapshot.ts). */
 export type SnapshotOptions =
@@ -29,7 +29,7 @@ export async function run(options: SnapshotOptions, { ctx, cmd }: SnapshotDeps):
   try {
     // A bad name is refused before the store is opened (or a data directory created).
     if (options.verb !== 'list') checkSnapshotName(options.name);
-    await withStore(ctx, cmd, options.verb !== 'list', async ({ store, mediaDir }) => {
+    await withStore(ctx, storeFlags(cmd), options.verb !== 'list', async ({ store, mediaDir }) => {
       switch (options.verb) {
         case 'save':
           return print(ctx, cmd, { ...(await saveSnapshot(store.snapshots, mediaDir, options.name, { now: ctx.now(), replace: options.force })) });

@@ -10,7 +10,7 @@ import { CliError, EXIT } from '../../context.js';
 import type { Row } from '../../output/index.js';
 import type { DataStore } from '../../../store/port.js';
 import { type AdminDeps, isDryRun, isPlainText, plan, print, printList, wholeNumber } from './local.js';
-import { withStore } from './store.js';
+import { storeFlags, withStore } from './store.js';
 import { secretFrom } from '../webhooks/secret.js';
 import { trigger } from '../../../admin/trigger.js';
 
@@ -56,7 +56,7 @@ const secretField = ({ secret, made }: { secret: string; made: boolean }) => (ma
 const tenantNames = async (store: DataStore) => new Map((await store.tenants.list()).map((t) => [t.id, t.primary_domain]));
 
 export async function webhooksAdd(options: WebhooksAddOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store, tenantOf }) => {
     const target = checkDestinationUrl(options.url);
     const events = parseEventTypes(options.events);
     const chosen = chosenSecret(options);
@@ -71,7 +71,7 @@ export async function webhooksAdd(options: WebhooksAddOptions, { ctx, cmd }: Adm
 }
 
 export async function webhooksList(options: WebhooksTenantOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), false, async ({ store, tenantOf }) => {
     const tenants = await tenantNames(store);
     const tenantId = options.tenant ? (await tenantOf(options)).id : undefined;
     const rows = (await store.webhookDestinations.list(tenantId)).map((d) => destinationRow(d, tenants));
@@ -80,7 +80,7 @@ export async function webhooksList(options: WebhooksTenantOptions, { ctx, cmd }:
 }
 
 export async function webhooksRemove({ id }: WebhooksIdOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store }) => {
     const destination = await store.webhookDestinations.get(id);
     if (!destination) throw notFound(id);
     if (isDryRun(cmd)) return plan(ctx, [`would remove webhook destination ${id} (${destination.url})`]);
@@ -92,7 +92,7 @@ export async function webhooksRemove({ id }: WebhooksIdOptions, { ctx, cmd }: Ad
 /** A new secret replaces the old one at once: deliveries from now on are signed with it. */
 export async function webhooksRotateSecret(options: WebhooksRotateOptions, { ctx, cmd }: AdminDeps): Promise<void> {
   const { id } = options;
-  await withStore(ctx, cmd, true, async ({ store }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store }) => {
     const destination = await store.webhookDestinations.get(id);
     if (!destination) throw notFound(id);
     const chosen = chosenSecret(options);
@@ -123,7 +123,7 @@ const deliveryRow = (d: DeliveryRecord, tenants: Map<number, string>): Row => {
 
 /** Newest first, with every attempt (time, status code or error); `--failed` keeps failed ones. */
 export async function webhooksDeliveries(options: WebhooksDeliveriesOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), false, async ({ store, tenantOf }) => {
     const tenants = await tenantNames(store);
     const tenantId = options.tenant ? (await tenantOf(options)).id : undefined;
     const limit = options.limit === undefined ? 100 : wholeNumber('--limit', options.limit);
@@ -134,7 +134,7 @@ export async function webhooksDeliveries(options: WebhooksDeliveriesOptions, { c
 
 /** Sends a delivery again, due now, with the same X-Webhook-Id and a new round of five attempts. */
 export async function webhooksRedeliver({ id }: WebhooksIdOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store }) => {
     const deliveryId = wholeNumber('delivery id', id);
     const delivery = await store.webhookOutbox.get(deliveryId);
     if (!delivery) throw new CliError(`no webhook delivery ${deliveryId}`, EXIT.notFound, "see 'confctl admin webhooks deliveries'");
@@ -150,7 +150,7 @@ export async function webhooksRedeliver({ id }: WebhooksIdOptions, { ctx, cmd }:
 /** A real change of TYPE on data made for it; `serve` delivers the events it queued. */
 export async function webhooksTrigger(options: WebhooksTriggerOptions, { ctx, cmd }: AdminDeps): Promise<void> {
   const { type } = options;
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+  await withStore(ctx, storeFlags(cmd), true, async ({ store, tenantOf }) => {
     const tenant = await tenantOf(options);
     if (isDryRun(cmd)) return plan(ctx, [`would create a customer, a calendar and an event in tenant ${tenant.primary_domain} and make a change sending ${type}`]);
     const result = await trigger(store, tenant.id, type, ctx.now());
