@@ -1,35 +1,14 @@
 /** What every `confctl admin …` action shares: its flags' parsing and printing (the store: store.ts). */
-import type { Command } from 'commander';
-import { type CliContext, globalOptions, outputFormat, UsageError } from '../../context.js';
+import { type CliContext, type GlobalOptions, outputFormat, UsageError } from '../../context.js';
 import { listWriter, renderItem, type Row } from '../../output/index.js';
-import { chooseDatabase } from '../database-choice.js';
-
-/**
- * What an admin command's `run` gets besides its typed options: the context, and the command it
- * ran as, whose global options it prints with and whose `--data`/`--database` choose the store
- * (withStore, databaseUrl).
- */
-export interface AdminDeps {
-  ctx: CliContext;
-  cmd: Command;
-}
 
 /** The options of a command that has none of its own. */
 export type NoOptions = Record<string, never>;
-
-/** `--dry-run` was given (only commands that print a plan take it). */
-export const isDryRun = (cmd: Command): boolean => globalOptions(cmd).dryRun;
 
 /** Prints a dry run's plan on stdout, a `would …` line each, and says on stderr that nothing changed. */
 export function plan(ctx: CliContext, lines: string[]): void {
   for (const line of lines) ctx.streams.stdout.write(`${line}\n`);
   ctx.streams.stderr.write('dry run: nothing was changed\n');
-}
-
-/** The PostgreSQL database an admin command works on, or undefined for the SQLite data directory (see `chooseDatabase`). */
-export function databaseUrl(ctx: CliContext, cmd: Command): string | undefined {
-  const { data, database } = cmd.opts<{ data?: string; database?: string }>();
-  return chooseDatabase({ data, database }, ctx.env);
 }
 
 export function wholeNumber(flag: string, value: unknown): number {
@@ -51,18 +30,15 @@ export function snakeKeys<T>(value: T): T {
 }
 
 /** A new secret is shown as plain lines on a terminal, unless `--fields` picks what to print. */
-export function isPlainText(ctx: CliContext, cmd: Command): boolean {
-  const globals = globalOptions(cmd);
+export function isPlainText(ctx: CliContext, globals: GlobalOptions): boolean {
   return outputFormat(ctx, globals) === 'table' && !globals.fields;
 }
 
-export async function print(ctx: CliContext, cmd: Command, item: Row): Promise<void> {
-  const globals = globalOptions(cmd);
+export async function print(ctx: CliContext, globals: GlobalOptions, item: Row): Promise<void> {
   await renderItem(ctx.streams, snakeKeys(item), { format: outputFormat(ctx, globals), fields: globals.fields, query: globals.query });
 }
 
-export async function printList(ctx: CliContext, cmd: Command, rows: Row[], columns: string[]): Promise<void> {
-  const globals = globalOptions(cmd);
+export async function printList(ctx: CliContext, globals: GlobalOptions, rows: Row[], columns: string[]): Promise<void> {
   const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields, columns, query: globals.query });
   await writer.write(snakeKeys(rows));
   await writer.end();

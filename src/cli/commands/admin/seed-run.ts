@@ -1,15 +1,17 @@
 /** The action of `confctl admin seed`, on a data directory or with `--database` on PostgreSQL. */
+import type { CliContext } from '../../context.js';
+import type { AdminCommon } from './flags.js';
 import { hasDemoData } from '../../../admin/seed/demo.js';
 import { seedBulk, seedDemo } from '../../../admin/seed/index.js';
 import { initFirstTenant } from '../../../local/init.js';
 import type { TenantRecord } from '../../../store/types.js';
 import { CliError, EXIT, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { type AdminDeps, isDryRun, plan, print, wholeNumber } from './local.js';
+import { plan, print, wholeNumber } from './local.js';
 import { seedPlan } from './setup.js';
-import { storeFlags, withStore } from './store.js';
+import { withStore } from './store.js';
 
-export type SeedOptions = { tenant?: string; demo?: boolean; users?: string; customers?: string };
+export type SeedOptions = AdminCommon & { tenant?: string; demo?: boolean; users?: string; customers?: string };
 
 /** `--demo`, `--users N`, `--customers N`: what `admin seed` was asked to add, or exit 2. */
 export function seedRequest(options: SeedOptions): { demo: boolean; users: number; customers: number } {
@@ -27,11 +29,11 @@ export function seedRequest(options: SeedOptions): { demo: boolean; users: numbe
  * `--demo` first creates the tenant localhost and an all-permissions key as `serve --database
  * --demo` does, printing its secret once.
  */
-export async function seed(options: SeedOptions, { ctx, cmd }: AdminDeps): Promise<void> {
+export async function seed(options: SeedOptions, ctx: CliContext): Promise<void> {
   const what = seedRequest(options);
-  const dryRun = isDryRun(cmd);
+  const dryRun = options.globals.dryRun;
   const bulk = what.users > 0 || what.customers > 0;
-  await withStore(ctx, storeFlags(cmd), true, async ({ store, tenantOf, mediaDir }) => {
+  await withStore(ctx, options.store, true, async ({ store, tenantOf, mediaDir }) => {
     let tenant: TenantRecord;
     let created: Row = {};
     if (what.demo && !options.tenant && store.backend === 'postgres' && (await store.tenants.list()).length === 0) {
@@ -52,6 +54,6 @@ export async function seed(options: SeedOptions, { ctx, cmd }: AdminDeps): Promi
     Object.assign(result, created);
     if (bulk) Object.assign(result, await seedBulk(store, tenant.id, { users: what.users, customers: what.customers }));
     await store.optimize?.();
-    await print(ctx, cmd, result);
+    await print(ctx, options.globals, result);
   });
 }

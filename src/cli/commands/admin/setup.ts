@@ -1,11 +1,11 @@
 /** What `confctl admin init|tenants|keys|seed` share: their rows, plans and flag parsers, and `admin init` itself. */
-import type { Command } from 'commander';
 import { ALL_PERMISSIONS, grantsMatchingNothing, PERMISSION_PATTERN } from '../../../contract/index.js';
 import { FIRST_KEY_NAME, initFirstTenant, LOCAL_ALIASES } from '../../../local/init.js';
 import type { AccessKeyRecord, TenantRecord } from '../../../store/types.js';
 import { type CliContext, CliError, EXIT, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { isDryRun, isPlainText, plan, print } from './local.js';
+import type { AdminCommon } from './flags.js';
+import { isPlainText, plan, print } from './local.js';
 import type { AdminStore } from './store.js';
 import { consentToLocalProfile, localProfileChoice, type ProfileFlags, saveLocalProfile } from '../local-profile.js';
 import { baseUrlFor } from '../serve/run.js';
@@ -24,19 +24,19 @@ export const keyRow = (k: AccessKeyRecord, tenants: Map<number, string>): Row =>
 export const aliasText = (aliases: readonly string[]) => (aliases.length ? ` (aliases ${aliases.join(', ')})` : '');
 
 /** The flags of `admin init`: the first tenant's domain, and the profile its key is saved as. */
-export type InitOptions = ProfileFlags & { domain?: string };
+export type InitOptions = AdminCommon & ProfileFlags & { domain?: string };
 
 /**
  * `admin init` on either store: the first tenant and key as `serve` makes them on its first start
  * (`initFirstTenant`, once however many start together); the profile the key goes to is settled
  * (asked, if need be) before the key exists. A store with a tenant is exit 5.
  */
-export async function initOn(ctx: CliContext, cmd: Command, opts: InitOptions, { store, where, flag }: AdminStore): Promise<void> {
+export async function initOn(ctx: CliContext, opts: InitOptions, { store, where, flag }: AdminStore): Promise<void> {
   if ((await store.tenants.list()).length > 0) throw new CliError(`${where} is already initialised`, EXIT.conflict, `create more keys with 'confctl admin keys create${flag}'`);
   const domain = (opts.domain ?? 'localhost').toLowerCase();
   const choice = localProfileChoice(opts);
   const baseUrl = baseUrlFor(domain, 8080);
-  if (isDryRun(cmd)) {
+  if (opts.globals.dryRun) {
     const replaces = choice && (await ctx.config()).get(choice.name);
     return plan(ctx, [
       `would create tenant ${domain}${aliasText(domain === 'localhost' ? LOCAL_ALIASES : [])} with roles Admin, Manager, Member in ${where}`,
@@ -49,10 +49,10 @@ export async function initOn(ctx: CliContext, cmd: Command, opts: InitOptions, {
   if (!created) throw new CliError(`${where} is already initialised`, EXIT.conflict);
   if (choice) await saveLocalProfile(ctx, store, baseUrl, created.key, choice.name);
   const result = { tenant: created.tenant.primary_domain, key_id: created.key.id, secret: created.key.secret };
-  if (isPlainText(ctx, cmd)) {
+  if (isPlainText(ctx, opts.globals)) {
     const saved = choice ? `Profile: ${choice.name} (${baseUrl})\n` : '';
     ctx.streams.stdout.write(`Initialised ${where}\nTenant: ${result.tenant}\nKey id: ${result.key_id}\nSecret: ${result.secret}   (shown only now)\n${saved}`);
-  } else await print(ctx, cmd, result);
+  } else await print(ctx, opts.globals, result);
 }
 
 /** `--expires` → an ISO 8601 time in the future, null without it, else exit 2. */

@@ -5,7 +5,6 @@
  * PostgreSQL adapter is loaded only when a database is given (through the store's factories), so
  * the SQLite path never loads pg.
  */
-import type { Command } from 'commander';
 import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
 import { findTenant, openLocal, openLocalForPlan } from '../../../local/open.js';
 import { databaseHasSchema, maskDatabaseUrl, openDatabaseStore } from '../../../store/index.js';
@@ -13,22 +12,8 @@ import type { DataStore } from '../../../store/port.js';
 import type { TenantRecord } from '../../../store/types.js';
 import { type CliContext, CliError, EXIT } from '../../context.js';
 import { chooseDatabase } from '../database-choice.js';
-import { isDryRun } from './local.js';
+import type { StoreFlags } from './flags.js';
 import { followStoredClock } from './stored-clock.js';
-
-/** Which store a command works on, and whether it only plans (`--dry-run`), as its flags say. */
-export interface StoreFlags {
-  data?: string;
-  database?: string;
-  media?: string;
-  dryRun: boolean;
-}
-
-/** The store flags of `cmd` (`--data`, `--database`, `--media`, the global `--dry-run`). */
-export function storeFlags(cmd: Command): StoreFlags {
-  const { data, database, media } = cmd.opts<{ data?: string; database?: string; media?: string }>();
-  return { data, database, media, dryRun: isDryRun(cmd) };
-}
 
 /** An opened store with what the admin commands need beside it. */
 export interface AdminStore {

@@ -124,7 +124,7 @@ export async function mirror(ctx: CliContext, cmd: Command, raw: Record<string, 
   }
   let target = dir;
   if (flags.toDatabase !== undefined) target = await moveToDatabase(ctx, dir, flags.toDatabase, flags.media);
-  await print(ctx, cmd, {
+  await print(ctx, globals, {
     target,
     counts: state.counts,
     anonymized: settings.anonymize,
