@@ -22,6 +22,7 @@ const POSTGRES = [
   'test/cli/admin-webhooks.test.ts',
   'test/cli/admin-events.test.ts',
   'test/cli/admin-lookup.test.ts',
+  'test/admin/trigger.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts'];
 const postgres = ['test/pg/global-setup.ts'];
