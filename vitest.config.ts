@@ -23,6 +23,7 @@ const POSTGRES = [
   'test/cli/admin-events.test.ts',
   'test/cli/admin-lookup.test.ts',
   'test/admin/trigger.test.ts',
+  'test/admin/meeting-links.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts'];
 const postgres = ['test/pg/global-setup.ts'];

@@ -6,7 +6,7 @@ import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 
 /**
  * The admin changes that write webhook events, on PostgreSQL (`--database`): the rules and events
- * of the SQLite functions (test/admin/events.test.ts, meeting-links.test.ts; trigger.test.ts runs on both),
+ * of the SQLite functions (test/admin/events.test.ts; meeting-links.test.ts and trigger.test.ts run on both),
  * each change and its outbox rows one transaction, and concurrent changes taking turns.
  */
 let database: TestDatabase | undefined;
@@ -36,7 +36,6 @@ async function setup() {
 }
 
 const deliveries = async () => (await store.webhookOutbox.list({ limit: 100 })).reverse();
-const bodies = async () => (await deliveries()).map((d) => JSON.parse(d.body) as { event: string; data: Record<string, unknown> });
 
 describe('calendar event changes on PostgreSQL', () => {
   it('writes one delivery per matching destination of the tenant, sharing one event id, with the §13 body', async () => {
@@ -107,44 +106,5 @@ describe('calendar event changes on PostgreSQL', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => updateEvent(store, tenantId, event.id, { title: 'Same', end: '2026-12-01T10:00:00.000Z' })));
     expect(results.map((r) => r.emitted).filter((e) => e.length)).toEqual([['events.updated', 'events.rescheduled']]);
     expect((await deliveries()).map((d) => d.type)).toEqual(['events.created', 'events.updated', 'events.rescheduled']);
-  });
-});
-
-describe('meeting links on PostgreSQL', () => {
-  async function withLink() {
-    const s = await setup();
-    const link = await createMeetingLink(store, s.tenantId, { calendar_id: s.calendar.id, name: 'Intro', duration_minutes: 15 });
-    return { ...s, link };
-  }
-
-  it('books an event for a new customer and queues events.created and meeting_links.scheduled with the §13 data', async () => {
-    const { tenantId, calendar, link } = await withLink();
-    expect(await store.meetingLinks.list(tenantId)).toEqual([link]);
-    const r = await scheduleMeeting(store, tenantId, link.id, { name: 'Grace Brewster Hopper', email: 'grace@example.com', contact_number: '+1 555' }, '2026-12-01T15:00:00.000Z');
-    expect(r.customer_created).toBe(true);
-    expect(await store.customers.get(tenantId, r.customer_id)).toMatchObject({ first_name: 'Grace', last_name: 'Brewster Hopper', email: 'grace@example.com', contact_number: '+1 555' });
-    const event = (await store.events.get(tenantId, calendar.id, r.event_id))!;
-    expect(event).toMatchObject({ title: 'Intro: Grace Brewster Hopper', start: '2026-12-01T15:00:00.000Z', end: '2026-12-01T15:15:00.000Z', customer_id: r.customer_id, meeting_link_id: link.id });
-    expect(event.attendees).toEqual([{ email: 'grace@example.com', name: 'Grace Brewster Hopper', status: 1, is_organizer: false, customer_id: r.customer_id, calendar_id: null }]);
-    expect(await bodies()).toEqual([
-      { event: 'events.created', data: { id: r.event_id, calendar_id: calendar.id } },
-      { event: 'meeting_links.scheduled', data: { id: link.id, event_id: r.event_id, calendar_id: calendar.id, name: 'Grace Brewster Hopper', email: 'grace@example.com', contact_number: '+1 555' } },
-    ]);
-  });
-
-  it('matches a booker to a customer by e-mail, made once however many book at once; refuses unknown links and bad input', async () => {
-    const { tenantId, otherTenantId, calendar, link } = await withLink();
-    const ada = await store.customers.insert(tenantId, { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' });
-    expect(await scheduleMeeting(store, tenantId, link.id, { name: 'Ada', email: 'ADA@example.com', contact_number: null }, START)).toMatchObject({ customer_id: ada.id, customer_created: false });
-    const many = await Promise.all(Array.from({ length: 6 }, () => scheduleMeeting(store, tenantId, link.id, { name: 'Lin', email: 'lin@example.com', contact_number: null }, START)));
-    expect(many.filter((r) => r.customer_created)).toHaveLength(1);
-    expect(new Set(many.map((r) => r.customer_id)).size).toBe(1);
-    const before = (await deliveries()).length;
-    await expect(scheduleMeeting(store, otherTenantId, link.id, { name: 'X', email: 'x@example.com', contact_number: null }, START)).rejects.toThrow(`no meeting link ${link.id} in this tenant`);
-    await expect(scheduleMeeting(store, tenantId, link.id, { name: 'X', email: 'nope', contact_number: null }, START)).rejects.toThrow("'nope' is not an e-mail address");
-    await expect(createMeetingLink(store, otherTenantId, { calendar_id: calendar.id, name: 'X', duration_minutes: 15 })).rejects.toThrow(`no calendar ${calendar.id} in this tenant`);
-    await expect(createMeetingLink(store, tenantId, { calendar_id: calendar.id, name: 'X', duration_minutes: 0 })).rejects.toThrow(/at least 1/);
-    expect((await deliveries()).length).toBe(before);
-    expect(await store.customers.findByEmail(tenantId, 'x@example.com')).toBeUndefined();
   });
 });

@@ -1,35 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TRIGGER_TYPES, trigger } from '../../src/admin/trigger.js';
-import { openStore } from '../../src/store/index.js';
-import type { DataStore } from '../../src/store/port.js';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { type Backend, BACKENDS } from '../e2e/harness.js';
-import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
+import { BACKENDS } from '../e2e/harness.js';
+import { adminBackends } from './backends.js';
 
 /** `admin webhooks trigger`'s changes (src/admin/trigger.ts), each case on SQLite and on PostgreSQL. */
-let database: TestDatabase | undefined;
-let store: DataStore | undefined;
-afterEach(async () => {
-  await store?.close();
-  store = undefined;
-  await database?.drop();
-  database = undefined;
-});
-
-/** A store of `backend` with two tenants, the first with a user and a calendar. */
-async function setup(backend: Backend) {
-  if (backend === 'sqlite') store = openStore(':memory:');
-  else {
-    database = await createMigratedDatabase();
-    store = await openPostgresStore(database.url);
-  }
-  const s = store;
-  const tenantId = (await s.tenants.create('localhost', ['127.0.0.1'])).id;
-  await s.tenants.create('other.example');
-  const owner = await s.users.insert(tenantId, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' });
-  const calendar = await s.calendars.insert(tenantId, { owner_type: 'User', owner_id: owner.id, name: 'Work' });
-  return { store: s, tenantId, calendar };
-}
+const setup = adminBackends();
 
 describe.each(BACKENDS)('webhooks trigger (%s)', (backend) => {
   it('makes a real change of each type on new data, queuing its events, and leaves existing data alone', async () => {
