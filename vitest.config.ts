@@ -24,6 +24,7 @@ const POSTGRES = [
   'test/cli/admin-lookup.test.ts',
   'test/admin/trigger.test.ts',
   'test/admin/meeting-links.test.ts',
+  'test/admin/events.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts'];
 const postgres = ['test/pg/global-setup.ts'];
