@@ -15,7 +15,6 @@ import tseslint from 'typescript-eslint';
 const LEGACY_TYPES = [
   'src/admin/import-kinds.ts',
   'src/admin/records.ts',
-  'src/cli/commands/admin/database.ts',
   'src/server/handlers/types.ts',
   'src/server/index.ts',
   'src/store/postgres/conferences.ts',

@@ -22,6 +22,9 @@ const POSTGRES = [
   'test/cli/admin-webhooks.test.ts',
   'test/cli/admin-events.test.ts',
   'test/cli/admin-lookup.test.ts',
+  'test/admin/trigger.test.ts',
+  'test/admin/meeting-links.test.ts',
+  'test/admin/events.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts'];
 

@@ -85,14 +85,14 @@ export function tablesInForeignKeyOrder(tables: readonly SchemaTable[]): SourceT
 }
 
 /** The SQLite database of `dir`, checked and brought up to this confctl's schema (as any admin command opening it would). */
-function sourceDatabase(dir: string): string {
+async function sourceDatabase(dir: string): Promise<string> {
   const file = dataDirLayout(dir).database;
   if (!existsSync(file)) throw new AdminError('not_found', `${dir} holds no confctl instance (no confctl.db).`);
   const version = schemaVersionOf(file);
   if (version > SCHEMA_VERSION) {
     throw new AdminError('conflict', `${file} has schema version ${version}, newer than this confctl's ${SCHEMA_VERSION}; copy it with a newer confctl.`);
   }
-  if (version < SCHEMA_VERSION) openStore(file).close();
+  if (version < SCHEMA_VERSION) await openStore(file).close();
   return file;
 }
 
@@ -180,7 +180,7 @@ export async function planCopy(options: CopyOptions): Promise<CopySummary> {
  */
 export async function copyToPostgres(options: CopyOptions): Promise<CopySummary> {
   const from = path.resolve(options.from);
-  const file = sourceDatabase(from);
+  const file = await sourceDatabase(from);
   const secret = instanceSecret(dataDirLayout(from));
   return readTables(file, async (source) => {
     checkRecordingFiles(source, options.mediaFrom);

@@ -11,7 +11,6 @@
 import { orderErrors, parseWith, type FieldErrors } from '../contract/validation.js';
 import type { Awaitable, DataStore } from '../store/port.js';
 import { andThen } from '../store/steps.js';
-import type { Store } from '../store/types.js';
 import { IMPORT_KINDS, ImportContext, type ImportKind, type KindSpec } from './import-kinds.js';
 import type { Steps } from './steps.js';
 import { ImportError, readRecords, type ImportRecord, type ImportRowError } from './records.js';
@@ -115,8 +114,6 @@ export function planImport(tenantId: number, kind: ImportKind, text: string, opt
  * since another writer may have committed in between. Only that second, cheap pass holds locks.
  * With `dryRun` the unit runs and is rolled back: the answer is what would have been created.
  */
-export function importRecords(store: Store, tenantId: number, kind: ImportKind, text: string, options: ImportOptions): ImportResult;
-export function importRecords(store: DataStore, tenantId: number, kind: ImportKind, text: string, options: ImportOptions): Awaitable<ImportResult>;
 export function importRecords(store: DataStore, tenantId: number, kind: ImportKind, text: string, options: ImportOptions): Awaitable<ImportResult> {
   const plan = planImport(tenantId, kind, text, options);
   return andThen(store.readSteps(plan.first), (first) => {

@@ -20,7 +20,6 @@ import { RECORDING_STATUS } from '../contract/resources.js';
 import type { OnlineConference, OnlineConferenceRecording } from '../contract/resources.js';
 import type { Awaitable, DataStore } from '../store/port.js';
 import { andThen, ask, recovering, type Steps } from '../store/steps.js';
-import type { Store } from '../store/types.js';
 import { change } from './change.js';
 import { copyPrivateFile, ensurePrivateDir, writePrivateFile } from '../media/files.js';
 import { generateWav } from '../media/wav.js';
@@ -198,8 +197,6 @@ const finish = change(finishSteps);
  * the recording (see `generatedWavSeconds`) is written. The file is written to a temporary name
  * first and renamed in place inside the unit that records it; on any failure it is removed.
  */
-export function finishRecording(store: Store, tenantId: number, recordingId: number, options: FinishOptions): OnlineConferenceRecording;
-export function finishRecording(store: DataStore, tenantId: number, recordingId: number, options: FinishOptions): Awaitable<OnlineConferenceRecording>;
 export function finishRecording(store: DataStore, tenantId: number, recordingId: number, options: FinishOptions): Awaitable<OnlineConferenceRecording> {
   const run = (staged: StagedMedia) =>
     recovering(

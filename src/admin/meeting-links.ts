@@ -6,7 +6,7 @@
  */
 import type { Awaitable, DataStore } from '../store/port.js';
 import { ask, recovering, type Steps } from '../store/steps.js';
-import type { EventInsert, MeetingLinkRecord, Store } from '../store/types.js';
+import type { EventInsert, MeetingLinkRecord } from '../store/types.js';
 import { UniqueViolation } from '../store/util.js';
 import { change } from './change.js';
 import { AdminError } from './errors.js';
@@ -104,8 +104,6 @@ const book = change(scheduleSteps, (tenantId, _linkId, booker) => ({ locks: [`cu
  * Books through a link. When a customer of the booker's e-mail was made meanwhile outside this
  * command (the API, on PostgreSQL), the booking runs once more and finds it.
  */
-export function scheduleMeeting(store: Store, tenantId: number, linkId: number, booker: Booker, start: string): Scheduled;
-export function scheduleMeeting(store: DataStore, tenantId: number, linkId: number, booker: Booker, start: string): Awaitable<Scheduled>;
 export function scheduleMeeting(store: DataStore, tenantId: number, linkId: number, booker: Booker, start: string): Awaitable<Scheduled> {
   return recovering(
     () => book(store, tenantId, linkId, booker, start),

@@ -1,7 +1,7 @@
 import { defaultRoleSteps } from '../admin/seed/roles.js';
 import type { Awaitable, DataStore } from '../store/port.js';
 import { ask, type Steps } from '../store/steps.js';
-import type { Store, TenantRecord } from '../store/types.js';
+import type { TenantRecord } from '../store/types.js';
 
 /** Aliases of the first local tenant `localhost` (decisions §4). */
 export const LOCAL_ALIASES = ['127.0.0.1', '::1'] as const;
@@ -41,8 +41,6 @@ export function* initFirstTenantSteps(domain = 'localhost'): Steps<FirstTenant |
 }
 
 /** Creates a tenant with the default roles, all or nothing. */
-export function createTenant(store: Store, domain: string, aliases?: readonly string[]): TenantRecord;
-export function createTenant(store: DataStore, domain: string, aliases?: readonly string[]): Awaitable<TenantRecord>;
 export function createTenant(store: DataStore, domain: string, aliases: readonly string[] = []): Awaitable<TenantRecord> {
   return store.atomic(createTenantSteps(domain, aliases));
 }
@@ -53,8 +51,6 @@ export function createTenant(store: DataStore, domain: string, aliases: readonly
  * store already has a tenant; instances starting together on one new store create one tenant
  * (the check runs under the write lock, or `INIT_LOCK`). The secret is returned here only.
  */
-export function initFirstTenant(store: Store, domain?: string): FirstTenant | undefined;
-export function initFirstTenant(store: DataStore, domain?: string): Awaitable<FirstTenant | undefined>;
 export function initFirstTenant(store: DataStore, domain = 'localhost'): Awaitable<FirstTenant | undefined> {
   return store.atomic(initFirstTenantSteps(domain), { locks: [INIT_LOCK] });
 }

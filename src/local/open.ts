@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { openStore } from '../store/index.js';
-import type { Store, TenantRecord } from '../store/types.js';
+import type { DataDirStore } from '../store/port.js';
+import type { TenantRecord } from '../store/types.js';
 import { type DataDir, dataDirLayout, exposureWarning, instanceSecret, prepareDataDir, resolveDataDir, resolveMediaDir } from './data-dir.js';
 
 /** An opened local data directory: its layout, the store and the URL-signing secret. */
 export interface LocalInstance {
   layout: DataDir;
-  store: Store;
+  store: DataDirStore;
   signingSecret: string;
 }
 
@@ -41,7 +42,7 @@ export function openLocalForPlan(dataFlag: string | undefined, env: NodeJS.Proce
 }
 
 /** The tenant with this domain (primary or alias), or the first tenant when no domain is given. */
-export function findTenant(store: Store, domain: string | undefined): TenantRecord | undefined {
+export async function findTenant(store: Pick<DataDirStore, 'tenants'>, domain: string | undefined): Promise<TenantRecord | undefined> {
   if (domain) return store.tenants.byDomain(domain.toLowerCase());
-  return store.tenants.list()[0];
+  return (await store.tenants.list())[0];
 }

@@ -1,14 +1,15 @@
 /**
- * The store: its contract (types.ts for the synchronous SQLite store the provider's commands use,
- * port.ts for the asynchronous port that serve and both adapters share) and the factories that
- * choose an adapter: the SQLite adapter (sqlite/) for a data directory's database file, the
- * embedded default; the PostgreSQL adapter (postgres/) for a URL, imported only when one is
- * opened, so that nothing else loads pg.
+ * The store: its port (port.ts, over the repositories of types.ts) and the factories that choose
+ * an adapter: the SQLite adapter (sqlite/) for a data directory's database file, the embedded
+ * default; the PostgreSQL adapter (postgres/) for a URL, imported only when one is opened, so
+ * that nothing else loads pg.
  */
-import type { DatabaseStore } from './port.js';
+import type { DatabaseStore, DataDirStore } from './port.js';
 import type { TableCopyOptions, TableCount } from './tables.js';
+import { openStore as openSqliteStore } from './sqlite/index.js';
 
-export { openStore } from './sqlite/index.js';
+/** Opens the SQLite store of a data directory's database file (created and migrated if need be), or `:memory:`. */
+export const openStore = (location: string): DataDirStore => openSqliteStore(location);
 export { readTables, schemaVersionOf } from './sqlite/tables.js';
 export type * from './types.js';
 export type * from './port.js';

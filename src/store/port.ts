@@ -218,6 +218,8 @@ export interface DataStore extends ServiceStore {
    * then ANALYZE). Answers once the rows are durable.
    */
   bulkLoad<P>(load: BulkRows<P>): Awaitable<void>;
+  /** The planner's maintenance after bulk writes (SQLite: `DataDirStore.optimize`); absent where `bulkLoad` runs it itself (PostgreSQL's ANALYZE). */
+  optimize?(): Awaitable<void>;
   tenants: Port<TenantRepo, 'create' | 'addAlias' | 'byDomain' | 'get' | 'list'>;
   keys: Port<AccessKeyRepo, 'create' | 'get' | 'list' | 'revoke'>;
   roles: Port<RoleRepo, 'create' | 'list' | 'exists'>;
@@ -250,6 +252,22 @@ export interface DatabaseStore extends DataStore {
   /** What the operator should know about this database (`serve` prints each): pg_trgm missing. */
   readonly notices: readonly string[];
   shared: SharedState;
+}
+
+/**
+ * A `DataStore` on a data directory's SQLite file (or `:memory:`), as its factory (store/index.ts
+ * `openStore`) answers it: `serve` groups its commits and sets how long a write waits for another
+ * process's lock.
+ */
+export interface DataDirStore extends DataStore {
+  readonly backend: 'sqlite';
+  commits: CommitGroups;
+  setBusyTimeout(ms: number): void;
+  /**
+   * Runs the planner's maintenance (`ANALYZE`/`PRAGMA optimize`), e.g. after bulk seeding. Skipped
+   * when another process keeps the write lock past the busy timeout (the statistics are a hint).
+   */
+  optimize(): void;
 }
 
 /** Injected fault rules as both stores answer them (`admin faults`, the control routes, `serve`'s checks). */

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importRecords, ImportError } from '../../src/admin/import.js';
 import { setup } from './fixture.js';
+import { atOnce } from '../at-once.js';
 
 let f: ReturnType<typeof setup>;
 beforeEach(() => {
@@ -17,7 +18,7 @@ describe('admin import dates are ISO 8601 (decisions §1)', () => {
     ];
     let error: unknown;
     try {
-      importRecords(f.store, f.tenantId, 'events', JSON.stringify(rows), { fileName: 'events.json' });
+      atOnce(importRecords(f.store, f.tenantId, 'events', JSON.stringify(rows), { fileName: 'events.json' }));
     } catch (e) {
       error = e;
     }
@@ -31,7 +32,7 @@ describe('admin import dates are ISO 8601 (decisions §1)', () => {
 
   it('stores an offset date-time as the UTC instant it names', () => {
     const cal = f.store.calendars.insert(f.tenantId, { owner_type: 'User', owner_id: f.owner.id, name: 'Mine' });
-    importRecords(f.store, f.tenantId, 'events', JSON.stringify([{ calendar_id: cal.id, title: 'T', start: '2026-03-01T10:00:00+01:00', end: '2026-03-01T10:30' }]), { fileName: 'e.json' });
+    atOnce(importRecords(f.store, f.tenantId, 'events', JSON.stringify([{ calendar_id: cal.id, title: 'T', start: '2026-03-01T10:00:00+01:00', end: '2026-03-01T10:30' }]), { fileName: 'e.json' }));
     expect(f.store.events.get(f.tenantId, cal.id, 1)).toMatchObject({ start: '2026-03-01T09:00:00.000Z', end: '2026-03-01T10:30:00.000Z' });
   });
 });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planBackup, planRestore, runBackup, runRestore } from '../../src/admin/backup.js';
 import { AdminError } from '../../src/admin/errors.js';
 import { initFirstTenant } from '../../src/local/init.js';
-import { openLocal } from '../../src/local/open.js';
+import { atOnce, openLocalSync } from '../at-once.js';
 import { SCHEMA_VERSION } from '../../src/store/index.js';
 import { seedDemo } from '../../src/admin/seed/index.js';
 
@@ -26,8 +26,8 @@ describe('admin backup and restore', () => {
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'confctl-backup-'));
     data = join(root, 'data');
-    const local = openLocal(data, {});
-    seedDemo(local.store, initFirstTenant(local.store)!.tenant.id, { mediaDir: local.layout.mediaDir });
+    const local = openLocalSync(data, {});
+    atOnce(seedDemo(local.store, atOnce(initFirstTenant(local.store))!.tenant.id, { mediaDir: local.layout.mediaDir }));
     local.store.close();
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -94,8 +94,8 @@ describe('admin backup and restore', () => {
     const empty = join(root, 'empty');
     mkdirSync(empty);
     runRestore(planRestore(backup, empty));
-    const restored = openLocal(empty, {});
-    const original = openLocal(data, {});
+    const restored = openLocalSync(empty, {});
+    const original = openLocalSync(data, {});
     try {
       expect(restored.signingSecret).toBe(original.signingSecret);
       const q = { page_size: 100, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc' as const, filter: null };

@@ -8,7 +8,7 @@ import { copyToPostgres, type CopyOptions, planCopy, tablesInForeignKeyOrder } f
 import { AdminError } from '../../src/admin/errors.js';
 import { seedBulk, seedDemo } from '../../src/admin/seed/index.js';
 import { initFirstTenant } from '../../src/local/init.js';
-import { openLocal } from '../../src/local/open.js';
+import { atOnce, openLocalSync } from '../at-once.js';
 import { readTables } from '../../src/store/index.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
@@ -24,10 +24,10 @@ const databases: TestDatabase[] = [];
 let source: { tables: string[]; secret: string; mediaDir: string };
 
 beforeAll(async () => {
-  const local = openLocal(dataDir, {});
+  const local = openLocalSync(dataDir, {});
   try {
-    const { tenant } = initFirstTenant(local.store)!;
-    seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
+    const { tenant } = atOnce(initFirstTenant(local.store))!;
+    atOnce(seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir }));
     const store = local.store;
     const user = store.users.get(tenant.id, 1)!;
     store.invitations.insert(tenant.id, { user_id: user.id, email: user.email });
@@ -132,7 +132,7 @@ describe('copyToPostgres', () => {
   });
 
   it('the store reads the copied rows as the SQLite store does', async () => {
-    const local = openLocal(dataDir, {});
+    const local = openLocalSync(dataDir, {});
     try {
       expect(await store.tenants.list()).toEqual(local.store.tenants.list());
       expect(await store.keys.list()).toEqual(local.store.keys.list());
@@ -252,10 +252,10 @@ describe('failures and concurrent writers', () => {
   /** A small instance of its own whose row `sql` makes unacceptable to PostgreSQL. */
   function brokenInstance(sql: string): string {
     const dir = join(root, `broken-${Math.random().toString(36).slice(2)}`);
-    const local = openLocal(dir, {});
+    const local = openLocalSync(dir, {});
     try {
-      const { tenant } = initFirstTenant(local.store)!;
-      seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
+      const { tenant } = atOnce(initFirstTenant(local.store))!;
+      atOnce(seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir }));
     } finally {
       local.store.close();
     }
@@ -357,10 +357,10 @@ describe('batches', () => {
 
   it('copies a large table in many chunks (its speed is measured by npm run bench, not here)', async () => {
     const big = join(root, 'big');
-    const local = openLocal(big, {});
+    const local = openLocalSync(big, {});
     try {
-      const { tenant } = initFirstTenant(local.store)!;
-      seedBulk(local.store, tenant.id, { users: 20_000, customers: 0 });
+      const { tenant } = atOnce(initFirstTenant(local.store))!;
+      atOnce(seedBulk(local.store, tenant.id, { users: 20_000, customers: 0 }));
     } finally {
       local.store.close();
     }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importRecords, ImportError } from '../../src/admin/import.js';
-import { openStore, type Store } from '../../src/store/index.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 
 /**
  * `admin import` beside another process that writes (two connections on one file stand for the
@@ -12,7 +13,7 @@ import { openStore, type Store } from '../../src/store/index.js';
  */
 describe('admin import beside another writer', () => {
   let dir: string;
-  const stores: Store[] = [];
+  const stores: SqliteStore[] = [];
   afterEach(() => {
     stores.splice(0).forEach((s) => s.close());
     rmSync(dir, { recursive: true, force: true });
@@ -27,14 +28,14 @@ describe('admin import beside another writer', () => {
   };
   const customer = (email: string) => ({ first_name: 'F', last_name: 'L', email });
   const ndjson = (emails: string[]) => emails.map((e) => JSON.stringify(customer(e))).join('\n');
-  const emails = (store: Store, tenant: number) =>
+  const emails = (store: SqliteStore, tenant: number) =>
     store.customers.list(tenant, { page_size: 100, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc', filter: null }).rows.map((c) => c.email);
 
   it('lets the other process write while records are validated, then imports them all', () => {
     const { admin, server, tenant } = open();
     let wrote = false;
     // The other process commits in the middle of validation, without waiting for any lock.
-    const watched: Store = {
+    const watched: SqliteStore = {
       ...admin,
       customers: {
         ...admin.customers,
@@ -45,7 +46,7 @@ describe('admin import beside another writer', () => {
         },
       },
     };
-    const result = importRecords(watched, tenant, 'customers', ndjson(['one@example.com', 'two@example.com']), { fileName: 'c.ndjson' });
+    const result = atOnce(importRecords(watched, tenant, 'customers', ndjson(['one@example.com', 'two@example.com']), { fileName: 'c.ndjson' }));
     expect(result).toEqual({ kind: 'customers', created: 2 });
     expect(emails(server, tenant)).toEqual(['api@example.com', 'one@example.com', 'two@example.com']);
   });
@@ -53,7 +54,7 @@ describe('admin import beside another writer', () => {
   it('re-checks uniqueness under the lock: an email taken after validation fails the import, which writes nothing', () => {
     const { admin, server, tenant } = open();
     // The other process takes an email of the file after validation, just before the import's transaction.
-    const racing: Store = {
+    const racing: SqliteStore = {
       ...admin,
       transaction: (fn) => {
         server.customers.insert(tenant, customer('TWO@example.com'));
@@ -62,7 +63,7 @@ describe('admin import beside another writer', () => {
     };
     const error = (() => {
       try {
-        importRecords(racing, tenant, 'customers', ndjson(['one@example.com', 'two@example.com']), { fileName: 'c.ndjson' });
+        atOnce(importRecords(racing, tenant, 'customers', ndjson(['one@example.com', 'two@example.com']), { fileName: 'c.ndjson' }));
       } catch (e) {
         return e;
       }

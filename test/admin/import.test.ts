@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importRecords, ImportError, isImportKind, type ImportKind } from '../../src/admin/import.js';
 import { setup } from './fixture.js';
+import { atOnce } from '../at-once.js';
 
 let f: ReturnType<typeof setup>;
 beforeEach(() => {
@@ -11,7 +12,7 @@ afterEach(() => f.store.close());
 const page = { page_size: 100, page_number: 1 };
 const json = (rows: unknown[]) => JSON.stringify(rows, null, 2);
 const ndjson = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
-const run = (kind: ImportKind, text: string, fileName = `${kind}.json`) => importRecords(f.store, f.tenantId, kind, text, { fileName });
+const run = (kind: ImportKind, text: string, fileName = `${kind}.json`) => atOnce(importRecords(f.store, f.tenantId, kind, text, { fileName }));
 
 /** Every row count an import may touch, to prove a failed import wrote nothing. */
 function counts() {

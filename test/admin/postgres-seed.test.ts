@@ -3,12 +3,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DemoSummary, ensureDefaultRoles, seedBulk, seedDemo } from '../../src/admin/seed/index.js';
 import { wavDurationSeconds } from '../../src/media/wav.js';
-import { openStore } from '../../src/store/index.js';
 import type { DataStore } from '../../src/store/port.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
 import { q } from '../store/contract/fixtures.js';
 import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 import { tempDir } from '../tmp.js';
+import { openStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 
 /**
  * The seeders on PostgreSQL (`serve --database --demo`, `admin seed --database`): the demo's steps
@@ -69,11 +70,11 @@ describe('seedDemo on PostgreSQL', () => {
     const pgTenant = (await pg.tenants.create('localhost')).id;
     const sqlite = openStore(':memory:');
     const sqliteTenant = sqlite.tenants.create('localhost').id;
-    ensureDefaultRoles(sqlite, sqliteTenant);
+    atOnce(ensureDefaultRoles(sqlite, sqliteTenant));
     const [pgMedia, sqliteMedia] = [tempDir('confctl-pg-demo-'), tempDir('confctl-sqlite-demo-')];
     try {
       const summary = await seedDemo(pg, pgTenant, { mediaDir: pgMedia });
-      expect(summary).toEqual(seedDemo(sqlite, sqliteTenant, { mediaDir: sqliteMedia }));
+      expect(summary).toEqual(atOnce(seedDemo(sqlite, sqliteTenant, { mediaDir: sqliteMedia })));
       expect(summary).toMatchObject({ skipped: false, users: 25, customers: 30, conferences: 4, recordings: 5, meetingLinks: 3 });
       expect(await snapshot(pg, pgTenant, summary)).toEqual(await snapshot(sqlite, sqliteTenant, summary));
       expect(await pg.roles.list(pgTenant)).toEqual(['Admin', 'Manager', 'Member']);
@@ -134,7 +135,7 @@ describe('seedBulk on PostgreSQL', () => {
     try {
       expect(pgTenant).toBe(sqliteTenant);
       for (const counts of [{ users: 6_000, customers: 5_500 }, { users: 10, customers: 0 }]) {
-        expect(await seedBulk(pg, pgTenant, counts)).toEqual(seedBulk(sqlite, sqliteTenant, counts));
+        expect(await seedBulk(pg, pgTenant, counts)).toEqual(atOnce(seedBulk(sqlite, sqliteTenant, counts)));
       }
       const expected = await rows(sqlite, sqliteTenant);
       expect(expected.users).toHaveLength(6_010);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Prompter } from '../../src/cli/context.js';
-import { openLocal } from '../../src/local/open.js';
+import { openLocalSync } from '../at-once.js';
 import { type Fake, fake } from './helpers.js';
 
 /** A fake context whose data directory (`CONFCTL_DATA`) is a fresh temp directory. */
@@ -11,7 +11,7 @@ export interface AdminFake extends Fake {
   /** Runs `confctl ARGS -o json` and parses what it printed; fails on a non-zero exit. */
   json: <T = any>(args: string[]) => Promise<T>;
   /** Reads the data directory's store directly (to check what was, or was not, written). */
-  inspect: <T>(read: (local: ReturnType<typeof openLocal>) => T) => T;
+  inspect: <T>(read: (local: ReturnType<typeof openLocalSync>) => T) => T;
   dispose: () => void;
 }
 
@@ -28,7 +28,7 @@ export function adminFake(opts: { tty?: boolean; env?: Record<string, string>; p
       return JSON.parse(f.stdout().slice(before));
     },
     inspect(read) {
-      const local = openLocal(dataDir, {});
+      const local = openLocalSync(dataDir, {});
       try {
         return read(local);
       } finally {

@@ -3,6 +3,7 @@ import { ALL_PERMISSIONS } from '../../src/contract/operations-meta.js';
 import { demoMessage } from '../../src/cli/commands/serve/run.js';
 import { seedDemo } from '../../src/admin/seed/index.js';
 import { type AdminFake, adminFake } from './admin-helpers.js';
+import { atOnce } from '../at-once.js';
 
 let f: AdminFake;
 afterEach(() => f.dispose());
@@ -47,8 +48,8 @@ describe('serve --demo message', () => {
     f = adminFake();
     await f.json(['admin', 'init', '--no-profile']);
     const message = f.inspect((l) => {
-      const first = seedDemo(l.store, 1, { mediaDir: l.layout.mediaDir });
-      return [demoMessage(first), demoMessage(seedDemo(l.store, 1, { mediaDir: l.layout.mediaDir }))];
+      const first = atOnce(seedDemo(l.store, 1, { mediaDir: l.layout.mediaDir }));
+      return [demoMessage(first), demoMessage(atOnce(seedDemo(l.store, 1, { mediaDir: l.layout.mediaDir })))];
     });
     expect(message[0]).toMatch(/^Demo data loaded: \d+ users, \d+ customers, \d+ conferences, \d+ recordings\.$/);
     expect(message[1]).toBe('Demo data already present: nothing was added.');

@@ -16,8 +16,6 @@ const ROOT = path.resolve('src/cli/commands');
  * goes or stops doing so; the test fails on an entry whose file is gone.
  */
 const EXEMPT_IMPORTERS = [
-  // `import type { AdminStore } from './store.js'`, and store.ts loads it for `--database`.
-  'admin/store-postgres.ts',
   // `import type { ServeOptions } from './index.js'`, and serve/run.ts loads it for `--database`.
   'serve/postgres.ts',
 ];

@@ -6,6 +6,7 @@ import { matchesAll, matchesFilter, type RowFilter } from '../../src/contract/li
 import { CONFERENCE_LIST, CUSTOMER_LIST, type ListSpec, OPERATORS, USER_LIST } from '../../src/contract/list-specs.js';
 import { seedDemo } from '../../src/admin/seed/demo.js';
 import { type Fixture, setup } from '../server/fixtures.js';
+import { atOnce } from '../at-once.js';
 
 type Row = Record<string, unknown>;
 
@@ -32,7 +33,7 @@ async function all(path: string, query: Record<string, string>): Promise<Row[]> 
 beforeAll(() => {
   fx = setup();
   media = mkdtempSync(join(tmpdir(), 'confctl-filter-'));
-  seedDemo(fx.store, fx.tenant.id, { mediaDir: media });
+  atOnce(seedDemo(fx.store, fx.tenant.id, { mediaDir: media }));
   // Edge cases the demo lacks: non-ASCII case (not folded by SQL), LIKE wildcards, empty parts.
   const dept = fx.store.departments.create(fx.tenant.id, 'Ünits_100%');
   fx.store.users.insert(fx.tenant.id, { first_name: 'élodie', last_name: 'Ünal', email: 'Elodie_100%@X.test', department_id: dept.id, timezone: null, role: null });

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
-import { openStore } from '../../src/store/index.js';
 import type { DataStore } from '../../src/store/port.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
+import { openStore } from '../../src/store/sqlite/index.js';
 
 /** The built CLI: e2e tests run exactly what users run (`npm test` builds first). */
 export const BIN = resolve(__dirname, '../../bin/confctl.js');

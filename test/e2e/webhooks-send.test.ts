@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
 import { Sandbox } from './harness.js';
 import { type Listener, listen } from './webhooks-helpers.js';
+import { openStore } from '../../src/store/sqlite/index.js';
 
 /**
  * The sending side end to end: `admin` changes in one process, `serve` delivering in another,

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTenant, initFirstTenant } from '../../src/local/init.js';
 import { findTenant } from '../../src/local/open.js';
-import { openStore } from '../../src/store/index.js';
-import type { Store } from '../../src/store/types.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 
 describe('first tenant', () => {
   it('creates localhost with loopback aliases, the default roles and an all-permissions key', () => {
     const store = openStore(':memory:');
-    const created = initFirstTenant(store)!;
+    const created = atOnce(initFirstTenant(store))!;
     expect(created.tenant).toMatchObject({ primary_domain: 'localhost', aliases: ['127.0.0.1', '::1'] });
     expect(store.roles.list(created.tenant.id).sort()).toEqual(['Admin', 'Manager', 'Member']);
     const key = store.keys.get(created.key.id)!;
@@ -23,20 +23,20 @@ describe('first tenant', () => {
 
   it('does nothing on a store that already has a tenant', () => {
     const store = openStore(':memory:');
-    initFirstTenant(store, 'example.test');
-    expect(initFirstTenant(store)).toBeUndefined();
+    atOnce(initFirstTenant(store, 'example.test'));
+    expect(atOnce(initFirstTenant(store))).toBeUndefined();
     expect(store.tenants.list()).toHaveLength(1);
     expect(store.tenants.list()[0].aliases).toEqual([]);
   });
 
-  it('finds tenants by domain or takes the first', () => {
+  it('finds tenants by domain or takes the first', async () => {
     const store = openStore(':memory:');
-    const first = initFirstTenant(store)!.tenant;
-    const acme = createTenant(store, 'acme.test', ['www.acme.test']);
+    const first = atOnce(initFirstTenant(store))!.tenant;
+    const acme = atOnce(createTenant(store, 'acme.test', ['www.acme.test']));
     expect(store.roles.list(acme.id)).toHaveLength(3);
-    expect(findTenant(store, undefined)?.id).toBe(first.id);
-    expect(findTenant(store, 'WWW.ACME.TEST')?.id).toBe(acme.id);
-    expect(findTenant(store, 'nope.test')).toBeUndefined();
+    expect((await findTenant(store, undefined))?.id).toBe(first.id);
+    expect((await findTenant(store, 'WWW.ACME.TEST'))?.id).toBe(acme.id);
+    expect(await findTenant(store, 'nope.test')).toBeUndefined();
   });
 });
 
@@ -47,9 +47,9 @@ describe('first tenant, two processes', () => {
     const other = openStore(join(dir, 'confctl.db'));
     try {
       // The other process initialises after this one saw an empty store but before it writes.
-      const racing: Store = { ...mine, atomic: (steps, options) => (initFirstTenant(other), mine.atomic(steps, options)) };
+      const racing: SqliteStore = { ...mine, atomic: (steps, options) => (atOnce(initFirstTenant(other)), mine.atomic(steps, options)) };
       expect(mine.tenants.list()).toEqual([]);
-      expect(initFirstTenant(racing)).toBeUndefined();
+      expect(atOnce(initFirstTenant(racing))).toBeUndefined();
       expect(mine.tenants.list()).toHaveLength(1);
     } finally {
       mine.close();

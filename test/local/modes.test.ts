@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { finishRecording, startConference, endConference } from '../../src/admin/lifecycle.js';
 import { exposureWarning } from '../../src/local/data-dir.js';
 import { initFirstTenant } from '../../src/local/init.js';
-import { openLocal } from '../../src/local/open.js';
+import { atOnce, openLocalSync } from '../at-once.js';
 import { seedDemo } from '../../src/admin/seed/index.js';
 import { fake } from '../cli/helpers.js';
 
@@ -30,16 +30,16 @@ describe.skipIf(process.platform === 'win32')('data directory modes', () => {
   it('creates the database, its -wal and -shm files, instance.json and media files 0600, directories 0700', () => {
     const dir = join(root, 'new', 'data');
     const warnings: string[] = [];
-    const local = openLocal(dir, {}, (m) => warnings.push(m));
+    const local = openLocalSync(dir, {}, (m) => warnings.push(m));
     try {
-      const tenant = initFirstTenant(local.store)!.tenant;
-      seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
+      const tenant = atOnce(initFirstTenant(local.store))!.tenant;
+      atOnce(seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir }));
       const conference = local.store.conferences.insert(tenant.id, { online_conference_account_id: 1, public_id: 'modes', title: 'Modes', is_public: false });
-      startConference(local.store, tenant.id, conference.id, new Date('2026-01-01T10:00:00Z'));
-      const [recording] = endConference(local.store, tenant.id, conference.id, new Date('2026-01-01T10:00:05Z')).recordings;
+      atOnce(startConference(local.store, tenant.id, conference.id, new Date('2026-01-01T10:00:00Z')));
+      const [recording] = atOnce(endConference(local.store, tenant.id, conference.id, new Date('2026-01-01T10:00:05Z'))).recordings;
       const source = join(root, 'talk.wav');
       writeFileSync(source, 'RIFF', { mode: 0o644 });
-      finishRecording(local.store, tenant.id, recording.id, { mediaDir: local.layout.mediaDir, file: source, now: new Date('2026-01-01T10:01:00Z') });
+      atOnce(finishRecording(local.store, tenant.id, recording.id, { mediaDir: local.layout.mediaDir, file: source, now: new Date('2026-01-01T10:01:00Z') }));
 
       for (const d of [join(root, 'new'), dir, local.layout.mediaDir, join(local.layout.mediaDir, 'recordings')]) expect([d, mode(d)]).toEqual([d, 0o700]);
       const files = [local.layout.database, `${local.layout.database}-wal`, `${local.layout.database}-shm`, local.layout.instanceFile];
@@ -57,7 +57,7 @@ describe.skipIf(process.platform === 'win32')('data directory modes', () => {
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(join(dir, 'confctl.db'), '', { mode: 0o644 });
     chmodSync(join(dir, 'confctl.db'), 0o644);
-    const local = openLocal(dir, {});
+    const local = openLocalSync(dir, {});
     local.store.close();
     expect(mode(join(dir, 'confctl.db'))).toBe(0o600);
   });
@@ -67,7 +67,7 @@ describe.skipIf(process.platform === 'win32')('data directory modes', () => {
     mkdirSync(dir);
     chmodSync(dir, 0o755);
     const warnings: string[] = [];
-    for (let i = 0; i < 2; i++) openLocal(dir, {}, (m) => warnings.push(m)).store.close();
+    for (let i = 0; i < 2; i++) openLocalSync(dir, {}, (m) => warnings.push(m)).store.close();
     expect(warnings).toEqual([`warning: the data directory ${dir} is accessible to other users (mode 0755); run: chmod 700 '${dir}'`]);
     chmodSync(dir, 0o700);
     expect(exposureWarning(dir)).toBeUndefined();

@@ -9,6 +9,7 @@ import { serveRecording, storeFileResolver } from '../../src/media/serve-recordi
 import { recordingExpiresAt, signRecordingUrl } from '../../src/media/signing.js';
 import { wavDurationSeconds } from '../../src/media/wav.js';
 import { setup } from '../admin/fixture.js';
+import { atOnce } from '../at-once.js';
 
 /** The whole path: a recording finished by the admin side, linked, then served from the store. */
 describe('recording links over the real store', () => {
@@ -25,11 +26,11 @@ describe('recording links over the real store', () => {
     f = setup();
     dir = mkdtempSync(path.join(tmpdir(), 'confctl-media-store-'));
     const mediaDir = path.join(dir, 'media');
-    const { recording } = startConference(f.store, f.tenantId, f.conference.id, new Date('2026-03-01T10:00:00.000Z'));
-    endConference(f.store, f.tenantId, f.conference.id, new Date('2026-03-01T10:00:03.000Z'));
-    finishedId = finishRecording(f.store, f.tenantId, recording.id, { mediaDir, now }).id;
+    const { recording } = atOnce(startConference(f.store, f.tenantId, f.conference.id, new Date('2026-03-01T10:00:00.000Z')));
+    atOnce(endConference(f.store, f.tenantId, f.conference.id, new Date('2026-03-01T10:00:03.000Z')));
+    finishedId = atOnce(finishRecording(f.store, f.tenantId, recording.id, { mediaDir, now })).id;
     const second = f.store.conferences.insert(f.tenantId, { online_conference_account_id: f.account.id, public_id: 'b', title: 'B', is_public: true });
-    processingId = startConference(f.store, f.tenantId, second.id, now).recording.id;
+    processingId = atOnce(startConference(f.store, f.tenantId, second.id, now)).recording.id;
     server = createServer((req, res) => {
       void serveRecording(req, res, { mediaDir, secret, now, resolveFile: storeFileResolver(f.store, f.tenantId) });
     });

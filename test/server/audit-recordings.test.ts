@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { endConference, finishRecording, startConference } from '../../src/admin/lifecycle.js';
 import { conferenceSetup, type ConferenceFixture } from './conferences-fixture.js';
+import { atOnce } from '../at-once.js';
 
 let f: ConferenceFixture;
 let conf: number;
@@ -8,9 +9,9 @@ let rec: number;
 beforeEach(() => {
   f = conferenceSetup();
   conf = f.conference().id;
-  rec = startConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:00.000Z')).recording.id;
-  endConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:01:00.000Z'));
-  finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, now: new Date(f.clock.now) });
+  rec = atOnce(startConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:00.000Z'))).recording.id;
+  atOnce(endConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:01:00.000Z')));
+  atOnce(finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, now: new Date(f.clock.now) }));
 });
 afterEach(() => f.cleanup());
 

@@ -5,8 +5,9 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUSY_RETRY_BUDGET_MS, retryBusy } from '../../src/server/busy.js';
 import { createServer } from '../../src/server/index.js';
-import { openStore, type Store } from '../../src/store/index.js';
 import { ensureDefaultRoles } from '../../src/admin/seed/index.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 
 const API = '/api/public/v2.0';
 
@@ -16,7 +17,7 @@ const API = '/api/public/v2.0';
  */
 describe('a busy database while serving', () => {
   let dir: string;
-  let store: Store;
+  let store: SqliteStore;
   let holder: Database.Database;
   afterEach(() => {
     if (holder.inTransaction) holder.exec('ROLLBACK');
@@ -29,7 +30,7 @@ describe('a busy database while serving', () => {
     dir = mkdtempSync(join(tmpdir(), 'confctl-busy-'));
     store = openStore(join(dir, 'confctl.db'));
     const tenant = store.tenants.create('localhost');
-    ensureDefaultRoles(store, tenant.id);
+    atOnce(ensureDefaultRoles(store, tenant.id));
     const { record, secret } = store.keys.create({ tenant_id: tenant.id, name: 't', permissions: ['*'] });
     const app = createServer({ store, signingSecret: 's', mediaDir: dir, rateLimit: null, now });
     holder = new Database(join(dir, 'confctl.db'));

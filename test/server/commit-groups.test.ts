@@ -2,12 +2,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../src/contract/index.js';
 import { createServer } from '../../src/server/index.js';
-import { openStore, type CommitGroups, type Store } from '../../src/store/index.js';
+import { type CommitGroups } from '../../src/store/index.js';
 import { API, setup, type Fixture } from './fixtures.js';
 import { tempDir } from '../tmp.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 
 const customer = (email: string) => ({ first_name: 'Ada', last_name: 'Lovelace', email });
-const emails = (store: Store, tenantId: number) =>
+const emails = (store: SqliteStore, tenantId: number) =>
   store.customers.list(tenantId, { page_size: 100, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc', filter: null }).rows.map((c) => c.email);
 
 describe('requests handled together on the SQLite store', () => {
@@ -52,7 +53,7 @@ function manualCommits() {
 }
 
 describe('answers and the COMMIT of their group', () => {
-  let store: Store;
+  let store: SqliteStore;
   afterEach(() => store.close());
 
   function start() {
@@ -106,7 +107,7 @@ describe('answers and the COMMIT of their group', () => {
 });
 
 describe('reads of requests handled together on a SQLite file', () => {
-  const stores: Store[] = [];
+  const stores: SqliteStore[] = [];
   afterEach(() => stores.splice(0).forEach((s) => s.close()));
 
   it('requests begun in one synchronous run read one snapshot; the next request reads what another process committed meanwhile', async () => {

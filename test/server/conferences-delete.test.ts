@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { endConference, finishRecording, startConference } from '../../src/admin/lifecycle.js';
 import { closeGracefully } from '../../src/server/index.js';
 import { conferenceSetup, listen, type ConferenceFixture } from './conferences-fixture.js';
+import { atOnce } from '../at-once.js';
 
 let f: ConferenceFixture;
 let conf: number;
@@ -36,11 +37,11 @@ describe('DELETE /online_conferences/{id}', () => {
   });
 
   it('deletes an ended conference, refuses a running one with 409 and leaves it untouched', async () => {
-    startConference(f.store, f.tenant.id, conf, at('2026-03-01T10:00:00Z'));
+    atOnce(startConference(f.store, f.tenant.id, conf, at('2026-03-01T10:00:00Z')));
     const running = await del();
     expect([running.status, running.body]).toEqual([409, 'Cannot delete an online conference that is in progress.']);
     expect(f.store.conferences.get(f.tenant.id, conf)?.deleted_at).toBeNull();
-    endConference(f.store, f.tenant.id, conf, at('2026-03-01T11:00:00Z'));
+    atOnce(endConference(f.store, f.tenant.id, conf, at('2026-03-01T11:00:00Z')));
     const ended = await del();
     expect(ended.status, ended.body).toBe(200);
     expect(ended.json().data.ended_at).toBe('2026-03-01T11:00:00.000Z');
@@ -97,14 +98,14 @@ describe('DELETE /online_conferences/{id}', () => {
 describe('DELETE /online_conferences/{id} and recording links', () => {
   it('turns a link issued before the delete into 403 on a real socket', async () => {
     const other = f.conference('other').id;
-    startConference(f.store, f.tenant.id, conf, at('2026-03-01T10:00:00Z'));
-    const { recording } = startConference(f.store, f.tenant.id, other, at('2026-03-01T10:00:00Z'));
-    endConference(f.store, f.tenant.id, conf, at('2026-03-01T10:00:02Z'));
-    endConference(f.store, f.tenant.id, other, at('2026-03-01T10:00:02Z'));
+    atOnce(startConference(f.store, f.tenant.id, conf, at('2026-03-01T10:00:00Z')));
+    const { recording } = atOnce(startConference(f.store, f.tenant.id, other, at('2026-03-01T10:00:00Z')));
+    atOnce(endConference(f.store, f.tenant.id, conf, at('2026-03-01T10:00:02Z')));
+    atOnce(endConference(f.store, f.tenant.id, other, at('2026-03-01T10:00:02Z')));
     const recs = [f.store.recordings.byStatus(conf, 2)[0].id, recording.id];
     const source = path.join(f.dir, 'talk.wav');
     writeFileSync(source, Buffer.alloc(100, 7));
-    for (const rec of recs) finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, file: source, now: new Date(f.clock.now) });
+    for (const rec of recs) atOnce(finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, file: source, now: new Date(f.clock.now) }));
     const origin = await listen(f.app.server);
     try {
       const links = [];
@@ -160,9 +161,9 @@ describe('DELETE /online_conferences/{id}/attendees/{attendee_id}', () => {
 
   it('allows a running conference and refuses an ended one with 409', async () => {
     const [bob, x] = (await add([{ email: 'bob@acme.test', name: 'Bob' }, { email: 'x@x.test', name: 'X' }])).json().data;
-    startConference(f.store, f.tenant.id, conf, at('2026-03-01T10:00:00Z'));
+    atOnce(startConference(f.store, f.tenant.id, conf, at('2026-03-01T10:00:00Z')));
     expect((await remove(bob.id)).status).toBe(200);
-    endConference(f.store, f.tenant.id, conf, at('2026-03-01T11:00:00Z'));
+    atOnce(endConference(f.store, f.tenant.id, conf, at('2026-03-01T11:00:00Z')));
     const ended = await remove(x.id);
     expect([ended.status, ended.body]).toEqual([409, 'Cannot modify an online conference that has ended.']);
     expect(f.store.attendees.get(conf, x.id)?.deleted_at).toBeNull();

@@ -4,10 +4,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/server/index.js';
-import { openStore } from '../../src/store/index.js';
 import { ensureDefaultRoles } from '../../src/admin/seed/index.js';
-import type { Store, TenantRecord } from '../../src/store/types.js';
+import type { TenantRecord } from '../../src/store/types.js';
 import { API, type KeyHeaders } from './fixtures.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 
 /**
  * GET /online_conferences over a store in a temporary file: nothing in the API deletes a
@@ -16,7 +17,7 @@ import { API, type KeyHeaders } from './fixtures.js';
  * 3 not started (public), 4 not started and soft-deleted; `other.test` has one of its own.
  */
 let dir: string;
-let store: Store;
+let store: SqliteStore;
 let tenant: TenantRecord;
 let other: TenantRecord;
 let app: ReturnType<typeof createServer>;
@@ -39,8 +40,8 @@ beforeAll(() => {
   store = openStore(file);
   tenant = store.tenants.create('localhost', ['127.0.0.1', '::1']);
   other = store.tenants.create('other.test');
-  ensureDefaultRoles(store, tenant.id);
-  ensureDefaultRoles(store, other.id);
+  atOnce(ensureDefaultRoles(store, tenant.id));
+  atOnce(ensureDefaultRoles(store, other.id));
   app = createServer({ store, signingSecret: 'test-secret', mediaDir: '/nonexistent', rateLimit: null });
   admin = key(['*']);
   const ada = store.users.insert(tenant.id, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@acme.test' });

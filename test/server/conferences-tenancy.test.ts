@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { endConference, finishRecording, startConference } from '../../src/admin/lifecycle.js';
 import { conferenceSetup, type ConferenceFixture } from './conferences-fixture.js';
+import { atOnce } from '../at-once.js';
 
 let f: ConferenceFixture;
 beforeEach(() => (f = conferenceSetup()));
@@ -24,9 +25,9 @@ function routes(ids: { conf: number; rec: number; user: number; calendar: number
 /** A finished conference world in a tenant. */
 function world(tenantId: number, account: number, user: number, calendar: number, event: number) {
   const conf = f.store.conferences.insert(tenantId, { online_conference_account_id: account, public_id: `w${tenantId}`, title: 'Own', is_public: false });
-  const rec = startConference(f.store, tenantId, conf.id, new Date('2026-03-01T10:00:00Z')).recording.id;
-  endConference(f.store, tenantId, conf.id, new Date('2026-03-01T10:00:01Z'));
-  finishRecording(f.store, tenantId, rec, { mediaDir: f.mediaDir, now: new Date('2026-03-01T10:00:02Z') });
+  const rec = atOnce(startConference(f.store, tenantId, conf.id, new Date('2026-03-01T10:00:00Z'))).recording.id;
+  atOnce(endConference(f.store, tenantId, conf.id, new Date('2026-03-01T10:00:01Z')));
+  atOnce(finishRecording(f.store, tenantId, rec, { mediaDir: f.mediaDir, now: new Date('2026-03-01T10:00:02Z') }));
   return { conf: conf.id, rec, user, calendar, event };
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startConference } from '../../src/admin/lifecycle.js';
 import { conferenceSetup, type ConferenceFixture } from './conferences-fixture.js';
+import { atOnce } from '../at-once.js';
 
 let f: ConferenceFixture;
 beforeEach(() => (f = conferenceSetup()));
@@ -134,7 +135,7 @@ describe('PATCH /online_conferences/{id}', () => {
 
   it('refuses any patch of a started conference (409), leaving the row unchanged', async () => {
     const c = f.conference();
-    startConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:00:00.000Z'));
+    atOnce(startConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:00:00.000Z')));
     const before = f.store.conferences.get(f.tenant.id, c.id);
     for (const body of [{ title: 'Too late' }, {}, { is_public: true }]) {
       const res = await patch(c.id, body);
@@ -145,7 +146,7 @@ describe('PATCH /online_conferences/{id}', () => {
 
   it('checks validation (400) before existence (404) before the started rule (409)', async () => {
     const c = f.conference();
-    startConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:00:00.000Z'));
+    atOnce(startConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:00:00.000Z')));
     expect((await patch(9999, { title: 5 })).status).toBe(400);
     expect((await patch(c.id, { title: 'x'.repeat(256) })).json().errors).toEqual({ title: ['The title field must not be greater than 255 characters.'] });
     expect((await patch(9999, { title: 'ok' })).status).toBe(404);

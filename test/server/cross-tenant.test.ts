@@ -5,6 +5,7 @@ import { fillPath, OPERATION_META, type OperationId } from '../../src/contract/o
 import { closeGracefully } from '../../src/server/index.js';
 import { conferenceSetup, type ConferenceFixture, listen } from './conferences-fixture.js';
 import { NO_HOURS } from './fixtures.js';
+import { atOnce } from '../at-once.js';
 
 /**
  * Tenancy over every operation of the contract and the media route: a key of tenant A (`localhost`)
@@ -24,9 +25,9 @@ beforeAll(async () => {
   const customer = f.store.customers.insert(f.other.id, { first_name: 'Bea', last_name: 'Other', email: 'bea@other.test' });
   const conf = f.store.conferences.insert(f.other.id, { online_conference_account_id: f.otherAccount.id, public_id: 'b-conf', title: 'B only', is_public: false });
   const attendee = f.store.attendees.insert(conf.id, { email: 'otto@other.test', name: 'Otto', attendee_type: 'User', attendee_id: f.otherUser.id }).id;
-  const rec = startConference(f.store, f.other.id, conf.id, new Date('2026-03-01T10:00:00Z')).recording.id;
-  endConference(f.store, f.other.id, conf.id, new Date('2026-03-01T10:00:01Z'));
-  finishRecording(f.store, f.other.id, rec, { mediaDir: f.mediaDir, now: new Date('2026-03-01T10:00:02Z') });
+  const rec = atOnce(startConference(f.store, f.other.id, conf.id, new Date('2026-03-01T10:00:00Z'))).recording.id;
+  atOnce(endConference(f.store, f.other.id, conf.id, new Date('2026-03-01T10:00:01Z')));
+  atOnce(finishRecording(f.store, f.other.id, rec, { mediaDir: f.mediaDir, now: new Date('2026-03-01T10:00:02Z') }));
   b = { user: f.otherUser.id, customer: customer.id, conf: conf.id, attendee, rec, calendar: f.otherCalendar.id, event: f.otherEvent.id, account: f.otherAccount.id };
   bKey = f.key(['*'], f.other.id);
   aConf = f.conference('a-conf').id;

@@ -1,8 +1,9 @@
-import { openStore } from '../../src/store/index.js';
 import { ensureDefaultRoles } from '../../src/admin/seed/index.js';
-import type { Store, TenantRecord } from '../../src/store/types.js';
+import type { TenantRecord } from '../../src/store/types.js';
 import { createServer, type InjectedResponse, type ServerOptions } from '../../src/server/index.js';
 import type { HandlerMap } from '../../src/server/index.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 
 export const API = '/api/public/v2.0';
 
@@ -13,11 +14,11 @@ export type KeyHeaders = { 'x-access-key-id': string; 'x-access-key-secret': str
  * `::1`, with the default roles) and `other.test`. Rate limits are off unless asked for.
  */
 export function setup(options: Partial<ServerOptions> = {}, handlers?: HandlerMap) {
-  const store: Store = openStore(':memory:');
+  const store: SqliteStore = openStore(':memory:');
   const tenant: TenantRecord = store.tenants.create('localhost', ['127.0.0.1', '::1']);
   const other: TenantRecord = store.tenants.create('other.test');
-  ensureDefaultRoles(store, tenant.id);
-  ensureDefaultRoles(store, other.id);
+  atOnce(ensureDefaultRoles(store, tenant.id));
+  atOnce(ensureDefaultRoles(store, other.id));
   const app = createServer({ store, signingSecret: 'test-secret', mediaDir: '/nonexistent', rateLimit: null, ...options }, handlers);
 
   /** Creates a key and returns its two headers. */

@@ -2,19 +2,19 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { closeGracefully, createServer, type ConfServer } from '../../src/server/index.js';
-import { openStore } from '../../src/store/index.js';
 import { ensureDefaultRoles } from '../../src/admin/seed/index.js';
-import type { Store } from '../../src/store/types.js';
 import { tempDir } from '../tmp.js';
 import { listen } from './conferences-fixture.js';
 import { API } from './fixtures.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 
 /**
  * A deleted attendee (`deleted_at` set, as attendee removal does) gets no new token, and its
  * issued token stops opening the page (decisions §11). The row is changed through a second
  * connection to the database file, so the test needs no removal operation of its own.
  */
-let store: Store;
+let store: SqliteStore;
 let app: ConfServer;
 let origin: string;
 let file: string;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   file = join(tempDir('confctl-join-'), 'confctl.db');
   store = openStore(file);
   const tenant = store.tenants.create('localhost', ['127.0.0.1']);
-  ensureDefaultRoles(store, tenant.id);
+  atOnce(ensureDefaultRoles(store, tenant.id));
   const { record, secret } = store.keys.create({ tenant_id: tenant.id, name: 'test', permissions: ['*'] });
   headers = { 'x-access-key-id': record.id, 'x-access-key-secret': secret, 'content-type': 'application/json' };
   const owner = store.users.insert(tenant.id, { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@acme.test' });

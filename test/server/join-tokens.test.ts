@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endConference, startConference } from '../../src/admin/lifecycle.js';
 import { closeGracefully } from '../../src/server/index.js';
 import { conferenceSetup, type ConferenceFixture, listen } from './conferences-fixture.js';
+import { atOnce } from '../at-once.js';
 
 /**
  * POST …/attendees/{id}/join_token and the join page GET|HEAD /rooms/{public_id}?token= (decisions
@@ -115,9 +116,9 @@ describe('POST …/join_token', () => {
   it('a running conference still issues tokens; an ended one is 409', async () => {
     const c = f.conference('ending');
     const owner = f.store.attendees.findByEmail(c.id, 'ada@acme.test')!.id;
-    startConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:00:00.000Z'));
+    atOnce(startConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:00:00.000Z')));
     await issue(c.id, owner);
-    endConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:30:00.000Z'));
+    atOnce(endConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:30:00.000Z')));
     const res = await f.call('POST', tokenPath(c.id, owner));
     expect([res.status, res.body]).toEqual([409, 'Cannot modify an online conference that has ended.']);
   });
@@ -147,9 +148,9 @@ describe('GET /rooms/{public_id}?token=', () => {
     const path = local((await issue(c.id, owner)).join_url);
     const state = async () => /data-state="([a-z]+)"/.exec((await raw(path)).body)?.[1];
     expect(await state()).toBe('waiting');
-    startConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:00:00.000Z'));
+    atOnce(startConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:00:00.000Z')));
     expect(await state()).toBe('running');
-    endConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:30:00.000Z'));
+    atOnce(endConference(f.store, f.tenant.id, c.id, new Date('2026-03-01T11:30:00.000Z')));
     expect(await state()).toBe('ended');
   });
 

@@ -2,19 +2,18 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/server/index.js';
 import { MAX_CACHED_KEYS, StoreLookups } from '../../src/server/lookups.js';
-import { openStore } from '../../src/store/index.js';
 import type { Awaitable } from '../../src/store/port.js';
-import type { Store } from '../../src/store/types.js';
 import { tempDir } from '../tmp.js';
 import { API } from './fixtures.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 
-const opened: Store[] = [];
+const opened: SqliteStore[] = [];
 afterEach(() => {
   for (const s of opened.splice(0)) s.close();
 });
 
 /** A store on a temporary file, as `serve` and an `admin` command in another process open it. */
-function fileStore(file = join(tempDir(), 'confctl.db')): Store {
+function fileStore(file = join(tempDir(), 'confctl.db')): SqliteStore {
   const store = openStore(file);
   opened.push(store);
   return store;
@@ -24,9 +23,9 @@ function fileStore(file = join(tempDir(), 'confctl.db')): Store {
 const sync = <T>(answer: Awaitable<T>) => answer as T;
 
 /** The store with its tenant and key reads counted. */
-function counted(store: Store) {
+function counted(store: SqliteStore) {
   const calls = { tenants: 0, keys: 0 };
-  const spied: Store = {
+  const spied: SqliteStore = {
     ...store,
     tenants: { ...store.tenants, byDomain: (d) => (calls.tenants++, store.tenants.byDomain(d)) },
     keys: { ...store.keys, get: (id) => (calls.keys++, store.keys.get(id)) },

@@ -4,6 +4,7 @@ import { afterEach, expect, it } from 'vitest';
 import { endConference, finishRecording, startConference } from '../../src/admin/lifecycle.js';
 import { closeGracefully } from '../../src/server/index.js';
 import { conferenceSetup, listen, type ConferenceFixture } from './conferences-fixture.js';
+import { atOnce } from '../at-once.js';
 
 let f: ConferenceFixture;
 afterEach(async () => {
@@ -14,11 +15,11 @@ afterEach(async () => {
 it('media links are not rate limited, and do not spend the API budget (limits on, one frozen window)', async () => {
   f = conferenceSetup({ rateLimit: { client: 5, tenant: 10 } });
   const conf = f.conference().id;
-  const rec = startConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:00.000Z')).recording.id;
-  endConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:02.000Z'));
+  const rec = atOnce(startConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:00.000Z'))).recording.id;
+  atOnce(endConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:02.000Z')));
   const source = path.join(f.dir, 'talk.wav');
   writeFileSync(source, Buffer.alloc(1000, 7));
-  finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, file: source, now: new Date(f.clock.now) });
+  atOnce(finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, file: source, now: new Date(f.clock.now) }));
   const origin = await listen(f.app.server);
   const api = `${origin}/api/public/v2.0/online_conferences/${conf}/recordings/${rec}/url?expiry=60`;
   const first = await fetch(api, { headers: f.admin });

@@ -3,6 +3,7 @@ import { endConference, finishRecording, startConference } from '../../src/admin
 import { closeGracefully } from '../../src/server/index.js';
 import { conferenceSetup, type ConferenceFixture, listen } from './conferences-fixture.js';
 import { API } from './fixtures.js';
+import { atOnce } from '../at-once.js';
 
 /**
  * The promise of docs/local-server.md "media links are not rate limited", tried with limits on: 1 request per
@@ -15,9 +16,9 @@ beforeAll(async () => {
   f = conferenceSetup({ rateLimit: { client: 1, tenant: 1 } });
   origin = await listen(f.app.server);
   const conf = f.conference('limited').id;
-  const rec = startConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:00.000Z')).recording.id;
-  endConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:01.000Z'));
-  finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, now: new Date(f.clock.now) });
+  const rec = atOnce(startConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:00.000Z'))).recording.id;
+  atOnce(endConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:01.000Z')));
+  atOnce(finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, now: new Date(f.clock.now) }));
   const res = await fetch(`${origin}${API}/online_conferences/${conf}/recordings/${rec}/url`, { headers: f.admin });
   expect(res.status).toBe(200);
   link = ((await res.json()) as { data: { url: string } }).data.url;

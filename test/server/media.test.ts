@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { endConference, finishRecording, startConference } from '../../src/admin/lifecycle.js';
 import { closeGracefully } from '../../src/server/index.js';
 import { conferenceSetup, listen, type ConferenceFixture } from './conferences-fixture.js';
+import { atOnce } from '../at-once.js';
 
 let f: ConferenceFixture;
 let origin: string;
@@ -20,11 +21,11 @@ beforeEach(async () => {
   stream.on('data', (chunk) => (log += chunk));
   f = conferenceSetup({ log: 'json', logStream: stream });
   const conf = f.conference().id;
-  rec = startConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:00.000Z')).recording.id;
-  endConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:02.000Z'));
+  rec = atOnce(startConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:00.000Z'))).recording.id;
+  atOnce(endConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:02.000Z')));
   const source = path.join(f.dir, 'talk.wav');
   writeFileSync(source, Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) % 256)));
-  const stored = finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, file: source, now: new Date(f.clock.now) });
+  const stored = atOnce(finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, file: source, now: new Date(f.clock.now) }));
   file = readFileSync(path.join(f.mediaDir, stored.path!));
   origin = await listen(f.app.server);
   // The link is asked for over the API, so its origin is the listening server.

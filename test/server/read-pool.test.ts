@@ -6,10 +6,12 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureDefaultRoles, seedBulk } from '../../src/admin/seed/index.js';
 import { createServer } from '../../src/server/index.js';
-import { openStore, withReadPool, type Store } from '../../src/store/index.js';
+import { withReadPool } from '../../src/store/index.js';
 import type { DataStore } from '../../src/store/port.js';
 import { MAIN_THREAD_ROWS, SMALL_TENANT_ROWS } from '../../src/store/sqlite/list-query.js';
 import { spawnReadWorker, type ReadTask } from '../../src/store/sqlite/read-pool.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 import { connect } from './socket-helpers.js';
 
 const API = '/api/public/v2.0';
@@ -24,7 +26,7 @@ const LARGE = SMALL_TENANT_ROWS + 100;
  */
 describe('lists on the main thread and on read workers', () => {
   let dir: string;
-  let store: Store;
+  let store: SqliteStore;
   let served: DataStore;
   afterEach(async () => {
     await served.close();
@@ -37,9 +39,9 @@ describe('lists on the main thread and on read workers', () => {
     store = openStore(join(dir, 'confctl.db'));
     const key = (host: string, size: number) => {
       const tenant = store.tenants.create(host);
-      ensureDefaultRoles(store, tenant.id);
+      atOnce(ensureDefaultRoles(store, tenant.id));
       store.departments.create(tenant.id, 'Engineering');
-      seedBulk(store, tenant.id, { users: size, customers: size });
+      atOnce(seedBulk(store, tenant.id, { users: size, customers: size }));
       return { tenant, ...store.keys.create({ tenant_id: tenant.id, name: 't', permissions: ['*'] }) };
     };
     const large = key('localhost', LARGE);

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { endConference, failRecording, finishRecording, startConference } from '../../src/admin/lifecycle.js';
 import { verifyRecordingSignature } from '../../src/media/signing.js';
 import { conferenceSetup, type ConferenceFixture } from './conferences-fixture.js';
+import { atOnce } from '../at-once.js';
 
 let f: ConferenceFixture;
 let conf: number;
@@ -10,12 +11,12 @@ beforeEach(() => {
   f = conferenceSetup();
   conf = f.conference().id;
   // A 90.5 s recording: its length rounds up to 91 s.
-  rec = startConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:00.000Z')).recording.id;
-  endConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:01:30.500Z'));
+  rec = atOnce(startConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:00:00.000Z'))).recording.id;
+  atOnce(endConference(f.store, f.tenant.id, conf, new Date('2026-03-01T10:01:30.500Z')));
 });
 afterEach(() => f.cleanup());
 
-const finish = () => finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, now: new Date(f.clock.now) });
+const finish = () => atOnce(finishRecording(f.store, f.tenant.id, rec, { mediaDir: f.mediaDir, now: new Date(f.clock.now) }));
 const urlOf = (query = '', c = conf, r = rec) => f.call('GET', `/online_conferences/${c}/recordings/${r}/url${query}`);
 
 describe('GET /online_conferences/{id}/recordings', () => {
@@ -38,7 +39,7 @@ describe('GET …/recordings/{rid}/url', () => {
   it('answers 409 before the recording is Finished (Processing, Failed)', async () => {
     let res = await urlOf();
     expect([res.status, res.body]).toEqual([409, 'Online Conference Recording is not Finished.']);
-    failRecording(f.store, f.tenant.id, rec, { now: new Date(f.clock.now) });
+    atOnce(failRecording(f.store, f.tenant.id, rec, { now: new Date(f.clock.now) }));
     res = await urlOf();
     expect(res.status).toBe(409);
   });

@@ -4,8 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GroupLost, commitGroups } from '../../src/store/sqlite/commit-groups.js';
 import { beforeWrites } from '../../src/store/sqlite/write-guard.js';
 import { changeSignal } from '../../src/store/sqlite/db.js';
-import { isBusyError, openStore } from '../../src/store/index.js';
+import { isBusyError } from '../../src/store/index.js';
 import { tempDir } from '../tmp.js';
+import { openStore } from '../../src/store/sqlite/index.js';
 
 const open: Database.Database[] = [];
 afterEach(() => open.splice(0).forEach((db) => db.close()));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/server/index.js';
 import { openDatabase } from '../../src/store/sqlite/db.js';
-import { openStore } from '../../src/store/index.js';
+import { openStore } from '../../src/store/sqlite/index.js';
 
 /** The durability mode and lock waits docs/local-server.md states for the local server. */
 describe('database settings', () => {

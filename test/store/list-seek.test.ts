@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
-import { openStore } from '../../src/store/index.js';
-import type { Store } from '../../src/store/types.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 
 /**
  * Id-ordered pages continue after the last id of the page before (ListRunner's seeks) instead of
@@ -20,7 +19,7 @@ const query = (page_number: number, page_size = 7, order_direction: 'asc' | 'des
   filter: null,
 });
 
-function seeded(store: Store, n: number): number {
+function seeded(store: SqliteStore, n: number): number {
   const t = store.tenants.create('seek.test');
   const other = store.tenants.create('other.test');
   for (let i = 1; i <= n; i++) {
@@ -31,7 +30,7 @@ function seeded(store: Store, n: number): number {
 }
 
 /** Every page of a walk, as ids, from the JSON and the object lists alike. */
-function walk(store: Store, tenantId: number, size: number, direction: 'asc' | 'desc'): number[][] {
+function walk(store: SqliteStore, tenantId: number, size: number, direction: 'asc' | 'desc'): number[][] {
   const pages: number[][] = [];
   for (let p = 1; ; p++) {
     const json = store.users.listJson(tenantId, query(p, size, direction));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
-import { openStore } from '../../src/store/index.js';
+import { openStore } from '../../src/store/sqlite/index.js';
 
 const page: ListQuery = { page_size: 5, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null };
 const user = (n: number) => ({ first_name: 'U', last_name: String(n), email: `u${n}@example.com` });

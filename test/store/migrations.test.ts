@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/db.js';
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
-import { openStore } from '../../src/store/index.js';
+import { openStore } from '../../src/store/sqlite/index.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-migrate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
-import { openStore } from '../../src/store/index.js';
 import { seedBulk } from '../../src/admin/seed/index.js';
 import { compileList, ListRunner, type ListDef } from '../../src/store/sqlite/list-query.js';
 import { CONFERENCE_LIST_DEF } from '../../src/store/sqlite/repos/conferences.js';
 import { CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
 import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
+import { openStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 
 /**
  * Deep pages of a tenant's live rows in id order (what `--all` walks) skip ids through the
@@ -28,10 +29,10 @@ describe('deep pages through a deferred join', () => {
   const store = openStore(file);
   const big = store.tenants.create('big.test').id;
   for (const n of ['Engineering', 'Sales', 'Support']) store.departments.create(big, n);
-  seedBulk(store, big, { users: 3_000, customers: 3_000 });
+  atOnce(seedBulk(store, big, { users: 3_000, customers: 3_000 }));
   const small = store.tenants.create('small.test').id;
   store.departments.create(small, 'Engineering');
-  seedBulk(store, small, { users: 40, customers: 40 });
+  atOnce(seedBulk(store, small, { users: 40, customers: 40 }));
   store.optimize();
   store.close();
   const db = new Database(file);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
-import { openStore } from '../../src/store/index.js';
 import { seedBulk } from '../../src/admin/seed/index.js';
 import { compileList, ListRunner, SMALL_TENANT_ROWS, TENANT, type ListDef, type TenantAccess } from '../../src/store/sqlite/list-query.js';
 import { CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
@@ -10,6 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { f, q } from './contract/fixtures.js';
+import { openStore } from '../../src/store/sqlite/index.js';
+import { atOnce } from '../at-once.js';
 
 /**
  * Plans for a big tenant beside a small one (ARCHITECTURE.md "Index trap"; measured with
@@ -25,10 +26,10 @@ describe('query plans with a big and a small tenant', () => {
   const store = openStore(file);
   const big = store.tenants.create('big.test').id;
   for (const n of ['Engineering', 'Sales', 'Support', 'Finance', 'Legal', 'Marketing', 'Research', 'Operations']) store.departments.create(big, n);
-  seedBulk(store, big, { users: 12_000, customers: 12_000 });
+  atOnce(seedBulk(store, big, { users: 12_000, customers: 12_000 }));
   const small = store.tenants.create('small.test').id;
   for (const n of ['Engineering', 'Sales']) store.departments.create(small, n);
-  seedBulk(store, small, { users: 50, customers: 50 });
+  atOnce(seedBulk(store, small, { users: 50, customers: 50 }));
   store.optimize();
   store.close();
   const db = new Database(file);

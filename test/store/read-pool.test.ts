@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { seedBulk } from '../../src/admin/seed/index.js';
-import { openStore, StoreBusy, withReadPool } from '../../src/store/index.js';
+import { StoreBusy, withReadPool } from '../../src/store/index.js';
 import { SMALL_TENANT_ROWS } from '../../src/store/sqlite/list-query.js';
+import { atOnce } from '../at-once.js';
 import { READ_POOL_DEFAULTS, ReadPool, spawnReadWorker, type ReadTask } from '../../src/store/sqlite/read-pool.js';
+import { openStore } from '../../src/store/sqlite/index.js';
 
 let dir: string;
 let pool: ReadPool;
@@ -51,7 +53,7 @@ it("a worker's total counted while a commit group waits to commit is not kept by
   dir = mkdtempSync(join(tmpdir(), 'confctl-read-pool-'));
   const store = openStore(join(dir, 'confctl.db'));
   const tenant = store.tenants.create('localhost');
-  seedBulk(store, tenant.id, { users: SMALL_TENANT_ROWS + 1, customers: 0 });
+  atOnce(seedBulk(store, tenant.id, { users: SMALL_TENANT_ROWS + 1, customers: 0 }));
   const query = task(tenant.id).query;
   const sent: ReadTask[] = [];
   const spawn = (file: string) => {

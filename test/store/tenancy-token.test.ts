@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { openStore } from '../../src/store/index.js';
+import { openStore } from '../../src/store/sqlite/index.js';
 
 /**
  * `tenancyToken()`: another connection's commit is seen from the next run of the event loop on

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, UniqueViolation } from '../../src/store/index.js';
+import { UniqueViolation } from '../../src/store/index.js';
+import { openStore } from '../../src/store/sqlite/index.js';
 
 describe('writes that meet a uniqueness rule', () => {
   const dirs: string[] = [];

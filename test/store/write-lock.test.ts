@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isBusyError, openStore, type Store } from '../../src/store/index.js';
+import { isBusyError } from '../../src/store/index.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 
 /**
  * Two connections on one file stand for two processes (`serve` and an admin command). A write
@@ -12,7 +13,7 @@ import { isBusyError, openStore, type Store } from '../../src/store/index.js';
  */
 describe('write transactions', () => {
   const dirs: string[] = [];
-  const stores: Store[] = [];
+  const stores: SqliteStore[] = [];
   afterEach(() => {
     stores.splice(0).forEach((s) => s.close());
     dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true }));

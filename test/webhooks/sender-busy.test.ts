@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/index.js';
 import { createSender } from '../../src/webhooks/sender.js';
 import { serveLog } from '../../src/cli/commands/serve/webhooks.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 
-let store: Store;
+let store: SqliteStore;
 afterEach(() => store?.close());
 
 const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
@@ -12,7 +12,7 @@ const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLIT
 async function onePoll(err: Error): Promise<string[]> {
   store = openStore(':memory:');
   const lines: string[] = [];
-  const failing = Object.create(store) as Store;
+  const failing = Object.create(store) as SqliteStore;
   failing.changeToken = () => {
     throw err;
   };

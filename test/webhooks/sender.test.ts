@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/index.js';
 import { outcomeOf, parseDelays } from '../../src/webhooks/schedule.js';
 import { createSender, type PostResult } from '../../src/webhooks/sender.js';
 import { verify } from '../../src/webhooks/signature.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 
-let store: Store;
+let store: SqliteStore;
 afterEach(() => store?.close());
 
 /** A store with one tenant, one destination and one queued event; a clock the test moves. */
@@ -152,7 +152,7 @@ describe('claiming across connections', () => {
       other.close();
     } finally {
       store.close();
-      store = undefined as unknown as Store;
+      store = undefined as unknown as SqliteStore;
       rmSync(dir, { recursive: true, force: true });
     }
   });

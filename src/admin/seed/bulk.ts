@@ -1,7 +1,7 @@
 import type { WorkHours } from '../../contract/index.js';
 import type { CustomerInsert, UserInsert } from '../../store/types.js';
 import { andThen } from '../../store/steps.js';
-import { either } from '../change.js';
+import type { Awaitable, DataStore } from '../../store/port.js';
 import { BULK_DEPARTMENTS, FIRST_NAMES, emailPart, LAST_NAMES, PLACES, STREETS, TIMEZONES } from './names.js';
 import { Prng } from './prng.js';
 import { DEFAULT_ROLES, defaultRoleSteps, seedLock } from './roles.js';
@@ -116,7 +116,7 @@ export function* bulkCustomers(rnd: Prng, plan: BulkPlan, count: number): Genera
  * tests and benchmarks: `bulkUsers` and `bulkCustomers` after `bulkPlanSteps`, through the
  * store's bulk loader (`DataStore.bulkLoad`), under the tenant's seed lock.
  */
-export const seedBulk = either((store, tenantId: number, counts: { users: number; customers: number }) =>
+export const seedBulk = (store: DataStore, tenantId: number, counts: { users: number; customers: number }): Awaitable<{ users: number; customers: number }> =>
   andThen(
     store.bulkLoad({
       tenantId,
@@ -131,5 +131,4 @@ export const seedBulk = either((store, tenantId: number, counts: { users: number
       },
     }),
     () => ({ users: counts.users, customers: counts.customers }),
-  ),
-);
+  );

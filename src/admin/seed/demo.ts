@@ -4,7 +4,7 @@ import { generateWav } from '../../media/wav.js';
 import { writePrivateFile } from '../../media/files.js';
 import type { DepartmentRecord } from '../../store/types.js';
 import { andThen } from '../../store/steps.js';
-import { either } from '../change.js';
+import type { Awaitable, DataStore } from '../../store/port.js';
 import { ask, type Steps, withStepClock } from '../steps.js';
 import { at, DELETED_CUSTOMERS, DELETED_USERS, DEMO_CUSTOMERS, DEMO_DEPARTMENTS, DEMO_DOMAIN, DEMO_USERS, WORK_PATTERNS } from './demo-data.js';
 import { emailPart, PLACES, STREETS, TIMEZONES } from './names.js';
@@ -44,7 +44,7 @@ export const demoEmail = (first: string, last: string) => `${emailPart(first)}.$
 export const DEMO_MARKER_EMAIL = demoEmail(...DEMO_USERS[0]);
 
 /** True when the tenant already has the demo data (its first user), so `seedDemo` would skip. */
-export const hasDemoData = either((store, tenantId: number) => andThen(store.users.findByEmail(tenantId, DEMO_MARKER_EMAIL), Boolean));
+export const hasDemoData = (store: DataStore, tenantId: number): Awaitable<boolean> => andThen(store.users.findByEmail(tenantId, DEMO_MARKER_EMAIL), Boolean);
 
 /** What `seedDemo` answers for a tenant that already had the demo data: nothing added. */
 const skippedDemo = (): DemoSummary => ({ skipped: true, departments: 0, users: 0, customers: 0, connectedAccounts: 0, conferenceAccounts: 0,
@@ -134,9 +134,8 @@ export function writeDemoFiles(mediaDir: string, files: readonly DemoFile[]): vo
  * finished recordings' WAV files into `mediaDir`. Idempotent: a tenant that has the demo's first
  * user answers `skipped: true` and is not changed.
  */
-export const seedDemo = either((store, tenantId: number, options: { mediaDir: string }) =>
+export const seedDemo = (store: DataStore, tenantId: number, options: { mediaDir: string }): Awaitable<DemoSummary> =>
   andThen(store.atomic(demoSteps(tenantId), { locks: [seedLock(tenantId)] }), ({ summary, files }): DemoSummary => {
     writeDemoFiles(options.mediaDir, files);
     return summary;
-  }),
-);
+  });

@@ -17,7 +17,8 @@
  * `rollbackJournal`): at 100,000 users and 100,000 customers its commit took 0.9 s instead of 2.8 s.
  */
 import { availableParallelism } from 'node:os';
-import type { BulkLoad, BulkRepo, CustomerInsert } from '../types.js';
+import type { CustomerInsert } from '../types.js';
+import type { BulkLoad, BulkRepo } from './store.js';
 import { USER_JSON_FIELDS } from '../user-json.js';
 import { type Db, isSqliteBusyError } from './db.js';
 import { CUSTOMER_COLUMNS, customerRow } from './repos/customers.js';

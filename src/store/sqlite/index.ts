@@ -17,7 +17,9 @@ import { bulkRepo } from './bulk.js';
 import { meetingLinkRepo } from './repos/meeting-links.js';
 import { clockRepo } from './repos/clock.js';
 import { webhookDestinationRepo, webhookOutboxRepo } from './repos/webhooks.js';
-import type { Store } from '../types.js';
+import type { SqliteStore } from './store.js';
+
+export type { SqliteStore } from './store.js';
 import type { BulkRows } from '../port.js';
 import { type AtomicOptions, runAtomically, runSteps, type Steps } from '../steps.js';
 import { unitsOfWork } from '../units.js';
@@ -30,14 +32,14 @@ import { sqliteSnapshots } from './snapshots.js';
  * pending migrations and prepares every statement once for this instance. See `openDatabase`
  * for the pragmas (WAL, foreign keys, busy timeout, synchronous=NORMAL) and why.
  */
-export function openStore(location: string): Store {
+export function openStore(location: string): SqliteStore {
   const db = openDatabase(location);
   const commits = commitGroups(db);
   // Before any repository prepares its statements: their writes end the shared read transaction.
   beforeWrites(db, commits.endRead);
   const tenancy = narrowChangeSignal(db);
   const schemaVersion = db.prepare('PRAGMA user_version').pluck();
-  const store: Omit<Store, 'units'> & { units?: Store['units'] } = {
+  const store: Omit<SqliteStore, 'units'> & { units?: SqliteStore['units'] } = {
     backend: 'sqlite',
     location,
     // A group still open commits first: closing would roll it back.
@@ -49,15 +51,15 @@ export function openStore(location: string): Store {
     transaction: <T>(fn: () => T): T => immediate(db, fn)(),
     // Answered at once: `runSteps` is synchronous, so the unit's answer is never a promise here.
     // Methods on `this`, so a store spread with some repositories replaced (tests) runs steps on those.
-    readSteps<T>(this: Store, steps: Steps<T>): T {
+    readSteps<T>(this: SqliteStore, steps: Steps<T>): T {
       return runSteps(this, steps);
     },
     // Answered at once: `runSteps` is synchronous, so the unit's answer is never a promise here.
-    atomic<T>(this: Store, steps: Steps<T>, options?: AtomicOptions): T {
+    atomic<T>(this: SqliteStore, steps: Steps<T>, options?: AtomicOptions): T {
       return runAtomically(steps, options?.dryRun, (unit) => this.transaction(() => runSteps(this, unit))) as T;
     },
     // Answered at once; `bulk.load` makes the load durable before it returns.
-    bulkLoad<P>(this: Store, load: BulkRows<P>): void {
+    bulkLoad<P>(this: SqliteStore, load: BulkRows<P>): void {
       this.bulk.load((bulk) => {
         const { users, customers } = load.rows(runSteps(this, load.plan));
         bulk.users(load.tenantId, users.count, users.rows);
@@ -109,6 +111,6 @@ export function openStore(location: string): Store {
       },
     }),
   };
-  store.units = unitsOfWork((steps, options) => (store as Store).atomic(steps, options));
-  return store as Store;
+  store.units = unitsOfWork((steps, options) => (store as SqliteStore).atomic(steps, options));
+  return store as SqliteStore;
 }

@@ -7,21 +7,22 @@ import { seedBulk } from '../../../src/admin/seed/index.js';
 import { bulkCustomers, bulkDraws, bulkPlanSteps, bulkUsers } from '../../../src/admin/seed/bulk.js';
 import { BULK_DEPARTMENTS } from '../../../src/admin/seed/names.js';
 import { runSteps } from '../../../src/admin/steps.js';
-import { openStore, type Store } from '../../../src/store/index.js';
 import { q } from '../../store/contract/fixtures.js';
 import { tempDir } from '../../tmp.js';
+import { openStore, type SqliteStore } from '../../../src/store/sqlite/index.js';
+import { atOnce } from '../../at-once.js';
 
 /**
  * The bulk seeder's rows: `seedBulk` through the store's bulk loader (src/store/sqlite/bulk.ts)
  * stores exactly the rows the row-by-row steps store, whether the loader defers the index builds
  * or not, and the same rows as the seeder stored before the loader existed.
  */
-const opened: Store[] = [];
+const opened: SqliteStore[] = [];
 afterEach(() => {
   for (const s of opened.splice(0)) s.close();
 });
 
-function open(file = join(tempDir('confctl-bulk-'), 'db.sqlite')): Store {
+function open(file = join(tempDir('confctl-bulk-'), 'db.sqlite')): SqliteStore {
   const store = openStore(file);
   opened.push(store);
   return store;
@@ -30,7 +31,7 @@ function open(file = join(tempDir('confctl-bulk-'), 'db.sqlite')): Store {
 const all = q({ with_trashed: true, page_size: 100_000 });
 
 /** Everything a seed writes that a client or the planner can see: rows, stored JSON text, departments, the two tables' indexes in their order and their triggers. */
-function contents(store: Store, tenantId: number) {
+function contents(store: SqliteStore, tenantId: number) {
   const db = new Database(store.location, { readonly: true });
   try {
     return {
@@ -61,7 +62,7 @@ function contents(store: Store, tenantId: number) {
 }
 
 /** The reference: the seed's rows inserted one by one through the repositories, as the seeder did before its bulk loader. */
-function rowByRow(store: Store, tenantId: number, counts: { users: number; customers: number }) {
+function rowByRow(store: SqliteStore, tenantId: number, counts: { users: number; customers: number }) {
   store.transaction(() => {
     const plan = runSteps(store, bulkPlanSteps(tenantId));
     const rnd = bulkDraws(tenantId);
@@ -71,7 +72,7 @@ function rowByRow(store: Store, tenantId: number, counts: { users: number; custo
 }
 
 /** Seeds through the loader with index builds deferred or not. */
-function loadDirect(store: Store, tenantId: number, counts: { users: number; customers: number }, deferIndexes: boolean) {
+function loadDirect(store: SqliteStore, tenantId: number, counts: { users: number; customers: number }, deferIndexes: boolean) {
   store.bulk.load((load) => {
     const plan = runSteps(store, bulkPlanSteps(tenantId));
     const rnd = bulkDraws(tenantId);
@@ -85,8 +86,8 @@ describe('seedBulk', () => {
     const store = open(':memory:');
     const t = store.tenants.create('golden.test').id;
     for (const n of ['Engineering', 'Sales', 'Support']) store.departments.create(t, n);
-    seedBulk(store, t, { users: 400, customers: 300 });
-    seedBulk(store, t, { users: 100, customers: 50 });
+    atOnce(seedBulk(store, t, { users: 400, customers: 300 }));
+    atOnce(seedBulk(store, t, { users: 100, customers: 50 }));
     const users = store.users.list(t, all).rows;
     const customers = store.customers.list(t, all).rows;
     const json = users.map((u) => store.users.getJson(t, u.id) ?? `deleted ${u.id}`);
@@ -132,7 +133,7 @@ describe('seedBulk', () => {
   it('creates 50 departments for a tenant without any, most users in the first; uses a tenant\'s own departments evenly', () => {
     const store = open();
     const fresh = store.tenants.create('fresh.test').id;
-    seedBulk(store, fresh, { users: 5000, customers: 0 });
+    atOnce(seedBulk(store, fresh, { users: 5000, customers: 0 }));
     const departments = store.departments.list(fresh);
     expect(departments.map((d) => d.name)).toEqual([...BULK_DEPARTMENTS]);
     const db = new Database(store.location, { readonly: true });
@@ -147,12 +148,12 @@ describe('seedBulk', () => {
     expect(main / 5000).toBeLessThan(0.6);
     expect(byDepartment.size).toBe(51);
     // A second seed keeps the departments.
-    seedBulk(store, fresh, { users: 10, customers: 0 });
+    atOnce(seedBulk(store, fresh, { users: 10, customers: 0 }));
     expect(store.departments.list(fresh)).toHaveLength(50);
 
     const own = store.tenants.create('own.test').id;
     for (const n of ['A', 'B']) store.departments.create(own, n);
-    seedBulk(store, own, { users: 2000, customers: 0 });
+    atOnce(seedBulk(store, own, { users: 2000, customers: 0 }));
     const counts = ['A', 'B'].map((n) => store.users.list(own, q({ with_trashed: true, filter: { attribute: 'department', type: 'text', operator: 'Equal', value: n } })).total);
     expect(store.departments.list(own)).toHaveLength(2);
     for (const c of counts) expect(c / 2000).toBeGreaterThan(0.4);

@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../src/server/index.js';
 import type { ResolvedOptions } from '../../../src/server/options.js';
 import { CLOCK_ROUTES } from '../../../src/server/test-controls/clock.js';
-import { openStore, type Store } from '../../../src/store/index.js';
 import { clockControl, startManualClock } from '../../../src/store/instance-clock.js';
+import { openStore, type SqliteStore } from '../../../src/store/sqlite/index.js';
 
 const T0 = Date.parse('2030-01-31T09:00:00.000Z');
 const [show, move] = CLOCK_ROUTES;
 
-let store: Store | undefined;
+let store: SqliteStore | undefined;
 afterEach(() => store?.close());
 
 /** A server's options with the manual clock of a fresh store standing at T0; `moves` counts the server's refreshes. */

@@ -4,13 +4,14 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureDefaultRoles } from '../../../src/admin/seed/index.js';
 import { createServer } from '../../../src/server/index.js';
-import { openStore, type Store } from '../../../src/store/index.js';
 import { tempDir } from '../../tmp.js';
+import { openStore, type SqliteStore } from '../../../src/store/sqlite/index.js';
+import { atOnce } from '../../at-once.js';
 
 const TOKEN = 'snapshot-control-token-0123456789';
 const API = '/api/public/v2.0';
 
-let store: Store | undefined;
+let store: SqliteStore | undefined;
 afterEach(() => {
   store?.close();
   store = undefined;
@@ -24,7 +25,7 @@ function started() {
   writeFileSync(join(mediaDir, 'recordings', 'rec-1.wav'), 'first take');
   store = openStore(join(dir, 'confctl.db'));
   const tenant = store.tenants.create('localhost', ['127.0.0.1']);
-  ensureDefaultRoles(store, tenant.id);
+  atOnce(ensureDefaultRoles(store, tenant.id));
   const { record, secret } = store.keys.create({ tenant_id: tenant.id, name: 'test', permissions: ['*'] });
   const app = createServer({ store, signingSecret: 'test-secret', mediaDir, rateLimit: null, testControls: { token: TOKEN } });
   const key = { 'x-access-key-id': record.id, 'x-access-key-secret': secret };

@@ -1,7 +1,7 @@
 import type { ListFilter, ListQuery, Operator } from '../../../src/contract/index.js';
-import type { Store } from '../../../src/store/index.js';
 import type { PostgresStore } from '../../../src/store/postgres/index.js';
 import type { DataStore } from '../../../src/store/port.js';
+import { type SqliteStore } from '../../../src/store/sqlite/index.js';
 
 /**
  * Creates a store for one test. `dispose` closes it and removes what `create` made (a
@@ -20,9 +20,9 @@ export interface StoreFactory {
 }
 
 /** The SQLite store behind `store`, for the few tests of what only it has (each says why). */
-export function asSqlite(store: DataStore): Store {
+export function asSqlite(store: DataStore): SqliteStore {
   if (store.backend !== 'sqlite') throw new Error(`a SQLite store was expected, not ${store.backend}`);
-  return store as unknown as Store;
+  return store as unknown as SqliteStore;
 }
 
 /** The PostgreSQL store behind `store`, whose `pool` reads what DataStore does not answer. */

@@ -3,13 +3,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RECORDING_STATUS } from '../../../src/contract/index.js';
 import { wavDurationSeconds } from '../../../src/media/wav.js';
-import { type Store } from '../../../src/store/index.js';
 import { ensureDefaultRoles, seedBulk, seedDemo } from '../../../src/admin/seed/index.js';
 import { q } from './fixtures.js';
 import { tempDir } from '../../tmp.js';
+import { type SqliteStore } from '../../../src/store/sqlite/index.js';
+import { atOnce } from '../../at-once.js';
 
 /** Everything the demo holds, write-time stamps included (the demo fixes those too). */
-function snapshot(store: Store, tenantId: number, ids: Record<string, number>) {
+function snapshot(store: SqliteStore, tenantId: number, ids: Record<string, number>) {
   const all = q({ with_trashed: true, page_size: 100 });
   const page = { page_size: 50, page_number: 1 };
   return {
@@ -26,13 +27,13 @@ function snapshot(store: Store, tenantId: number, ids: Record<string, number>) {
 }
 
 /**
- * Opens a fresh SQLite store. These cases call the seeders on the synchronous SQLite `Store`: this
+ * Opens a fresh SQLite store. These cases call the seeders on the synchronous SQLite `SqliteStore`: this
  * part of the contract runs for the SQLite factories only. On PostgreSQL the same seeders run on
  * its store (test/admin/postgres-seed.test.ts proves the rows equal).
  */
 export interface SqliteStoreFactory {
   name: string;
-  open(): Store;
+  open(): SqliteStore;
 }
 
 export function seedContract(factory: SqliteStoreFactory) {
@@ -42,8 +43,8 @@ export function seedContract(factory: SqliteStoreFactory) {
         const store = factory.open();
         const media = tempDir('confctl-media-');
         const tenant = store.tenants.create('localhost').id;
-        ensureDefaultRoles(store, tenant);
-        const summary = seedDemo(store, tenant, { mediaDir: media });
+        atOnce(ensureDefaultRoles(store, tenant));
+        const summary = atOnce(seedDemo(store, tenant, { mediaDir: media }));
         return { store, tenant, media, summary, snap: snapshot(store, tenant, summary.ids) };
       });
       const [one, two] = runs;
@@ -88,7 +89,7 @@ export function seedContract(factory: SqliteStoreFactory) {
         expect(seconds).toBe((Date.parse(r.stopped_at!) - Date.parse(r.started_at!)) / 1000);
       }
       // Second run on the same tenant: skipped, nothing added.
-      expect(seedDemo(store, tenant, { mediaDir: media }).skipped).toBe(true);
+      expect(atOnce(seedDemo(store, tenant, { mediaDir: media })).skipped).toBe(true);
       expect(store.users.list(tenant, q({ with_trashed: true })).total).toBe(25);
       for (const r of runs) r.store.close();
     });
@@ -97,8 +98,8 @@ export function seedContract(factory: SqliteStoreFactory) {
       const store = factory.open();
       const tenant = store.tenants.create('bulk.example').id;
       store.departments.create(tenant, 'Ops');
-      expect(seedBulk(store, tenant, { users: 1500, customers: 300 })).toEqual({ users: 1500, customers: 300 });
-      expect(seedBulk(store, tenant, { users: 500, customers: 0 })).toEqual({ users: 500, customers: 0 });
+      expect(atOnce(seedBulk(store, tenant, { users: 1500, customers: 300 }))).toEqual({ users: 1500, customers: 300 });
+      expect(atOnce(seedBulk(store, tenant, { users: 500, customers: 0 }))).toEqual({ users: 500, customers: 0 });
       const users = store.users.list(tenant, q({ with_trashed: true, page_size: 100 }));
       expect(users.total).toBe(2000);
       expect(store.customers.list(tenant, q({ with_trashed: true })).total).toBe(300);

@@ -1,11 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openStore } from '../../../src/store/index.js';
 import { seedDemo } from '../../../src/admin/seed/index.js';
+import { openStore } from '../../../src/store/sqlite/index.js';
+import { atOnce } from '../../at-once.js';
 const dir = mkdtempSync(path.join(tmpdir(), 'demo-'));
 const s = openStore(':memory:');
 const t = s.tenants.create('localhost');
-console.log(JSON.stringify(seedDemo(s, t.id, { mediaDir: dir })));
-console.log(JSON.stringify(seedDemo(s, t.id, { mediaDir: dir }).skipped));
+console.log(JSON.stringify(atOnce(seedDemo(s, t.id, { mediaDir: dir }))));
+console.log(JSON.stringify(atOnce(seedDemo(s, t.id, { mediaDir: dir })).skipped));
 console.log(JSON.stringify(s.events.get(t.id, 1, 1), null, 1).slice(0, 1500));

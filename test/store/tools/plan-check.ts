@@ -1,15 +1,16 @@
-import { openStore } from '../../../src/store/index.js';
 import { seedBulk } from '../../../src/admin/seed/index.js';
 import { ListRunner } from '../../../src/store/sqlite/list-query.js';
 import { USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
+import { openStore } from '../../../src/store/sqlite/index.js';
+import { atOnce } from '../../at-once.js';
 const file = '/tmp/plan.db'; rmSync(file, { force: true }); rmSync(file + '-wal', { force: true }); rmSync(file + '-shm', { force: true });
 const s = openStore(file);
 const big = s.tenants.create('big.example').id;
 for (const n of ['Engineering', 'Sales', 'Support', 'Finance']) s.departments.create(big, n);
-seedBulk(s, big, { users: 100000, customers: 1000 });
-for (let i = 0; i < 20; i++) { const t = s.tenants.create(`t${i}.example`).id; seedBulk(s, t, { users: 50, customers: 5 }); }
+atOnce(seedBulk(s, big, { users: 100000, customers: 1000 }));
+for (let i = 0; i < 20; i++) { const t = s.tenants.create(`t${i}.example`).id; atOnce(seedBulk(s, t, { users: 50, customers: 5 })); }
 s.optimize(); s.close();
 const db = new Database(file);
 const runner = new ListRunner<any>(db, USER_LIST_DEF);

@@ -1,24 +1,26 @@
 // Measures list plans and timings for a big tenant (100,000 users and customers) beside a small one
 // (50 of each) under several index/steering options. Page and count are timed separately and
 // uncached. Usage: npx tsx test/store/tools/tenant-plans.ts [variant...]
-import { openStore } from '../../../src/store/index.js';
+
 import { seedBulk } from '../../../src/admin/seed/index.js';
 import { compileList, TENANT, type ListDef } from '../../../src/store/sqlite/list-query.js';
 import { USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
 import { CUSTOMER_LIST_DEF } from '../../../src/store/sqlite/repos/customers.js';
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
+import { openStore } from '../../../src/store/sqlite/index.js';
+import { atOnce } from '../../at-once.js';
 
 const base = '/tmp/tenant-plans-base.db';
 if (!existsSync(base)) {
   const s = openStore(base);
   const big = s.tenants.create('big.example').id;
   for (const n of ['Engineering', 'Sales', 'Support', 'Finance', 'Legal', 'Marketing', 'Research', 'Operations', 'HR', 'IT']) s.departments.create(big, n);
-  seedBulk(s, big, { users: 100_000, customers: 100_000 });
+  atOnce(seedBulk(s, big, { users: 100_000, customers: 100_000 }));
   const small = s.tenants.create('small.test').id;
   for (const n of ['Engineering', 'Sales', 'Support']) s.departments.create(small, n);
-  seedBulk(s, small, { users: 50, customers: 50 });
-  for (let i = 0; i < 20; i++) seedBulk(s, s.tenants.create(`t${i}.example`).id, { users: 50, customers: 5 });
+  atOnce(seedBulk(s, small, { users: 50, customers: 50 }));
+  for (let i = 0; i < 20; i++) atOnce(seedBulk(s, s.tenants.create(`t${i}.example`).id, { users: 50, customers: 5 }));
   s.close();
   const d = new Database(base); d.pragma('wal_checkpoint(TRUNCATE)'); d.pragma('journal_mode = DELETE'); d.close();
 }

@@ -1,17 +1,18 @@
 /** Actions of `confctl admin backup|restore` (see src/admin/backup.ts). */
-import type { Command } from 'commander';
 import { planBackup, planRestore, runBackup, runRestore } from '../../../admin/backup.js';
 import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
-import { type CliContext, globalOptions, UsageError } from '../../context.js';
+import { type CliContext, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { type AdminDeps, databaseUrl, print } from './local.js';
+import { chooseDatabase } from '../database-choice.js';
+import type { AdminCommon, StoreFlags } from './flags.js';
+import { print } from './local.js';
 
-export type BackupOptions = { data?: string; media?: string; to: string; force?: boolean };
-export type RestoreOptions = { from: string; data?: string; media?: string };
+export type BackupOptions = AdminCommon & { to: string; force?: boolean };
+export type RestoreOptions = AdminCommon & { from: string };
 
 /** A PostgreSQL instance (`--database`, or `CONFCTL_DATABASE_URL` without `--data`) is PostgreSQL's tools' to back up: exit 2. */
-function refusePostgres(ctx: CliContext, cmd: Command, what: 'backup' | 'restore'): void {
-  if (!databaseUrl(ctx, cmd)) return;
+function refusePostgres(ctx: CliContext, flags: StoreFlags, what: 'backup' | 'restore'): void {
+  if (!chooseDatabase(flags, ctx.env)) return;
   throw new UsageError(
     `admin ${what} works on a SQLite data directory, not on a PostgreSQL database`,
     what === 'backup'
@@ -21,24 +22,24 @@ function refusePostgres(ctx: CliContext, cmd: Command, what: 'backup' | 'restore
 }
 
 /** With `--dry-run` the plan is printed and nothing is written. */
-export async function backup(options: BackupOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  refusePostgres(ctx, cmd, 'backup');
-  const dryRun = globalOptions(cmd).dryRun;
+export async function backup(options: BackupOptions, ctx: CliContext): Promise<void> {
+  refusePostgres(ctx, options.store, 'backup');
+  const { data, media, dryRun } = options.store;
   const env = ctx.env as NodeJS.ProcessEnv;
-  const dir = resolveDataDir(options.data, env);
-  const plan = planBackup(dir, options.to, { force: Boolean(options.force), mediaDir: resolveMediaDir(options.media, env, dir) });
+  const dir = resolveDataDir(data, env);
+  const plan = planBackup(dir, options.to, { force: Boolean(options.force), mediaDir: resolveMediaDir(media, env, dir) });
   const row: Row = dryRun ? { dry_run: true, ...plan } : { backup: plan.to, ...runBackup(plan, ctx.now()) };
-  await print(ctx, cmd, row);
+  await print(ctx, options.globals, row);
 }
 
-export async function restore(options: RestoreOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  refusePostgres(ctx, cmd, 'restore');
-  const dryRun = globalOptions(cmd).dryRun;
+export async function restore(options: RestoreOptions, ctx: CliContext): Promise<void> {
+  refusePostgres(ctx, options.store, 'restore');
+  const { data, media, dryRun } = options.store;
   const env = ctx.env as NodeJS.ProcessEnv;
-  const dir = resolveDataDir(options.data, env);
-  const plan = planRestore(options.from, dir, options.media || env.CONFCTL_MEDIA_DIR);
-  if (dryRun) return print(ctx, cmd, { dry_run: true, ...plan });
+  const dir = resolveDataDir(data, env);
+  const plan = planRestore(options.from, dir, media || env.CONFCTL_MEDIA_DIR);
+  if (dryRun) return print(ctx, options.globals, { dry_run: true, ...plan });
   runRestore(plan);
   const { to, ...rest } = plan;
-  await print(ctx, cmd, { restored: to, ...rest });
+  await print(ctx, options.globals, { restored: to, ...rest });
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
+import { commonOptions, type OwnFlags } from './flags.js';
 import type { BackupOptions, RestoreOptions } from './backup-run.js';
 
 /** Taken only to refuse it: a PostgreSQL instance is backed up with pg_dump. */
@@ -24,7 +25,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...DATABASE)
     .option('--force', 'replace --to if it exists')
     .addHelpText('after', `${NOT_A_SNAPSHOT}${examples('confctl admin backup --data ./data --to ./backup-2026-01-31', 'confctl --dry-run admin backup --to ./backup   # print the plan, write nothing')}`)
-    .action(async (flags: BackupOptions, cmd: Command) => (await import('./backup-run.js')).backup(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<BackupOptions>, cmd: Command) => (await import('./backup-run.js')).backup({ ...flags, ...commonOptions(cmd) }, ctx));
   admin
     .command('restore')
     .description('Put a backup back into a new or empty data directory')
@@ -33,5 +34,5 @@ export function register(admin: Command, ctx: CliContext): void {
     .option('--media <dir>', "where the recording files go, new or empty (default: CONFCTL_MEDIA_DIR, else the data directory's media/)")
     .option(...DATABASE)
     .addHelpText('after', `${NOT_A_SNAPSHOT}${examples('confctl admin restore --from ./backup-2026-01-31 --data ./restored')}`)
-    .action(async (flags: RestoreOptions, cmd: Command) => (await import('./backup-run.js')).restore(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<RestoreOptions>, cmd: Command) => (await import('./backup-run.js')).restore({ ...flags, ...commonOptions(cmd) }, ctx));
 }

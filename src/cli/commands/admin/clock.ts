@@ -10,6 +10,7 @@ import { ClockRefused, type ClockMove, moveClock, parseClockMove, showClock } fr
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { examples } from '../../help.js';
+import { type AdminCommon, commonOptions } from './flags.js';
 
 /** What `admin clock` does: show the manual clock, or move it. */
 export type ClockOptions = { action: 'show' } | ClockMove;
@@ -52,10 +53,10 @@ export async function run(options: ClockOptions, deps: ClockDeps): Promise<Clock
 const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)'] as const;
 const DATABASE = ['--database <url>', 'the PostgreSQL database instead (default: CONFCTL_DATABASE_URL, unless --data is given)'] as const;
 
-/** Opens the store the flags name, runs `options` on it and prints the report. */
-async function act(ctx: CliContext, cmd: Command, options: ClockOptions): Promise<void> {
+/** Opens the store the common options name, runs `options` on it and prints the report. */
+async function act(ctx: CliContext, common: AdminCommon, options: ClockOptions): Promise<void> {
   const [{ withStore }, { print }] = await Promise.all([import('./store.js'), import('./local.js')]);
-  await withStore(ctx, cmd, options.action !== 'show', async ({ store }) => print(ctx, cmd, { ...(await run(options, { store })) }));
+  await withStore(ctx, common.store, options.action !== 'show', async ({ store }) => print(ctx, common.globals, { ...(await run(options, { store })) }));
 }
 
 export function registerClock(admin: Command, ctx: CliContext): void {
@@ -83,19 +84,19 @@ ${examples('confctl admin clock show', 'confctl admin clock advance 10m', 'confc
     .option(...DATA)
     .option(...DATABASE)
     .addHelpText('after', examples('confctl admin clock show -o json   # {"clock": "2030-01-31T09:00:00.000Z"}'))
-    .action(async (_opts, cmd: Command) => act(ctx, cmd, parseClockOptions('show')));
+    .action(async (_opts, cmd: Command) => act(ctx, commonOptions(cmd), parseClockOptions('show')));
   clock
     .command('set <time>')
     .description('Set the manual clock to TIME (ISO 8601; without an offset, UTC), never earlier than it stands')
     .option(...DATA)
     .option(...DATABASE)
     .addHelpText('after', examples('confctl admin clock set 2030-01-31T09:00:00Z', 'CONFCTL_DATABASE_URL=postgres://confctl@localhost/confctl confctl admin clock set 2030-02-01'))
-    .action(async (time: string, _opts, cmd: Command) => act(ctx, cmd, parseClockOptions('set', time)));
+    .action(async (time: string, _opts, cmd: Command) => act(ctx, commonOptions(cmd), parseClockOptions('set', time)));
   clock
     .command('advance <duration>')
     .description('Move the manual clock on by DURATION: a number with ms, s, m or h (a bare number is seconds)')
     .option(...DATA)
     .option(...DATABASE)
     .addHelpText('after', examples('confctl admin clock advance 10m   # past the 2 min webhook retry: the delivery goes out', 'confctl admin clock advance 90   # 90 seconds'))
-    .action(async (duration: string, _opts, cmd: Command) => act(ctx, cmd, parseClockOptions('advance', duration)));
+    .action(async (duration: string, _opts, cmd: Command) => act(ctx, commonOptions(cmd), parseClockOptions('advance', duration)));
 }

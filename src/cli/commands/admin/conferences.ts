@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { DATA, DATABASE, TENANT } from './flags.js';
+import { DATA, DATABASE, TENANT, commonOptions } from './flags.js';
 
 export function register(admin: Command, ctx: CliContext): void {
   const conferences = admin.command('conferences').description("Drive a conference's life (the provider's side)").addHelpText('after', examples('confctl admin conferences start 3'));
@@ -19,7 +19,7 @@ export function register(admin: Command, ctx: CliContext): void {
       .addHelpText('after', examples(`confctl admin conferences ${name} 3`))
       .action(async (id: string, flags: { tenant?: string }, cmd: Command) => {
         const run = await import('./conferences-run.js');
-        await (name === 'start' ? run.conferenceStart : run.conferenceEnd)({ id, tenant: flags.tenant }, { ctx, cmd });
+        await (name === 'start' ? run.conferenceStart : run.conferenceEnd)({ id, tenant: flags.tenant, ...commonOptions(cmd) }, ctx);
       });
   }
 }

@@ -2,14 +2,15 @@
 import { statSync } from 'node:fs';
 import { type CopyOptions, type CopySummary, copyToPostgres, MediaMissing, planCopy } from '../../../admin/copy.js';
 import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
-import { type CliContext, globalOptions, outputFormat, UsageError } from '../../context.js';
+import { type CliContext, outputFormat, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { type AdminDeps, plan, print, printList } from './local.js';
+import type { AdminCommon } from './flags.js';
+import { plan, print, printList } from './local.js';
 import { isPostgresUrl } from '../database-choice.js';
-import { connectionFailure } from './database.js';
+import { connectionFailure } from './store.js';
 
 /** The flags of `admin copy` as commander hands them over. */
-export type CopyFlags = { from: string; to?: string; media?: string; mediaTo?: string; replace?: boolean };
+export type CopyFlags = AdminCommon & { from: string; to?: string; media?: string; mediaTo?: string; replace?: boolean };
 
 /** The options as copy takes them; the URL from --to, else CONFCTL_DATABASE_URL. */
 function copyOptions(ctx: CliContext, opts: CopyFlags): CopyOptions {
@@ -35,9 +36,9 @@ const mediaLine = (m: CopySummary['media'], planned: boolean) =>
     ? `${planned ? 'would leave the' : 'The'} ${m.files} media files ${planned ? '' : 'stay '}in ${m.to} (the instance's own media directory)`
     : `${planned ? 'would copy' : 'Copied'} ${m.files} media files (${m.bytes} bytes) from ${m.from} to ${m.to}`;
 
-export async function copy(flags: CopyFlags, { ctx, cmd }: AdminDeps): Promise<void> {
+export async function copy(flags: CopyFlags, ctx: CliContext): Promise<void> {
   const options = copyOptions(ctx, flags);
-  const globals = globalOptions(cmd);
+  const { globals } = flags;
   const plain = outputFormat(ctx, globals) === 'table' && !globals.fields && !globals.query;
   let summary: CopySummary;
   try {
@@ -47,7 +48,7 @@ export async function copy(flags: CopyFlags, { ctx, cmd }: AdminDeps): Promise<v
     throw connectionFailure(err, options.to);
   }
   if (globals.dryRun) {
-    if (!plain) return print(ctx, cmd, { dry_run: true, ...summary });
+    if (!plain) return print(ctx, globals, { dry_run: true, ...summary });
     return plan(ctx, [
       ...(summary.replaced ? [`would empty confctl's tables in ${summary.to} first`] : []),
       `would copy ${summary.rows} rows of ${summary.tables.length} tables from ${summary.from} into ${summary.to}, in one transaction`,
@@ -55,8 +56,8 @@ export async function copy(flags: CopyFlags, { ctx, cmd }: AdminDeps): Promise<v
       mediaLine(summary.media, true),
     ]);
   }
-  if (!plain) return print(ctx, cmd, summary as unknown as Row);
-  await printList(ctx, cmd, summary.tables.map((t) => ({ ...t })), ['table', 'rows']);
+  if (!plain) return print(ctx, globals, summary as unknown as Row);
+  await printList(ctx, globals, summary.tables.map((t) => ({ ...t })), ['table', 'rows']);
   ctx.streams.stdout.write(
     `Copied ${summary.rows} rows from ${summary.from} into ${summary.to}${summary.replaced ? ' (emptied first)' : ''}, and the signing secret\n${mediaLine(summary.media, false)}\n`,
   );

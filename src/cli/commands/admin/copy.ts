@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
+import { commonOptions, type OwnFlags } from './flags.js';
 import type { CopyFlags } from './copy-run.js';
 
 export function register(admin: Command, ctx: CliContext): void {
@@ -26,5 +27,5 @@ ${examples(
   'confctl --dry-run admin copy --from ./data --to postgres://confctl@localhost/confctl   # print the plan, write nothing',
 )}`,
     )
-    .action(async (flags: CopyFlags, cmd: Command) => (await import('./copy-run.js')).copy(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<CopyFlags>, cmd: Command) => (await import('./copy-run.js')).copy({ ...flags, ...commonOptions(cmd) }, ctx));
 }

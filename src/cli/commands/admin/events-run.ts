@@ -3,17 +3,19 @@
  * data directory or, with `--database`, in PostgreSQL; each change writes its webhook deliveries
  * (decisions §13) in its own transaction.
  */
+import type { CliContext } from '../../context.js';
+import type { AdminCommon } from './flags.js';
 import { createEvent, deleteEvent, type EventChange, eventTime, updateEvent } from '../../../admin/events.js';
 import type { EventPatch } from '../../../store/types.js';
 import { UsageError } from '../../context.js';
-import { type AdminDeps, isDryRun, plan, print, wholeNumber } from './local.js';
+import { plan, print, wholeNumber } from './local.js';
 import { withStore } from './store.js';
 
-export type EventsCreateOptions = { tenant?: string; calendar: string; title: string; start: string; end: string; body?: string; location?: string };
+export type EventsCreateOptions = AdminCommon & { tenant?: string; calendar: string; title: string; start: string; end: string; body?: string; location?: string };
 /** The flags of `update` and `reschedule` (reschedule has only the times). */
 export type EventPatchFlags = { tenant?: string; title?: string; start?: string; end?: string; body?: string; location?: string };
-export type EventChangeOptions = EventPatchFlags & { id: string };
-export type EventsDeleteOptions = { id: string; tenant?: string };
+export type EventChangeOptions = AdminCommon & EventPatchFlags & { id: string };
+export type EventsDeleteOptions = AdminCommon & { id: string; tenant?: string };
 
 const changeRow = ({ event, emitted }: EventChange) => ({
   id: event.id,
@@ -37,8 +39,8 @@ function patchOf(options: EventPatchFlags): EventPatch {
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
 }
 
-export async function eventsCreate(options: EventsCreateOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+export async function eventsCreate(options: EventsCreateOptions, ctx: CliContext): Promise<void> {
+  await withStore(ctx, options.store, true, async ({ store, tenantOf }) => {
     const input = {
       calendar_id: wholeNumber('--calendar', options.calendar),
       title: options.title,
@@ -48,42 +50,42 @@ export async function eventsCreate(options: EventsCreateOptions, { ctx, cmd }: A
       location: options.location ?? null,
     };
     const tenant = await tenantOf(options);
-    if (isDryRun(cmd)) return plan(ctx, [`would create event '${input.title}' in calendar ${input.calendar_id} of tenant ${tenant.primary_domain} (${input.start} to ${input.end}), sending events.created`]);
-    await print(ctx, cmd, changeRow(await createEvent(store, tenant.id, input)));
+    if (options.globals.dryRun) return plan(ctx, [`would create event '${input.title}' in calendar ${input.calendar_id} of tenant ${tenant.primary_domain} (${input.start} to ${input.end}), sending events.created`]);
+    await print(ctx, options.globals, changeRow(await createEvent(store, tenant.id, input)));
   });
 }
 
-async function change(options: EventChangeOptions, { ctx, cmd }: AdminDeps, patchFrom: (options: EventPatchFlags) => EventPatch): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+async function change(options: EventChangeOptions, ctx: CliContext, patchFrom: (options: EventPatchFlags) => EventPatch): Promise<void> {
+  await withStore(ctx, options.store, true, async ({ store, tenantOf }) => {
     const eventId = wholeNumber('event id', options.id);
     const patch = patchFrom(options);
     const tenant = await tenantOf(options);
-    if (isDryRun(cmd)) return plan(ctx, [`would change ${Object.keys(patch).join(', ')} of event ${eventId} of tenant ${tenant.primary_domain}`]);
-    await print(ctx, cmd, changeRow(await updateEvent(store, tenant.id, eventId, patch)));
+    if (options.globals.dryRun) return plan(ctx, [`would change ${Object.keys(patch).join(', ')} of event ${eventId} of tenant ${tenant.primary_domain}`]);
+    await print(ctx, options.globals, changeRow(await updateEvent(store, tenant.id, eventId, patch)));
   });
 }
 
-export async function eventsUpdate(options: EventChangeOptions, deps: AdminDeps): Promise<void> {
-  await change(options, deps, (flags) => {
+export async function eventsUpdate(options: EventChangeOptions, ctx: CliContext): Promise<void> {
+  await change(options, ctx, (flags) => {
     const patch = patchOf(flags);
     if (Object.keys(patch).length === 0) throw new UsageError('say what to change: --title, --start, --end, --body or --location');
     return patch;
   });
 }
 
-export async function eventsReschedule(options: EventChangeOptions, deps: AdminDeps): Promise<void> {
-  await change(options, deps, (flags) => {
+export async function eventsReschedule(options: EventChangeOptions, ctx: CliContext): Promise<void> {
+  await change(options, ctx, (flags) => {
     const { start, end } = patchOf(flags);
     if (start === undefined && end === undefined) throw new UsageError('give the new --start, --end or both');
     return Object.fromEntries(Object.entries({ start, end }).filter(([, v]) => v !== undefined));
   });
 }
 
-export async function eventsDelete(options: EventsDeleteOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+export async function eventsDelete(options: EventsDeleteOptions, ctx: CliContext): Promise<void> {
+  await withStore(ctx, options.store, true, async ({ store, tenantOf }) => {
     const eventId = wholeNumber('event id', options.id);
     const tenant = await tenantOf(options);
-    if (isDryRun(cmd)) return plan(ctx, [`would delete event ${eventId} of tenant ${tenant.primary_domain}, sending events.deleted`]);
-    await print(ctx, cmd, { ...changeRow(await deleteEvent(store, tenant.id, eventId)), deleted: true });
+    if (options.globals.dryRun) return plan(ctx, [`would delete event ${eventId} of tenant ${tenant.primary_domain}, sending events.deleted`]);
+    await print(ctx, options.globals, { ...changeRow(await deleteEvent(store, tenant.id, eventId)), deleted: true });
   });
 }

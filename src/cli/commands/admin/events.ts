@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 import type { EventPatchFlags, EventsCreateOptions } from './events-run.js';
-import { DATA, DATABASE, TENANT } from './flags.js';
+import { DATA, DATABASE, TENANT, commonOptions, type OwnFlags } from './flags.js';
 
 const run = () => import('./events-run.js');
 
@@ -25,7 +25,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .option('--body <text>', 'its description')
     .option('--location <text>', 'where it takes place')
     .addHelpText('after', examples('confctl admin events create --calendar 1 --title Sync --start 2026-12-01T09:00:00Z --end 2026-12-01T09:30:00Z -o json'))
-    .action(async (flags: EventsCreateOptions, cmd: Command) => (await run()).eventsCreate(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<EventsCreateOptions>, cmd: Command) => (await run()).eventsCreate({ ...flags, ...commonOptions(cmd) }, ctx));
   events
     .command('update <id>')
     .description('Change an event (events.updated; a new --start or --end also events.rescheduled)')
@@ -38,7 +38,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .option('--body <text>', 'new description')
     .option('--location <text>', 'new location')
     .addHelpText('after', examples('confctl admin events update 7 --title "Weekly sync" --location "Room 2"'))
-    .action(async (id: string, flags: EventPatchFlags, cmd: Command) => (await run()).eventsUpdate({ id, ...flags }, { ctx, cmd }));
+    .action(async (id: string, flags: EventPatchFlags, cmd: Command) => (await run()).eventsUpdate({ id, ...flags, ...commonOptions(cmd) }, ctx));
   events
     .command('reschedule <id>')
     .description('Move an event to a new start and/or end (events.rescheduled)')
@@ -48,7 +48,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .option('--start <time>', 'new start')
     .option('--end <time>', 'new end')
     .addHelpText('after', examples('confctl admin events reschedule 7 --start 2026-12-02T09:00:00Z --end 2026-12-02T09:30:00Z'))
-    .action(async (id: string, flags: EventPatchFlags, cmd: Command) => (await run()).eventsReschedule({ id, ...flags }, { ctx, cmd }));
+    .action(async (id: string, flags: EventPatchFlags, cmd: Command) => (await run()).eventsReschedule({ id, ...flags, ...commonOptions(cmd) }, ctx));
   events
     .command('delete <id>')
     .description('Delete an event (events.deleted); an event backing a conference is refused')
@@ -56,5 +56,5 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin events delete 7'))
-    .action(async (id: string, flags: { tenant?: string }, cmd: Command) => (await run()).eventsDelete({ id, tenant: flags.tenant }, { ctx, cmd }));
+    .action(async (id: string, flags: { tenant?: string }, cmd: Command) => (await run()).eventsDelete({ id, tenant: flags.tenant, ...commonOptions(cmd) }, ctx));
 }

@@ -4,7 +4,6 @@
  * from its next request on. The rules and how serve applies them: contract/faults.ts and
  * server/faults.ts.
  */
-import { followStoredClock } from './stored-clock.js';
 import type { Command } from 'commander';
 import type { FaultRuleFields } from '../../../contract/faults.js';
 import type { DataStore } from '../../../store/port.js';
@@ -12,7 +11,6 @@ import type { FaultRuleRecord } from '../../../store/types.js';
 import { type CliContext, CliError, EXIT, type GlobalOptions, globalOptions, outputFormat, UsageError } from '../../context.js';
 import { examples } from '../../help.js';
 import type { Row } from '../../output/index.js';
-import { chooseDatabase } from '../database-choice.js';
 
 /** Where the rules are: a data directory, or a PostgreSQL database (as `chooseDatabase` picks). */
 export interface FaultsStoreOptions {
@@ -38,28 +36,8 @@ async function ruleRow(store: DataStore, rule: FaultRuleRecord): Promise<Row> {
   return { ...faultRuleView(rule, tenant) };
 }
 
-/**
- * Runs `work` on the store the options name and closes it. `write`: a PostgreSQL database is
- * opened as serve opens it (confctl's schema created if missing); otherwise one without the
- * schema holds no rules (`work` gets undefined).
- */
-async function withRules<T>(options: FaultsOptions, ctx: CliContext, write: boolean, work: (store: DataStore | undefined) => Promise<T>): Promise<T> {
-  const url = chooseDatabase(options, ctx.env);
-  let store: DataStore | undefined;
-  if (url) store = await (await import('./database.js')).openForAdmin(url, write);
-  else store = (await import('../../../local/open.js')).openLocal(options.data, ctx.env, (m) => ctx.streams.stderr.write(`${m}\n`)).store;
-  // A rule's created_at is dated by the instance's clock, the manual one when serve runs on it.
-  const restoreClock = store ? await followStoredClock(store) : () => {};
-  try {
-    return await work(store);
-  } finally {
-    restoreClock();
-    await store?.close();
-  }
-}
-
 /** The rule's fields checked, and its tenant resolved: exit 2 for a refused rule, 4 for an unknown tenant. */
-async function ruleToAdd(store: DataStore | undefined, options: Extract<FaultsOptions, { action: 'add' }>) {
+async function ruleToAdd(store: DataStore, options: Extract<FaultsOptions, { action: 'add' }>) {
   const { parseFaultRule } = await import('../../../contract/faults.js');
   const parsed = parseFaultRule(options.rule);
   if ('errors' in parsed) {
@@ -68,7 +46,7 @@ async function ruleToAdd(store: DataStore | undefined, options: Extract<FaultsOp
   }
   let tenantId: number | null = null;
   if (options.tenant !== undefined) {
-    const tenant = await store?.tenants.byDomain(options.tenant.toLowerCase());
+    const tenant = await store.tenants.byDomain(options.tenant.toLowerCase());
     if (!tenant) throw new CliError(`no tenant has the domain '${options.tenant}'`, EXIT.notFound, "see 'confctl admin tenants list'");
     tenantId = tenant.id;
   }
@@ -85,32 +63,34 @@ export async function runFaults(options: FaultsOptions, ctx: CliContext): Promis
     ctx.streams.stdout.write(`${line}\n`);
     ctx.streams.stderr.write('dry run: nothing was changed\n');
   };
-  await withRules(options, ctx, options.action !== 'list' && !dryRun, async (store) => {
+  // A rule's created_at is dated by the instance's clock, the manual one when serve runs on it (withStore).
+  const { withStore } = await import('./store.js');
+  await withStore(ctx, { data: options.data, database: options.database, dryRun }, options.action !== 'list', async ({ store }) => {
     switch (options.action) {
       case 'add': {
         const rule = await ruleToAdd(store, options);
         const { faultRoute } = await import('../../../contract/faults.js');
-        if (dryRun || !store) return planned(`would add a fault rule on ${faultRoute(rule)}`);
+        if (dryRun) return planned(`would add a fault rule on ${faultRoute(rule)}`);
         return item(await ruleRow(store, await store.faults.add(rule)));
       }
       case 'list': {
         const writer = listWriter(ctx.streams, { format, fields: globals.fields, columns: COLUMNS, query: globals.query });
-        for (const rule of (await store?.faults.list()) ?? []) await writer.write([await ruleRow(store!, rule)]);
+        for (const rule of await store.faults.list()) await writer.write([await ruleRow(store, rule)]);
         return writer.end();
       }
       case 'remove': {
-        const found = await store?.faults.get(options.id);
+        const found = await store.faults.get(options.id);
         if (!found) throw new CliError(`no fault rule has the id ${options.id}`, EXIT.notFound, "'confctl admin faults list' lists the rules");
         if (dryRun) return planned(`would remove fault rule ${options.id}`);
-        await store!.faults.remove(options.id);
+        await store.faults.remove(options.id);
         return item({ removed: options.id });
       }
       case 'clear': {
         if (dryRun) {
-          const count = (await store?.faults.list())?.length ?? 0;
+          const count = (await store.faults.list()).length;
           return planned(`would remove ${count} fault rule${count === 1 ? '' : 's'}`);
         }
-        return item({ removed: (await store?.faults.clear()) ?? 0 });
+        return item({ removed: await store.faults.clear() });
       }
     }
   });

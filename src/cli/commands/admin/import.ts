@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { DATA, DATABASE, TENANT } from './flags.js';
+import { DATA, DATABASE, TENANT, commonOptions } from './flags.js';
 
 export function register(admin: Command, ctx: CliContext): void {
   admin
@@ -13,6 +13,6 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin import users users.ndjson', 'confctl admin import customers customers.json --tenant acme.test'))
     .action(async (kind: string, file: string, flags: { tenant?: string }, cmd: Command) =>
-      (await import('./import-run.js')).importFile({ kind, file, tenant: flags.tenant }, { ctx, cmd }),
+      (await import('./import-run.js')).importFile({ kind, file, tenant: flags.tenant, ...commonOptions(cmd) }, ctx),
     );
 }

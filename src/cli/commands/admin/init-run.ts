@@ -1,18 +1,8 @@
-/** The action of `confctl admin init`: the first tenant and key of a data directory, or with `--database` of a PostgreSQL database (database.ts). */
-import { initFirstTenant } from '../../../local/init.js';
-import { type AdminDeps, databaseUrl, withLocal } from './local.js';
+/** The action of `confctl admin init`: the first tenant and key of a data directory, or with `--database` of a PostgreSQL database. */
+import type { CliContext } from '../../context.js';
 import { initOn, type InitOptions } from './setup.js';
+import { withStore } from './store.js';
 
-export async function init(options: InitOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await import('./database.js')).init(ctx, cmd, url);
-  await withLocal(ctx, cmd, (local) =>
-    initOn(ctx, cmd, options, {
-      where: local.layout.dir,
-      store: local.store,
-      hasTenant: async () => local.store.tenants.list().length > 0,
-      create: async (domain) => initFirstTenant(local.store, domain),
-      keysHint: "create more keys with 'confctl admin keys create'",
-    }),
-  );
+export async function init(options: InitOptions, ctx: CliContext): Promise<void> {
+  await withStore(ctx, options.store, true, (target) => initOn(ctx, options, target));
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 import { FORCE_FLAG } from '../../overwrite.js';
-import { DATA, DATABASE } from './flags.js';
+import { DATA, DATABASE, commonOptions, type OwnFlags } from './flags.js';
 import type { InitOptions } from './setup.js';
 
 export function register(admin: Command, ctx: CliContext): void {
@@ -23,5 +23,5 @@ A profile of that name that points elsewhere is replaced only with consent: aske
 else --force (or pick another name with --profile-name). This is checked before the key exists.
 ${examples('confctl admin init --data ./data -o json   # {"tenant": "...", "key_id": "...", "secret": "..."}', 'confctl admin init --data ./other --profile-name other --dry-run')}`,
     )
-    .action(async (flags: InitOptions, cmd: Command) => (await import('./init-run.js')).init(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<InitOptions>, cmd: Command) => (await import('./init-run.js')).init({ ...flags, ...commonOptions(cmd) }, ctx));
 }

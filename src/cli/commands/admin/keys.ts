@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { ALL_PERMISSIONS } from '../../../contract/operations-meta.js';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { DATA, DATABASE, TENANT } from './flags.js';
+import { DATA, DATABASE, TENANT, commonOptions, type OwnFlags } from './flags.js';
 import type { KeysCreateOptions, KeysListOptions } from './keys-run.js';
 
 export function register(admin: Command, ctx: CliContext): void {
@@ -25,7 +25,7 @@ export function register(admin: Command, ctx: CliContext): void {
         'CONFCTL_DATABASE_URL=postgres://confctl@db.internal/confctl confctl admin keys create --name ci --permissions "*"',
       ),
     )
-    .action(async (flags: KeysCreateOptions, cmd: Command) => (await import('./keys-run.js')).keysCreate(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<KeysCreateOptions>, cmd: Command) => (await import('./keys-run.js')).keysCreate({ ...flags, ...commonOptions(cmd) }, ctx));
   keys
     .command('list')
     .description('List access keys (never their secrets)')
@@ -33,7 +33,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...DATABASE)
     .option('--tenant <domain>', 'only the keys of this tenant')
     .addHelpText('after', examples('confctl admin keys list --tenant localhost', 'confctl admin keys list --database postgres://confctl@localhost/confctl'))
-    .action(async (flags: KeysListOptions, cmd: Command) => (await import('./keys-run.js')).keysList(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<KeysListOptions>, cmd: Command) => (await import('./keys-run.js')).keysList({ ...flags, ...commonOptions(cmd) }, ctx));
   keys
     .command('revoke <id>')
     .description('Revoke an access key (a running serve refuses it from its next request on)')
@@ -43,5 +43,5 @@ export function register(admin: Command, ctx: CliContext): void {
       'after',
       examples('confctl admin keys revoke ak_0123456789abcdefghijklmn', 'CONFCTL_DATABASE_URL=postgres://confctl@db.internal/confctl confctl admin keys revoke ak_0123456789abcdefghijklmn'),
     )
-    .action(async (id: string, _flags: unknown, cmd: Command) => (await import('./keys-run.js')).keysRevoke({ id }, { ctx, cmd }));
+    .action(async (id: string, _flags: unknown, cmd: Command) => (await import('./keys-run.js')).keysRevoke({ id, ...commonOptions(cmd) }, ctx));
 }

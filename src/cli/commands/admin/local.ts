@@ -1,79 +1,14 @@
-/** What every `confctl admin …` action shares: the opened data directory, the tenant, printing. */
-import type { Command } from 'commander';
-import type { AdminError } from '../../../admin/errors.js';
-import type { ImportError } from '../../../admin/import.js';
-import { findTenant, type LocalInstance, openLocal, openLocalForPlan } from '../../../local/open.js';
-import type { TenantRecord } from '../../../store/types.js';
-import { type CliContext, CliError, EXIT, globalOptions, outputFormat, UsageError } from '../../context.js';
+/** What every `confctl admin …` action shares: its flags' parsing and printing (the store: store.ts). */
+import { type CliContext, type GlobalOptions, outputFormat, UsageError } from '../../context.js';
 import { listWriter, renderItem, type Row } from '../../output/index.js';
-import { chooseDatabase } from '../database-choice.js';
-import { followStoredClock } from './stored-clock.js';
-
-/** The flags as withStore and the PostgreSQL side (store.ts, database.ts) read them from the command. */
-export type Opts = Record<string, unknown>;
-
-/**
- * What an admin command's `run` gets besides its typed options: the context, and the command it
- * ran as, whose global options it prints with and whose `--data`/`--database` choose the store
- * (withStore, withLocal, databaseUrl).
- */
-export interface AdminDeps {
-  ctx: CliContext;
-  cmd: Command;
-}
 
 /** The options of a command that has none of its own. */
 export type NoOptions = Record<string, never>;
-
-/**
- * An admin failure or refused import, passed on as it is: errors.ts makes it an exit code with
- * its hint. Kept for store-postgres.ts, which still passes its errors through these.
- */
-export const adminFailure = (err: AdminError, _cmd: Command): AdminError => err;
-export const importFailure = (_ctx: CliContext, err: ImportError): ImportError => err;
-
-/** `--dry-run` was given (only commands that print a plan take it). */
-export const isDryRun = (cmd: Command): boolean => globalOptions(cmd).dryRun;
 
 /** Prints a dry run's plan on stdout, a `would …` line each, and says on stderr that nothing changed. */
 export function plan(ctx: CliContext, lines: string[]): void {
   for (const line of lines) ctx.streams.stdout.write(`${line}\n`);
   ctx.streams.stderr.write('dry run: nothing was changed\n');
-}
-
-/**
- * Runs `work` on the opened data directory and always closes it.
- * Under `--dry-run` a missing directory is planned against as an empty one, and not created.
- */
-export async function withLocal<T>(ctx: CliContext, cmd: Command, work: (local: LocalInstance, opts: Opts) => T | Promise<T>): Promise<T> {
-  const opts = cmd.opts<Opts>();
-  const { data, media } = cmd.opts<{ data?: string; media?: string }>();
-  const env = ctx.env as NodeJS.ProcessEnv;
-  const local = isDryRun(cmd) ? openLocalForPlan(data, env, media) : openLocal(data, env, (m) => ctx.streams.stderr.write(`${m}\n`), media);
-  const restoreClock = await followStoredClock(local.store);
-  try {
-    return await work(local, opts);
-  } finally {
-    restoreClock();
-    local.store.close();
-  }
-}
-
-/** The PostgreSQL database an admin command works on, or undefined for the SQLite data directory (see `chooseDatabase`). */
-export function databaseUrl(ctx: CliContext, cmd: Command): string | undefined {
-  const { data, database } = cmd.opts<{ data?: string; database?: string }>();
-  return chooseDatabase({ data, database }, ctx.env);
-}
-
-/** The tenant of `--tenant`, else the first one; exit 4 naming what to do when there is none. */
-export function tenantOf(local: LocalInstance, opts: { tenant?: string }): TenantRecord {
-  const tenant = findTenant(local.store, opts.tenant);
-  if (tenant) return tenant;
-  throw new CliError(
-    opts.tenant ? `no tenant has the domain '${opts.tenant}'` : `the data directory ${local.layout.dir} has no tenant yet`,
-    EXIT.notFound,
-    opts.tenant ? "see 'confctl admin tenants list'" : "run 'confctl admin init' first",
-  );
 }
 
 export function wholeNumber(flag: string, value: unknown): number {
@@ -95,18 +30,15 @@ export function snakeKeys<T>(value: T): T {
 }
 
 /** A new secret is shown as plain lines on a terminal, unless `--fields` picks what to print. */
-export function isPlainText(ctx: CliContext, cmd: Command): boolean {
-  const globals = globalOptions(cmd);
+export function isPlainText(ctx: CliContext, globals: GlobalOptions): boolean {
   return outputFormat(ctx, globals) === 'table' && !globals.fields;
 }
 
-export async function print(ctx: CliContext, cmd: Command, item: Row): Promise<void> {
-  const globals = globalOptions(cmd);
+export async function print(ctx: CliContext, globals: GlobalOptions, item: Row): Promise<void> {
   await renderItem(ctx.streams, snakeKeys(item), { format: outputFormat(ctx, globals), fields: globals.fields, query: globals.query });
 }
 
-export async function printList(ctx: CliContext, cmd: Command, rows: Row[], columns: string[]): Promise<void> {
-  const globals = globalOptions(cmd);
+export async function printList(ctx: CliContext, globals: GlobalOptions, rows: Row[], columns: string[]): Promise<void> {
   const writer = listWriter(ctx.streams, { format: outputFormat(ctx, globals), fields: globals.fields, columns, query: globals.query });
   await writer.write(snakeKeys(rows));
   await writer.end();

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { DATA, DATABASE, TENANT } from './flags.js';
+import { DATA, DATABASE, TENANT, commonOptions, type OwnFlags } from './flags.js';
 import type { LookupOptions } from './lookup-run.js';
 
 export function register(admin: Command, ctx: CliContext): void {
@@ -17,7 +17,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin roles list --tenant localhost -o json'))
-    .action(async (flags: LookupOptions, cmd: Command) => (await import('./lookup-run.js')).rolesList(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<LookupOptions>, cmd: Command) => (await import('./lookup-run.js')).rolesList({ ...flags, ...commonOptions(cmd) }, ctx));
 
   const departments = admin.command('departments').description("A tenant's departments (the ids a user's department_id may take)").addHelpText('after', examples('confctl admin departments list'));
   departments
@@ -27,7 +27,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin departments list -o json'))
-    .action(async (flags: LookupOptions, cmd: Command) => (await import('./lookup-run.js')).departmentsList(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<LookupOptions>, cmd: Command) => (await import('./lookup-run.js')).departmentsList({ ...flags, ...commonOptions(cmd) }, ctx));
 
   const invitations = admin
     .command('invitations')
@@ -40,5 +40,5 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin invitations list --tenant localhost -o json'))
-    .action(async (flags: LookupOptions, cmd: Command) => (await import('./lookup-run.js')).invitationsList(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<LookupOptions>, cmd: Command) => (await import('./lookup-run.js')).invitationsList({ ...flags, ...commonOptions(cmd) }, ctx));
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { DATA, DATABASE, TENANT } from './flags.js';
+import { DATA, DATABASE, TENANT, commonOptions, type OwnFlags } from './flags.js';
 import type { MeetingLinksCreateOptions, MeetingLinksListOptions, MeetingLinksScheduleOptions } from './meeting-links-run.js';
 
 const run = () => import('./meeting-links-run.js');
@@ -22,7 +22,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .requiredOption('--name <text>', 'its name')
     .option('--duration <minutes>', 'length of a booked meeting', '30')
     .addHelpText('after', examples('confctl admin meeting-links create --calendar 1 --name "Intro call" --duration 15 -o json'))
-    .action(async (flags: MeetingLinksCreateOptions, cmd: Command) => (await run()).meetingLinksCreate(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<MeetingLinksCreateOptions>, cmd: Command) => (await run()).meetingLinksCreate({ ...flags, ...commonOptions(cmd) }, ctx));
   links
     .command('list')
     .description("List a tenant's meeting links")
@@ -30,7 +30,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin meeting-links list'))
-    .action(async (flags: MeetingLinksListOptions, cmd: Command) => (await run()).meetingLinksList(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<MeetingLinksListOptions>, cmd: Command) => (await run()).meetingLinksList({ ...flags, ...commonOptions(cmd) }, ctx));
   links
     .command('schedule <id>')
     .description('Book a meeting through a link (events.created and meeting_links.scheduled)')
@@ -42,5 +42,5 @@ export function register(admin: Command, ctx: CliContext): void {
     .option('--contact-number <phone>', "the booker's phone number")
     .requiredOption('--start <time>', 'ISO 8601 date-time the meeting starts')
     .addHelpText('after', examples('confctl admin meeting-links schedule 1 --name "Grace Hopper" --email grace@example.com --start 2026-12-01T15:00:00Z'))
-    .action(async (id: string, flags: Omit<MeetingLinksScheduleOptions, 'id'>, cmd: Command) => (await run()).meetingLinksSchedule({ id, ...flags }, { ctx, cmd }));
+    .action(async (id: string, flags: Omit<MeetingLinksScheduleOptions, 'id'>, cmd: Command) => (await run()).meetingLinksSchedule({ id, ...flags, ...commonOptions(cmd) }, ctx));
 }

@@ -1,25 +1,27 @@
 /** The actions of `confctl admin recordings finish|fail`: the provider's side the API does not expose. */
+import type { CliContext } from '../../context.js';
+import type { AdminCommon } from './flags.js';
 import { failRecording, finishRecording } from '../../../admin/lifecycle.js';
-import { type AdminDeps, idArg, isDryRun, plan, print } from './local.js';
+import { idArg, plan, print } from './local.js';
 import { withStore } from './store.js';
 
-export type RecordingFinishOptions = { id: string; tenant?: string; file?: string };
-export type RecordingFailOptions = { id: string; tenant?: string };
+export type RecordingFinishOptions = AdminCommon & { id: string; tenant?: string; file?: string };
+export type RecordingFailOptions = AdminCommon & { id: string; tenant?: string };
 
-export async function recordingFinish(options: RecordingFinishOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf, mediaDir }) => {
+export async function recordingFinish(options: RecordingFinishOptions, ctx: CliContext): Promise<void> {
+  await withStore(ctx, options.store, true, async ({ store, tenantOf, mediaDir }) => {
     const tenantId = (await tenantOf(options)).id;
     const recording = await finishRecording(store, tenantId, idArg(options.id, 'recording id'), { mediaDir, file: options.file, now: ctx.now() });
-    await print(ctx, cmd, recording);
+    await print(ctx, options.globals, recording);
   });
 }
 
-export async function recordingFail(options: RecordingFailOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+export async function recordingFail(options: RecordingFailOptions, ctx: CliContext): Promise<void> {
+  await withStore(ctx, options.store, true, async ({ store, tenantOf }) => {
     const tenantId = (await tenantOf(options)).id;
-    const dryRun = isDryRun(cmd);
+    const dryRun = options.globals.dryRun;
     const recording = await failRecording(store, tenantId, idArg(options.id, 'recording id'), { now: ctx.now(), dryRun });
     if (dryRun) return plan(ctx, [`would mark recording ${recording.id} Failed`]);
-    await print(ctx, cmd, recording);
+    await print(ctx, options.globals, recording);
   });
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { DATA, DATABASE, MEDIA, TENANT } from './flags.js';
+import { DATA, DATABASE, MEDIA, TENANT, commonOptions } from './flags.js';
 
 export function register(admin: Command, ctx: CliContext): void {
   const recordings = admin.command('recordings').description("Finish or fail recordings (the provider's side)").addHelpText('after', examples('confctl admin recordings finish 5 --file ./talk.wav'));
@@ -16,7 +16,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .option('--file <path>', 'media file to copy into the media directory')
     .addHelpText('after', examples('confctl admin recordings finish 5 --file ./talk.wav', 'confctl admin recordings finish 5 --media /srv/confctl-media   # a media volume shared by instances'))
     .action(async (id: string, flags: { tenant?: string; file?: string }, cmd: Command) =>
-      (await import('./recordings-run.js')).recordingFinish({ id, tenant: flags.tenant, file: flags.file }, { ctx, cmd }),
+      (await import('./recordings-run.js')).recordingFinish({ id, tenant: flags.tenant, file: flags.file, ...commonOptions(cmd) }, ctx),
     );
   recordings
     .command('fail <id>')
@@ -25,5 +25,5 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...DATABASE)
     .option(...TENANT)
     .addHelpText('after', examples('confctl admin recordings fail 5'))
-    .action(async (id: string, flags: { tenant?: string }, cmd: Command) => (await import('./recordings-run.js')).recordingFail({ id, tenant: flags.tenant }, { ctx, cmd }));
+    .action(async (id: string, flags: { tenant?: string }, cmd: Command) => (await import('./recordings-run.js')).recordingFail({ id, tenant: flags.tenant, ...commonOptions(cmd) }, ctx));
 }

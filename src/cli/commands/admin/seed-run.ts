@@ -1,12 +1,17 @@
-/** The action of `confctl admin seed`, on a data directory or with `--database` on PostgreSQL (store-postgres.ts). */
+/** The action of `confctl admin seed`, on a data directory or with `--database` on PostgreSQL. */
+import type { CliContext } from '../../context.js';
+import type { AdminCommon } from './flags.js';
 import { hasDemoData } from '../../../admin/seed/demo.js';
 import { seedBulk, seedDemo } from '../../../admin/seed/index.js';
-import { UsageError } from '../../context.js';
+import { initFirstTenant } from '../../../local/init.js';
+import type { TenantRecord } from '../../../store/types.js';
+import { CliError, EXIT, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { type AdminDeps, databaseUrl, isDryRun, plan, print, tenantOf, wholeNumber, withLocal } from './local.js';
+import { plan, print, wholeNumber } from './local.js';
 import { seedPlan } from './setup.js';
+import { withStore } from './store.js';
 
-export type SeedOptions = { tenant?: string; demo?: boolean; users?: string; customers?: string };
+export type SeedOptions = AdminCommon & { tenant?: string; demo?: boolean; users?: string; customers?: string };
 
 /** `--demo`, `--users N`, `--customers N`: what `admin seed` was asked to add, or exit 2. */
 export function seedRequest(options: SeedOptions): { demo: boolean; users: number; customers: number } {
@@ -18,17 +23,37 @@ export function seedRequest(options: SeedOptions): { demo: boolean; users: numbe
   return { demo: Boolean(options.demo), users, customers };
 }
 
-export async function seed(options: SeedOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await import('./store-postgres.js')).seedDatabase(ctx, cmd, url, seedRequest(options));
-  await withLocal(ctx, cmd, async (local) => {
-    const what = seedRequest(options);
-    const tenant = tenantOf(local, options);
-    if (isDryRun(cmd)) return plan(ctx, seedPlan(tenant, what, hasDemoData(local.store, tenant.id)));
+/**
+ * The seeders (src/admin/seed/) into the tenant: the demo set where the tenant lacks it (skipped
+ * where it has it), then bulk users and customers. Into a PostgreSQL database without a tenant,
+ * `--demo` first creates the tenant localhost and an all-permissions key as `serve --database
+ * --demo` does, printing its secret once.
+ */
+export async function seed(options: SeedOptions, ctx: CliContext): Promise<void> {
+  const what = seedRequest(options);
+  const dryRun = options.globals.dryRun;
+  const bulk = what.users > 0 || what.customers > 0;
+  await withStore(ctx, options.store, true, async ({ store, tenantOf, mediaDir }) => {
+    let tenant: TenantRecord;
+    let created: Row = {};
+    if (what.demo && !options.tenant && store.backend === 'postgres' && (await store.tenants.list()).length === 0) {
+      if (dryRun) {
+        const more = bulk ? `, then add ${what.users} generated users and ${what.customers} generated customers to it` : '';
+        return plan(ctx, [`would create tenant localhost with the demo data set and an all-permissions key 'admin' (its secret printed once)${more}`]);
+      }
+      const first = await initFirstTenant(store);
+      if (!first) throw new CliError('another writer filled the database meanwhile: the demo data set was not added', EXIT.conflict);
+      tenant = first.tenant;
+      created = { key_id: first.key.id, secret: first.key.secret };
+    } else {
+      tenant = await tenantOf(options);
+      if (dryRun) return plan(ctx, seedPlan(tenant, what, await hasDemoData(store, tenant.id)));
+    }
     const result: Row = { tenant: tenant.primary_domain };
-    if (what.demo) result.demo = seedDemo(local.store, tenant.id, { mediaDir: local.layout.mediaDir });
-    if (what.users || what.customers) Object.assign(result, seedBulk(local.store, tenant.id, { users: what.users, customers: what.customers }));
-    local.store.optimize();
-    await print(ctx, cmd, result);
+    if (what.demo) result.demo = await seedDemo(store, tenant.id, { mediaDir });
+    Object.assign(result, created);
+    if (bulk) Object.assign(result, await seedBulk(store, tenant.id, { users: what.users, customers: what.customers }));
+    await store.optimize?.();
+    await print(ctx, options.globals, result);
   });
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { DATA, DATABASE, MEDIA, TENANT } from './flags.js';
+import { DATA, DATABASE, MEDIA, TENANT, commonOptions, type OwnFlags } from './flags.js';
 import type { SeedOptions } from './seed-run.js';
 
 export function register(admin: Command, ctx: CliContext): void {
@@ -17,5 +17,5 @@ export function register(admin: Command, ctx: CliContext): void {
     .option('--users <n>', 'number of generated users')
     .option('--customers <n>', 'number of generated customers')
     .addHelpText('after', examples('confctl admin seed --demo', 'confctl admin seed --users 100000 --customers 100000'))
-    .action(async (flags: SeedOptions, cmd: Command) => (await import('./seed-run.js')).seed(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<SeedOptions>, cmd: Command) => (await import('./seed-run.js')).seed({ ...flags, ...commonOptions(cmd) }, ctx));
 }

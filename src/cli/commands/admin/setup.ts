@@ -1,16 +1,12 @@
-/**
- * What `confctl admin init|tenants|keys|seed` share on both stores: the data directory's actions
- * (init-run.ts, tenants-run.ts, keys-run.ts, seed-run.ts) and the PostgreSQL side (database.ts,
- * store-postgres.ts) print the same rows and plans and parse the same flags.
- */
-import type { Command } from 'commander';
+/** What `confctl admin init|tenants|keys|seed` share: their rows, plans and flag parsers, and `admin init` itself. */
 import { ALL_PERMISSIONS, grantsMatchingNothing, PERMISSION_PATTERN } from '../../../contract/index.js';
-import { type CreatedKey, FIRST_KEY_NAME, LOCAL_ALIASES } from '../../../local/init.js';
-import type { DataStore } from '../../../store/port.js';
+import { FIRST_KEY_NAME, initFirstTenant, LOCAL_ALIASES } from '../../../local/init.js';
 import type { AccessKeyRecord, TenantRecord } from '../../../store/types.js';
 import { type CliContext, CliError, EXIT, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
-import { isDryRun, isPlainText, plan, print } from './local.js';
+import type { AdminCommon } from './flags.js';
+import { isPlainText, plan, print } from './local.js';
+import type { AdminStore } from './store.js';
 import { consentToLocalProfile, localProfileChoice, type ProfileFlags, saveLocalProfile } from '../local-profile.js';
 import { baseUrlFor } from '../serve/run.js';
 
@@ -25,56 +21,41 @@ export const keyRow = (k: AccessKeyRecord, tenants: Map<number, string>): Row =>
   created_at: k.created_at,
 });
 
-/** database.ts takes it from here. */
-export { isPlainText };
-
 export const aliasText = (aliases: readonly string[]) => (aliases.length ? ` (aliases ${aliases.join(', ')})` : '');
 
-/** Where `admin init` creates the first tenant and key: a data directory, or a PostgreSQL database. */
-export interface InitTarget {
-  /** Fit to print: the directory, or the URL with its password masked. */
-  where: string;
-  store: Pick<DataStore, 'keys'>;
-  hasTenant(): Promise<boolean>;
-  /** The first tenant and key, or undefined when another writer created a tenant first. */
-  create(domain: string): Promise<{ tenant: TenantRecord; key: CreatedKey } | undefined>;
-  /** How to make more keys there. */
-  keysHint: string;
-}
-
 /** The flags of `admin init`: the first tenant's domain, and the profile its key is saved as. */
-export type InitOptions = ProfileFlags & { domain?: string };
+export type InitOptions = AdminCommon & ProfileFlags & { domain?: string };
 
-/** `admin init` on either store: the profile the key goes to is settled (asked, if need be) before the key exists. */
-export async function initOn(ctx: CliContext, cmd: Command, opts: InitOptions, target: InitTarget): Promise<void> {
-  const already = () => new CliError(`${target.where} is already initialised`, EXIT.conflict, target.keysHint);
-  if (await target.hasTenant()) throw already();
+/**
+ * `admin init` on either store: the first tenant and key as `serve` makes them on its first start
+ * (`initFirstTenant`, once however many start together); the profile the key goes to is settled
+ * (asked, if need be) before the key exists. A store with a tenant is exit 5.
+ */
+export async function initOn(ctx: CliContext, opts: InitOptions, { store, where, flag }: AdminStore): Promise<void> {
+  if ((await store.tenants.list()).length > 0) throw new CliError(`${where} is already initialised`, EXIT.conflict, `create more keys with 'confctl admin keys create${flag}'`);
   const domain = (opts.domain ?? 'localhost').toLowerCase();
   const choice = localProfileChoice(opts);
   const baseUrl = baseUrlFor(domain, 8080);
-  if (isDryRun(cmd)) {
+  if (opts.globals.dryRun) {
     const replaces = choice && (await ctx.config()).get(choice.name);
     return plan(ctx, [
-      `would create tenant ${domain}${aliasText(domain === 'localhost' ? LOCAL_ALIASES : [])} with roles Admin, Manager, Member in ${target.where}`,
+      `would create tenant ${domain}${aliasText(domain === 'localhost' ? LOCAL_ALIASES : [])} with roles Admin, Manager, Member in ${where}`,
       `would create an all-permissions key '${FIRST_KEY_NAME}' and print its secret once`,
       ...(choice ? [`would ${replaces ? 'replace' : 'save'} profile '${choice.name}' pointing at ${baseUrl}`] : []),
     ]);
   }
-  if (choice) await consentToLocalProfile(ctx, target.store, choice);
-  const created = await target.create(domain);
-  if (!created) throw new CliError(`${target.where} is already initialised`, EXIT.conflict);
-  if (choice) await saveLocalProfile(ctx, target.store, baseUrl, created.key, choice.name);
+  if (choice) await consentToLocalProfile(ctx, store, choice);
+  const created = await initFirstTenant(store, domain);
+  if (!created) throw new CliError(`${where} is already initialised`, EXIT.conflict);
+  if (choice) await saveLocalProfile(ctx, store, baseUrl, created.key, choice.name);
   const result = { tenant: created.tenant.primary_domain, key_id: created.key.id, secret: created.key.secret };
-  if (isPlainText(ctx, cmd)) {
+  if (isPlainText(ctx, opts.globals)) {
     const saved = choice ? `Profile: ${choice.name} (${baseUrl})\n` : '';
-    ctx.streams.stdout.write(`Initialised ${target.where}\nTenant: ${result.tenant}\nKey id: ${result.key_id}\nSecret: ${result.secret}   (shown only now)\n${saved}`);
-  } else await print(ctx, cmd, result);
+    ctx.streams.stdout.write(`Initialised ${where}\nTenant: ${result.tenant}\nKey id: ${result.key_id}\nSecret: ${result.secret}   (shown only now)\n${saved}`);
+  } else await print(ctx, opts.globals, result);
 }
 
-/**
- * `--expires` → an ISO 8601 time in the future, null without it, else exit 2. `unknown` because
- * database.ts passes the flag as commander hands it over (a string, or undefined when not given).
- */
+/** `--expires` → an ISO 8601 time in the future, null without it, else exit 2. */
 export function parseExpiry(value: unknown, now: Date): string | null {
   if (value === undefined) return null;
   const text = typeof value === 'string' ? value : JSON.stringify(value);

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
 import type { SnapshotOptions } from './snapshot-run.js';
+import { type AdminCommon, commonOptions } from './flags.js';
 
 const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)'] as const;
 const DATABASE = ['--database <url>', 'work on this PostgreSQL database instead of a data directory (default: CONFCTL_DATABASE_URL, unless --data is given)'] as const;
@@ -32,12 +33,15 @@ offered over HTTP by 'serve --test-controls' (POST /_confctl/snapshots/NAME and
 POST /_confctl/snapshots/NAME/restore).
 `;
 
+/** `Omit` on each member of a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
 /** Registers `admin snapshot save|restore|list|delete`. */
 export function registerSnapshots(admin: Command, ctx: CliContext): void {
-  const act = (options: (name: string | undefined, flags: { force?: boolean }) => SnapshotOptions) => async (...args: unknown[]) => {
+  const act = (options: (name: string | undefined, flags: { force?: boolean }) => DistributiveOmit<SnapshotOptions, keyof AdminCommon>) => async (...args: unknown[]) => {
     const cmd = args[args.length - 1] as Command;
     const name = typeof args[0] === 'string' ? args[0] : undefined;
-    await (await import('./snapshot-run.js')).run(options(name, cmd.opts<{ force?: boolean }>()), { ctx, cmd });
+    await (await import('./snapshot-run.js')).run({ ...options(name, cmd.opts<{ force?: boolean }>()), ...commonOptions(cmd) }, ctx);
   };
   const snapshot = admin
     .command('snapshot')

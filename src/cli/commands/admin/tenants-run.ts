@@ -1,25 +1,30 @@
-/** The actions of `confctl admin tenants add|list`, on a data directory or with `--database` on PostgreSQL (database.ts). */
+/** The actions of `confctl admin tenants add|list`, on a data directory or with `--database` on PostgreSQL. */
+import type { CliContext } from '../../context.js';
+import type { AdminCommon } from './flags.js';
 import { createTenant } from '../../../local/init.js';
 import { CliError, EXIT } from '../../context.js';
-import { type AdminDeps, databaseUrl, isDryRun, type NoOptions, plan, print, printList, withLocal } from './local.js';
+import { plan, print, printList } from './local.js';
 import { aliasText, tenantRow } from './setup.js';
+import { withStore } from './store.js';
 
-export type TenantsAddOptions = { domain: string; aliases: string[] };
+export type TenantsListOptions = AdminCommon;
+export type TenantsAddOptions = AdminCommon & { domain: string; aliases: string[] };
 
-export async function tenantsAdd(options: TenantsAddOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await import('./database.js')).tenantsAdd(ctx, cmd, url, options.domain);
-  await withLocal(ctx, cmd, async (local) => {
-    const domains = [options.domain, ...options.aliases].map((d) => d.toLowerCase());
-    const taken = domains.filter((d) => local.store.tenants.byDomain(d));
+export async function tenantsAdd(options: TenantsAddOptions, ctx: CliContext): Promise<void> {
+  const domains = [options.domain, ...options.aliases].map((d) => d.toLowerCase());
+  await withStore(ctx, options.store, true, async ({ store }) => {
+    const taken = (await Promise.all(domains.map(async (d) => ((await store.tenants.byDomain(d)) ? d : undefined)))).filter((d) => d !== undefined);
     if (taken.length) throw new CliError(`domain already in use: ${taken.join(', ')}`, EXIT.conflict);
-    if (isDryRun(cmd)) return plan(ctx, [`would create tenant ${domains[0]}${aliasText(domains.slice(1))} with roles Admin, Manager, Member`]);
-    await print(ctx, cmd, tenantRow(createTenant(local.store, domains[0], domains.slice(1))));
+    if (options.globals.dryRun) return plan(ctx, [`would create tenant ${domains[0]}${aliasText(domains.slice(1))} with roles Admin, Manager, Member`]);
+    const tenant = await Promise.resolve(createTenant(store, domains[0], domains.slice(1))).catch((err: unknown) => {
+      // Another writer took one of the domains since the check above (PostgreSQL's unique_violation).
+      if ((err as { code?: string }).code === '23505') throw new CliError(`domain already in use: ${domains.join(', ')}`, EXIT.conflict);
+      throw err;
+    });
+    await print(ctx, options.globals, tenantRow(tenant));
   });
 }
 
-export async function tenantsList(_options: NoOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  const url = databaseUrl(ctx, cmd);
-  if (url) return (await import('./database.js')).tenantsList(ctx, cmd, url);
-  await withLocal(ctx, cmd, (local) => printList(ctx, cmd, local.store.tenants.list().map(tenantRow), ['id', 'primary_domain', 'aliases', 'created_at']));
+export async function tenantsList(options: TenantsListOptions, ctx: CliContext): Promise<void> {
+  await withStore(ctx, options.store, false, async ({ store }) => printList(ctx, options.globals, (await store.tenants.list()).map(tenantRow), ['id', 'primary_domain', 'aliases', 'created_at']));
 }

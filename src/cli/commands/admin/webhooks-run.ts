@@ -3,26 +3,28 @@
  * destinations and what was sent to them (decisions §13). A destination's secret is printed once, when it is made or rotated; `list`
  * never shows it. Each works on the data directory or, with `--database`, on PostgreSQL (admin-store.ts), printing the same.
  */
+import type { CliContext } from '../../context.js';
+import type { AdminCommon } from './flags.js';
 import type { DeliveryRecord, WebhookDestinationRecord } from '../../../store/types.js';
 import { checkDestinationUrl, parseEventTypes } from '../../../webhooks/destinations.js';
 import { newSecret } from '../../../webhooks/secret.js';
 import { CliError, EXIT } from '../../context.js';
 import type { Row } from '../../output/index.js';
 import type { DataStore } from '../../../store/port.js';
-import { type AdminDeps, isDryRun, isPlainText, plan, print, printList, wholeNumber } from './local.js';
+import { isPlainText, plan, print, printList, wholeNumber } from './local.js';
 import { withStore } from './store.js';
 import { secretFrom } from '../webhooks/secret.js';
 import { trigger } from '../../../admin/trigger.js';
 
 /** `--secret` or `--secret-file`: a destination's signing secret chosen on purpose. */
 export type SecretFlags = { secret?: string; secretFile?: string };
-export type WebhooksAddOptions = SecretFlags & { url: string; tenant?: string; events?: string };
+export type WebhooksAddOptions = AdminCommon & SecretFlags & { url: string; tenant?: string; events?: string };
 /** `--tenant`: only its destinations (list), or the tenant to change (trigger). */
-export type WebhooksTenantOptions = { tenant?: string };
-export type WebhooksDeliveriesOptions = { tenant?: string; failed?: boolean; limit?: string };
-export type WebhooksIdOptions = { id: string };
-export type WebhooksRotateOptions = SecretFlags & { id: string };
-export type WebhooksTriggerOptions = { type: string; tenant?: string };
+export type WebhooksTenantOptions = AdminCommon & { tenant?: string };
+export type WebhooksDeliveriesOptions = AdminCommon & { tenant?: string; failed?: boolean; limit?: string };
+export type WebhooksIdOptions = AdminCommon & { id: string };
+export type WebhooksRotateOptions = AdminCommon & SecretFlags & { id: string };
+export type WebhooksTriggerOptions = AdminCommon & { type: string; tenant?: string };
 
 const destinationRow = (d: WebhookDestinationRecord, tenants: Map<number, string>): Row => ({
   id: d.id,
@@ -55,52 +57,53 @@ const secretField = ({ secret, made }: { secret: string; made: boolean }) => (ma
 /** Tenant ids and their primary domains, for the `tenant` column. */
 const tenantNames = async (store: DataStore) => new Map((await store.tenants.list()).map((t) => [t.id, t.primary_domain]));
 
-export async function webhooksAdd(options: WebhooksAddOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+export async function webhooksAdd(options: WebhooksAddOptions, ctx: CliContext): Promise<void> {
+  await withStore(ctx, options.store, true, async ({ store, tenantOf }) => {
     const target = checkDestinationUrl(options.url);
     const events = parseEventTypes(options.events);
     const chosen = chosenSecret(options);
     const tenant = await tenantOf(options);
     const types = events ? events.join(', ') : 'every event type';
-    if (isDryRun(cmd)) return plan(ctx, [`would add webhook destination ${target} for tenant ${tenant.primary_domain}, receiving ${types}`]);
+    if (options.globals.dryRun) return plan(ctx, [`would add webhook destination ${target} for tenant ${tenant.primary_domain}, receiving ${types}`]);
     const record = await store.webhookDestinations.create({ tenant_id: tenant.id, url: target, events, secret: chosen.secret });
-    if (isPlainText(ctx, cmd)) {
+    if (isPlainText(ctx, options.globals)) {
       ctx.streams.stdout.write(`Added webhook destination ${record.id} for ${tenant.primary_domain}\nURL: ${record.url}\nEvents: ${types}\n${secretLine(chosen)}\n`);
-    } else await print(ctx, cmd, { ...destinationRow(record, new Map([[tenant.id, tenant.primary_domain]])), ...secretField(chosen) });
+    } else await print(ctx, options.globals, { ...destinationRow(record, new Map([[tenant.id, tenant.primary_domain]])), ...secretField(chosen) });
   });
 }
 
-export async function webhooksList(options: WebhooksTenantOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }) => {
+export async function webhooksList(options: WebhooksTenantOptions, ctx: CliContext): Promise<void> {
+  await withStore(ctx, options.store, false, async ({ store, tenantOf }) => {
     const tenants = await tenantNames(store);
     const tenantId = options.tenant ? (await tenantOf(options)).id : undefined;
     const rows = (await store.webhookDestinations.list(tenantId)).map((d) => destinationRow(d, tenants));
-    await printList(ctx, cmd, rows, ['id', 'tenant', 'url', 'events', 'created_at', 'secret_rotated_at']);
+    await printList(ctx, options.globals, rows, ['id', 'tenant', 'url', 'events', 'created_at', 'secret_rotated_at']);
   });
 }
 
-export async function webhooksRemove({ id }: WebhooksIdOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store }) => {
+export async function webhooksRemove(options: WebhooksIdOptions, ctx: CliContext): Promise<void> {
+  const { id } = options;
+  await withStore(ctx, options.store, true, async ({ store }) => {
     const destination = await store.webhookDestinations.get(id);
     if (!destination) throw notFound(id);
-    if (isDryRun(cmd)) return plan(ctx, [`would remove webhook destination ${id} (${destination.url})`]);
+    if (options.globals.dryRun) return plan(ctx, [`would remove webhook destination ${id} (${destination.url})`]);
     if (!(await store.webhookDestinations.remove(id))) throw notFound(id);
-    await print(ctx, cmd, { ...destinationRow(destination, await tenantNames(store)), removed: true });
+    await print(ctx, options.globals, { ...destinationRow(destination, await tenantNames(store)), removed: true });
   });
 }
 
 /** A new secret replaces the old one at once: deliveries from now on are signed with it. */
-export async function webhooksRotateSecret(options: WebhooksRotateOptions, { ctx, cmd }: AdminDeps): Promise<void> {
+export async function webhooksRotateSecret(options: WebhooksRotateOptions, ctx: CliContext): Promise<void> {
   const { id } = options;
-  await withStore(ctx, cmd, true, async ({ store }) => {
+  await withStore(ctx, options.store, true, async ({ store }) => {
     const destination = await store.webhookDestinations.get(id);
     if (!destination) throw notFound(id);
     const chosen = chosenSecret(options);
-    if (isDryRun(cmd)) return plan(ctx, [`would replace the secret of webhook destination ${id} (${destination.url})`]);
+    if (options.globals.dryRun) return plan(ctx, [`would replace the secret of webhook destination ${id} (${destination.url})`]);
     if (!(await store.webhookDestinations.rotateSecret(id, chosen.secret))) throw notFound(id);
-    if (isPlainText(ctx, cmd)) {
+    if (isPlainText(ctx, options.globals)) {
       ctx.streams.stdout.write(`Rotated the secret of webhook destination ${id}\n${secretLine(chosen)}\n`);
-    } else await print(ctx, cmd, { id, url: destination.url, ...secretField(chosen) });
+    } else await print(ctx, options.globals, { id, url: destination.url, ...secretField(chosen) });
   });
 }
 
@@ -122,40 +125,41 @@ const deliveryRow = (d: DeliveryRecord, tenants: Map<number, string>): Row => {
 };
 
 /** Newest first, with every attempt (time, status code or error); `--failed` keeps failed ones. */
-export async function webhooksDeliveries(options: WebhooksDeliveriesOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, false, async ({ store, tenantOf }) => {
+export async function webhooksDeliveries(options: WebhooksDeliveriesOptions, ctx: CliContext): Promise<void> {
+  await withStore(ctx, options.store, false, async ({ store, tenantOf }) => {
     const tenants = await tenantNames(store);
     const tenantId = options.tenant ? (await tenantOf(options)).id : undefined;
     const limit = options.limit === undefined ? 100 : wholeNumber('--limit', options.limit);
     const rows = (await store.webhookOutbox.list({ tenantId, failed: Boolean(options.failed), limit })).map((d) => deliveryRow(d, tenants));
-    await printList(ctx, cmd, rows, ['id', 'created_at', 'tenant', 'type', 'url', 'status', 'last_result', 'next_attempt_at']);
+    await printList(ctx, options.globals, rows, ['id', 'created_at', 'tenant', 'type', 'url', 'status', 'last_result', 'next_attempt_at']);
   });
 }
 
 /** Sends a delivery again, due now, with the same X-Webhook-Id and a new round of five attempts. */
-export async function webhooksRedeliver({ id }: WebhooksIdOptions, { ctx, cmd }: AdminDeps): Promise<void> {
-  await withStore(ctx, cmd, true, async ({ store }) => {
+export async function webhooksRedeliver(options: WebhooksIdOptions, ctx: CliContext): Promise<void> {
+  const { id } = options;
+  await withStore(ctx, options.store, true, async ({ store }) => {
     const deliveryId = wholeNumber('delivery id', id);
     const delivery = await store.webhookOutbox.get(deliveryId);
     if (!delivery) throw new CliError(`no webhook delivery ${deliveryId}`, EXIT.notFound, "see 'confctl admin webhooks deliveries'");
     if (!(await store.webhookDestinations.get(delivery.destination_id))) {
       throw new CliError(`webhook delivery ${deliveryId} went to a destination that was removed`, EXIT.conflict, "add the destination again with 'confctl admin webhooks add'");
     }
-    if (isDryRun(cmd)) return plan(ctx, [`would send ${delivery.type} ${delivery.event_id} to ${delivery.url} again (delivery ${deliveryId}, now ${delivery.status})`]);
+    if (options.globals.dryRun) return plan(ctx, [`would send ${delivery.type} ${delivery.event_id} to ${delivery.url} again (delivery ${deliveryId}, now ${delivery.status})`]);
     await store.webhookOutbox.redeliver(deliveryId);
-    await print(ctx, cmd, deliveryRow((await store.webhookOutbox.get(deliveryId))!, await tenantNames(store)));
+    await print(ctx, options.globals, deliveryRow((await store.webhookOutbox.get(deliveryId))!, await tenantNames(store)));
   });
 }
 
 /** A real change of TYPE on data made for it; `serve` delivers the events it queued. */
-export async function webhooksTrigger(options: WebhooksTriggerOptions, { ctx, cmd }: AdminDeps): Promise<void> {
+export async function webhooksTrigger(options: WebhooksTriggerOptions, ctx: CliContext): Promise<void> {
   const { type } = options;
-  await withStore(ctx, cmd, true, async ({ store, tenantOf }) => {
+  await withStore(ctx, options.store, true, async ({ store, tenantOf }) => {
     const tenant = await tenantOf(options);
-    if (isDryRun(cmd)) return plan(ctx, [`would create a customer, a calendar and an event in tenant ${tenant.primary_domain} and make a change sending ${type}`]);
+    if (options.globals.dryRun) return plan(ctx, [`would create a customer, a calendar and an event in tenant ${tenant.primary_domain} and make a change sending ${type}`]);
     const result = await trigger(store, tenant.id, type, ctx.now());
     const destinations = (await store.webhookDestinations.list(tenant.id)).length;
     const { emitted, ...made } = result;
-    await print(ctx, cmd, { tenant: tenant.primary_domain, ...made, webhook_events: emitted, destinations });
+    await print(ctx, options.globals, { tenant: tenant.primary_domain, ...made, webhook_events: emitted, destinations });
   });
 }

@@ -4,7 +4,7 @@ import { TRIGGER_TYPES } from '../../../admin/trigger.js';
 import { EVENT_TYPES } from '../../../webhooks/destinations.js';
 import type { CliContext } from '../../context.js';
 import { examples } from '../../help.js';
-import { DATA, DATABASE } from './flags.js';
+import { DATA, DATABASE, commonOptions, type OwnFlags } from './flags.js';
 import type { SecretFlags, WebhooksAddOptions, WebhooksDeliveriesOptions, WebhooksTenantOptions } from './webhooks-run.js';
 
 const run = () => import('./webhooks-run.js');
@@ -35,7 +35,7 @@ export function register(admin: Command, ctx: CliContext): void {
         'CONFCTL_DATABASE_URL=postgres://confctl@db.internal/confctl confctl admin webhooks add https://hooks.example.com/confctl',
       ),
     )
-    .action(async (url: string, flags: Omit<WebhooksAddOptions, 'url'>, cmd: Command) => (await run()).webhooksAdd({ url, ...flags }, { ctx, cmd }));
+    .action(async (url: string, flags: Omit<WebhooksAddOptions, 'url'>, cmd: Command) => (await run()).webhooksAdd({ url, ...flags, ...commonOptions(cmd) }, ctx));
   webhooks
     .command('list')
     .description('List destinations (never their secrets)')
@@ -43,14 +43,14 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...DATABASE)
     .option('--tenant <domain>', 'only the destinations of this tenant')
     .addHelpText('after', examples('confctl admin webhooks list --tenant localhost -o json'))
-    .action(async (flags: WebhooksTenantOptions, cmd: Command) => (await run()).webhooksList(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<WebhooksTenantOptions>, cmd: Command) => (await run()).webhooksList({ ...flags, ...commonOptions(cmd) }, ctx));
   webhooks
     .command('remove <id>')
     .description('Remove a destination: nothing more is sent to it')
     .option(...DATA)
     .option(...DATABASE)
     .addHelpText('after', examples('confctl admin webhooks remove wh_0123456789abcdefghijklmn'))
-    .action(async (id: string, _flags: unknown, cmd: Command) => (await run()).webhooksRemove({ id }, { ctx, cmd }));
+    .action(async (id: string, _flags: unknown, cmd: Command) => (await run()).webhooksRemove({ id, ...commonOptions(cmd) }, ctx));
   webhooks
     .command('rotate-secret <id>')
     .description("Replace a destination's signing secret; the new one is printed only now")
@@ -59,7 +59,7 @@ export function register(admin: Command, ctx: CliContext): void {
     .option(...SECRET)
     .option(...SECRET_FILE)
     .addHelpText('after', examples('confctl admin webhooks rotate-secret wh_0123456789abcdefghijklmn'))
-    .action(async (id: string, flags: SecretFlags, cmd: Command) => (await run()).webhooksRotateSecret({ id, ...flags }, { ctx, cmd }));
+    .action(async (id: string, flags: SecretFlags, cmd: Command) => (await run()).webhooksRotateSecret({ id, ...flags, ...commonOptions(cmd) }, ctx));
   webhooks
     .command('deliveries')
     .description('List deliveries newest first, with their attempts (time, status code or error)')
@@ -70,14 +70,14 @@ export function register(admin: Command, ctx: CliContext): void {
     .option('--limit <n>', 'at most this many (default 100)')
     .addHelpText('after', '\nFinished deliveries are kept 30 days, then serve deletes them.\n')
     .addHelpText('after', examples('confctl admin webhooks deliveries --failed', "confctl admin webhooks deliveries -o json | jq '.[0].attempts'"))
-    .action(async (flags: WebhooksDeliveriesOptions, cmd: Command) => (await run()).webhooksDeliveries(flags, { ctx, cmd }));
+    .action(async (flags: OwnFlags<WebhooksDeliveriesOptions>, cmd: Command) => (await run()).webhooksDeliveries({ ...flags, ...commonOptions(cmd) }, ctx));
   webhooks
     .command('redeliver <id>')
     .description('Send a delivery again (same X-Webhook-Id, a new round of attempts); serve sends it')
     .option(...DATA)
     .option(...DATABASE)
     .addHelpText('after', examples('confctl admin webhooks redeliver 12'))
-    .action(async (id: string, _flags: unknown, cmd: Command) => (await run()).webhooksRedeliver({ id }, { ctx, cmd }));
+    .action(async (id: string, _flags: unknown, cmd: Command) => (await run()).webhooksRedeliver({ id, ...commonOptions(cmd) }, ctx));
   webhooks
     .command('trigger <type>')
     .description('Make a real change that sends TYPE, on a customer, calendar and event made for it')
@@ -89,5 +89,5 @@ export function register(admin: Command, ctx: CliContext): void {
       `\nTypes: ${TRIGGER_TYPES.join(', ')}. Existing data is never touched; updating, rescheduling or\ndeleting the new event also sends events.created first.\n`,
     )
     .addHelpText('after', examples('confctl admin webhooks trigger events.rescheduled', 'confctl admin webhooks trigger events.created --tenant acme.test -o json'))
-    .action(async (type: string, flags: WebhooksTenantOptions, cmd: Command) => (await run()).webhooksTrigger({ type, ...flags }, { ctx, cmd }));
+    .action(async (type: string, flags: OwnFlags<WebhooksTenantOptions>, cmd: Command) => (await run()).webhooksTrigger({ type, ...flags, ...commonOptions(cmd) }, ctx));
 }

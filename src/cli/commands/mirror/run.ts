@@ -61,12 +61,12 @@ function targetDir(flags: MirrorFlags): string {
 async function createTarget(ctx: CliContext, dir: string, flags: MirrorFlags) {
   const local = openLocal(dir, ctx.env);
   try {
-    const created = initFirstTenant(local.store);
+    const created = await initFirstTenant(local.store);
     if (!created) throw new CliError(`${dir} already holds an instance`, EXIT.conflict, 'mirror into a new directory, or give --resume to continue a mirror there');
     if (flags.profileName !== undefined) await saveLocalProfile(ctx, local.store, baseUrlFor('localhost', 8080), created.key, flags.profileName);
     return { tenantId: created.tenant.id, key: created.key };
   } finally {
-    local.store.close();
+    await local.store.close();
   }
 }
 
@@ -124,7 +124,7 @@ export async function mirror(ctx: CliContext, cmd: Command, raw: Record<string, 
   }
   let target = dir;
   if (flags.toDatabase !== undefined) target = await moveToDatabase(ctx, dir, flags.toDatabase, flags.media);
-  await print(ctx, cmd, {
+  await print(ctx, globals, {
     target,
     counts: state.counts,
     anonymized: settings.anonymize,

@@ -87,14 +87,14 @@ async function openLocalService(options: ServeOptions, ctx: CliContext): Promise
   if (options.profile && fresh) await consentToLocalProfile(ctx, undefined, options.profile);
   const local = openLocal(options.data, env, serveLog(options.log, (text) => ctx.streams.stderr.write(text), 'serve'), options.media);
   const { store, layout } = local;
-  if (options.profile && !fresh && !store.tenants.list().length) {
-    await consentToLocalProfile(ctx, store, options.profile).catch((err) => {
-      store.close();
+  if (options.profile && !fresh && !(await store.tenants.list()).length) {
+    await consentToLocalProfile(ctx, store, options.profile).catch(async (err) => {
+      await store.close();
       throw err;
     });
   }
-  const created = initFirstTenant(store);
-  const demo = options.demo ? seedDemo(store, store.tenants.list()[0].id, { mediaDir: layout.mediaDir }) : undefined;
+  const created = await initFirstTenant(store);
+  const demo = options.demo ? await seedDemo(store, (await store.tenants.list())[0].id, { mediaDir: layout.mediaDir }) : undefined;
   // Fresh planner statistics: without them a large tenant's ordered pages can pick a poor index.
   store.optimize();
   const retryDelays = retryDelaysFrom(ctx.env);
