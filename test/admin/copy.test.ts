@@ -102,8 +102,8 @@ describe('copyToPostgres', () => {
   it('reads every table of SQLite\'s schema, parents before children', () => {
     expect(source.tables).toEqual(expect.arrayContaining(['tenants', 'tenant_domains', 'access_keys', 'roles', 'departments', 'users', 'customers', 'providers',
       'connected_accounts', 'conference_accounts', 'calendars', 'events', 'event_attendees', 'conferences', 'conference_attendees', 'recordings',
-      'invitations', 'webhook_destinations', 'webhook_deliveries', 'webhook_attempts', 'meeting_links', 'fault_rules', 'instance_clock']));
-    expect(source.tables).toHaveLength(23);
+      'invitations', 'webhook_destinations', 'webhook_deliveries', 'webhook_attempts', 'meeting_links', 'fault_rules', 'instance_clock', 'list_counts']));
+    expect(source.tables).toHaveLength(24);
     const before = (a: string, b: string) => expect(source.tables.indexOf(a)).toBeLessThan(source.tables.indexOf(b));
     before('tenants', 'tenant_domains');
     before('roles', 'users');

@@ -2,6 +2,7 @@ import type { AttributeType, ListFilter, ListQuery } from '../../contract/index.
 import { changeSignal, type Db } from './db.js';
 import type Database from 'better-sqlite3';
 import { trigramMatch } from './trigram.js';
+import { counterTotalSql, type CountedTable } from '../list-counts.js';
 
 /** One whitelisted attribute: the SQL expression it stands for and how it compares. */
 export interface ColumnDef {
@@ -51,6 +52,8 @@ export interface ListDef {
   idColumn: string;
   /** The main table's index on (tenant, deleted_at) WHERE tenant > 0 (migration 2); see `TenantAccess`. */
   tenantIndex: string;
+  /** The main table, when its rows are counted per tenant (store/list-counts.ts): unfiltered totals read the counter. */
+  counted?: CountedTable;
   columns: Readonly<Record<string, ColumnDef>>;
 }
 
@@ -214,7 +217,10 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   const compiled: CompiledList = {
     pageSql,
     seekSql,
-    countSql: `SELECT COUNT(*) AS n FROM ${countFrom} ${countJoins ? (def.joins ?? '') : ''} WHERE ${countWhere}`,
+    countSql:
+      !query.filter && def.counted
+        ? counterTotalSql(def.counted, query.with_trashed, '?')
+        : `SELECT COUNT(*) AS n FROM ${countFrom} ${countJoins ? (def.joins ?? '') : ''} WHERE ${countWhere}`,
     params,
     limit: query.page_size,
     offset,
@@ -245,7 +251,7 @@ export class ListRunner<Row> {
   /** Exact totals by count SQL and parameters, valid while `totalsStamp` still describes the database. */
   private readonly totals = new Map<string, number>();
   private totalsStamp = '';
-  /** Tenants' access paths, valid with the totals (a bounded count: at most SMALL_TENANT_ROWS + 1 index entries). */
+  /** Tenants' access paths, valid with the totals (the table's counter, or a bounded count: at most SMALL_TENANT_ROWS + 1 index entries). */
   private readonly access = new Map<number, TenantAccess>();
   /**
    * Where the last id-ordered page of each query ended (`offset` rows in, at `id`), valid with the
@@ -262,7 +268,9 @@ export class ListRunner<Row> {
   ) {
     this.changeToken = changeSignal(db);
     this.tenantRows = db.prepare(
-      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${def.from} INDEXED BY ${def.tenantIndex} WHERE ${def.tenantColumn} = ? AND ${def.tenantColumn} > 0 LIMIT ${SMALL_TENANT_ROWS + 1})`,
+      def.counted
+        ? counterTotalSql(def.counted, true, '?')
+        : `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${def.from} INDEXED BY ${def.tenantIndex} WHERE ${def.tenantColumn} = ? AND ${def.tenantColumn} > 0 LIMIT ${SMALL_TENANT_ROWS + 1})`,
     );
   }
 

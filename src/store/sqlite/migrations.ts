@@ -1,4 +1,5 @@
 import { TRIGRAM_TABLES, trigramDdl } from './trigram.js';
+import { listCountsDdl } from './list-counts.js';
 import type { Db } from './db.js';
 import { SQLITE_USER_JSON, USER_JSON_FIELDS } from '../user-json.js';
 
@@ -485,6 +486,13 @@ CREATE TABLE instance_clock (
   manual INTEGER NOT NULL CHECK (manual IN (0, 1))
 );
 `,
+  },
+  {
+    version: 13,
+    name: 'exact row counters per tenant for unfiltered list totals',
+    // See store/list-counts.ts. At 1M users an unfiltered total after a write counted the whole
+    // covering tenant index (about 0.1 s on a quiet core); the counter row answers it at once.
+    sql: listCountsDdl(),
   },
 ];
 
