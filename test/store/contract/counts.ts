@@ -30,7 +30,7 @@ async function counters(store: DataStore, from: 'counters' | 'rows'): Promise<st
     from === 'counters'
       ? 'SELECT tenant_id, list, live, trashed FROM list_counts WHERE live <> 0 OR trashed <> 0'
       : COUNTED_TABLES.map((t) => `SELECT tenant_id, '${t}' AS list, count(*) - count(deleted_at) AS live, count(deleted_at) AS trashed FROM ${t} GROUP BY tenant_id`).join(' UNION ALL ');
-  return (await sql(store, text)).map((r) => `${r.tenant_id}/${r.list} ${r.live} ${r.trashed}`).sort();
+  return (await sql(store, text)).map((r) => `${String(r.tenant_id)}/${String(r.list)} ${String(r.live)} ${String(r.trashed)}`).sort();
 }
 
 /**
