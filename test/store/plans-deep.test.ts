@@ -53,12 +53,18 @@ describe('deep pages through a deferred join', () => {
     }
     const customers = new ListRunner(db, CUSTOMER_LIST_DEF);
     expect(customers.explain(big, q({ page_number: 5, order_direction: 'desc' })).page.join(' | ')).toMatch(/COVERING INDEX customers_tenant/);
+    // with trashed rows: the index of all the tenant's rows, in id order (migration 13)
+    for (const tenant of [big, small]) {
+      const { page } = users.explain(tenant, q({ page_size: 10, page_number: 3, with_trashed: true }));
+      expect(page.join(' | ')).toMatch(/SEARCH u USING COVERING INDEX users_tenant_ids \(tenant_id=\?\)/);
+      expect(page.join(' | ')).not.toMatch(/TEMP B-TREE FOR ORDER BY \| SEARCH u USING INTEGER/);
+    }
   });
 
-  it('keeps the plain query for page 1, trashed rows, filters and other orders', () => {
+  it('keeps the plain query for page 1, filters and other orders', () => {
     for (const query of [
       q({ page_size: 10 }),
-      q({ page_number: 3, with_trashed: true }),
+      q({ page_size: 10, with_trashed: true }),
       q({ page_number: 3, filter: f('status', 'integer', 'Equal', 0) }),
       q({ page_number: 3, order_by: 'last_name' }),
     ]) {
@@ -75,6 +81,11 @@ describe('deep pages through a deferred join', () => {
         q({ page_size: 7, page_number: 5, order_direction: 'desc' }),
         q({ page_size: 100, page_number: 29 }),
         q({ page_size: 15, page_number: 1000 }),
+        // past the middle, walked from the end: the last page, partial, and with trashed rows
+        q({ page_size: 15, page_number: 190 }),
+        q({ page_size: 100, page_number: 29, with_trashed: true }),
+        q({ page_size: 7, page_number: 300, order_direction: 'desc', with_trashed: true }),
+        q({ page_size: 7, page_number: 4, with_trashed: true }),
       ]) {
         const got = users.run(tenant, query).rows;
         expect(got).toEqual(plain(USER_LIST_DEF, tenant, query));
@@ -87,6 +98,13 @@ describe('deep pages through a deferred join', () => {
     const total = users.run(big, q()).total;
     for (let p = 1; p <= Math.ceil(total / 100); p++) all.push(...ids(users.run(big, q({ page_number: p })).rows));
     expect(all).toEqual(ids(db.prepare('SELECT id FROM users WHERE tenant_id = ? AND deleted_at IS NULL ORDER BY id').all(big)));
+    // Each page by its number alone (a fresh runner: no continuation), with trashed rows, backwards.
+    const everyone = ids(db.prepare('SELECT id FROM customers WHERE tenant_id = ? ORDER BY id DESC').all(big));
+    const pages: number[] = [];
+    for (let p = 1; p <= Math.ceil(everyone.length / 100); p++) {
+      pages.push(...ids(new ListRunner(db, CUSTOMER_LIST_DEF).run(big, q({ page_number: p, with_trashed: true, order_direction: 'desc' })).rows));
+    }
+    expect(pages).toEqual(everyone);
   });
 
   it('compiles conference pages too, with their unqualified columns', () => {

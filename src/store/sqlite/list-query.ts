@@ -54,6 +54,11 @@ export interface ListDef {
   tenantIndex: string;
   /** The main table, when its rows are counted per tenant (store/list-counts.ts): unfiltered totals read the counter. */
   counted?: CountedTable;
+  /**
+   * The main table's index on (tenant) WHERE tenant > 0 (migration 13): every row of a tenant,
+   * trashed ones too, in id order, so a `with_trashed` page in id order skips ids alone.
+   */
+  tenantIdsIndex?: string;
   columns: Readonly<Record<string, ColumnDef>>;
 }
 
@@ -142,6 +147,13 @@ export interface CompiledList {
    * (binds the query's parameters, then that id and the limit). See `ListRunner`'s seeks.
    */
   seekSql?: string;
+  /**
+   * For id-ordered pages with `seekSql`: the page's ids walked from the other end (binds the
+   * query's parameters, then how many rows to take and how many to skip from the end), for a page
+   * past the middle of an exact total: the last page of a million rows skipped a million index
+   * entries, now none.
+   */
+  tailSql?: string;
   countSql: string;
   params: unknown[];
   /** The count's parameters, when they differ from the page's (a trigram count). */
@@ -206,17 +218,24 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   // index, which is covering and in id order for those rows (equal (tenant, deleted_at) keys sort
   // by rowid), whatever the tenant's size, then fetch and join only the page's rows. Other orders
   // and filters keep their own index walk (measured no better deferred).
-  const byId = !query.filter && !query.with_trashed && def.columns[query.order_by]?.sql === def.idColumn;
+  // With trashed rows, the same through the index of all the tenant's rows in id order.
+  const idsFrom = !query.with_trashed ? indexed : def.tenantIdsIndex && `${def.from} INDEXED BY ${def.tenantIdsIndex}`;
+  const byId = !query.filter && idsFrom !== undefined && def.columns[query.order_by]?.sql === def.idColumn;
   const deferred = (ids: string) => `SELECT ${def.select} FROM (${ids}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${pageJoins} ORDER BY ${order}`;
   let seekSql: string | undefined;
+  let tailSql: string | undefined;
   if (byId) {
-    if (offset > 0) pageSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${indexed} WHERE ${byIndex} ORDER BY ${order} LIMIT ? OFFSET ?`);
+    const ids = (direction: 'asc' | 'desc', extra = '') =>
+      `SELECT ${def.idColumn} AS page_id FROM ${idsFrom} WHERE ${byIndex}${extra} ORDER BY ${compileOrder(def, query.order_by, direction)}`;
+    if (offset > 0) pageSql = deferred(`${ids(query.order_direction)} LIMIT ? OFFSET ?`);
     const after = query.order_direction === 'desc' ? '<' : '>';
-    seekSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${indexed} WHERE ${byIndex} AND ${def.idColumn} ${after} ? ORDER BY ${order} LIMIT ?`);
+    seekSql = deferred(`${ids(query.order_direction, ` AND ${def.idColumn} ${after} ?`)} LIMIT ?`);
+    tailSql = deferred(`${ids(query.order_direction === 'desc' ? 'asc' : 'desc')} LIMIT ? OFFSET ?`);
   }
   const compiled: CompiledList = {
     pageSql,
     seekSql,
+    tailSql,
     countSql:
       !query.filter && def.counted
         ? counterTotalSql(def.counted, query.with_trashed, '?')
@@ -342,12 +361,15 @@ export class ListRunner<Row> {
     if (c.offset >= total) return { rows: [], total };
     const seekKey = c.seekSql && `${c.seekSql}\u0000${JSON.stringify(params)}`;
     const seek = seekKey ? this.seeks.get(seekKey) : undefined;
+    const end = Math.min(c.offset + c.limit, total);
     const [sql, bind] =
       seek && seek.offset === c.offset
         ? [c.seekSql!, [...params, seek.id, c.limit]]
-        : c.narrowSql && total <= NARROW_ROWS
-          ? [c.narrowSql, [...countParams, c.limit, c.offset]]
-          : [c.pageSql, [...params, c.limit, c.offset]];
+        : c.tailSql && c.offset > total / 2
+          ? [c.tailSql, [...params, end - c.offset, total - end]]
+          : c.narrowSql && total <= NARROW_ROWS
+            ? [c.narrowSql, [...countParams, c.limit, c.offset]]
+            : [c.pageSql, [...params, c.limit, c.offset]];
     const stmt = this.stmt(sql);
     let rows: Row[];
     try {

@@ -25,6 +25,7 @@ export const CUSTOMER_LIST_DEF: ListDef = withTrigrams({
   idColumn: 'c.id',
   tenantIndex: 'customers_tenant',
   counted: 'customers',
+  tenantIdsIndex: 'customers_tenant_ids',
   columns: {
     id: { sql: 'c.id', type: 'integer' },
     first_name: { sql: 'c.first_name', type: 'text', countIndex: 'customers_first_name_count' },
