@@ -83,6 +83,9 @@ describe('query plans with a big and a small tenant', () => {
     expect(byCreated.page).not.toMatch(/TEMP B-TREE/);
     const byName = text(customers.explain(big, page15({ order_by: 'last_name' })));
     expect(byName.page).toMatch(/^SCAN c USING INDEX customers_last_name$/);
+    // the derived texts walk their expression indexes (migration 13), in both directions
+    expect(text(customers.explain(big, page15({ order_by: 'address', order_direction: 'desc' }))).page).toBe('SCAN c USING INDEX customers_address');
+    expect(text(customers.explain(big, page15({ order_by: 'city_country' }))).page).toBe('SCAN c USING INDEX customers_city_country');
     // filtered pages keep their own index; the unfiltered count reads the tenant's counter row
     const email = text(users.explain(big, page15({ filter: f('email', 'text', 'Equal', 'x@y.z') })));
     expect(email.page).toMatch(/USING INDEX users_email_live \(email=\? AND tenant_id=\?\)/);
