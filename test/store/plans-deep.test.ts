@@ -107,6 +107,36 @@ describe('deep pages through a deferred join', () => {
     expect(pages).toEqual(everyone);
   });
 
+  it("a large tenant's date range in id order, against the range, picks its page among the matching ids: the rows of the plain query", () => {
+    const users = new ListRunner(db, USER_LIST_DEF);
+    const stamps = db.prepare('SELECT created_at FROM users WHERE tenant_id = ? ORDER BY id').pluck().all(big) as string[];
+    const [early, late] = [stamps[300], stamps[2700]];
+    const range = (operator: 'GreaterThan' | 'LessThanOrEqual', value: string, over: Partial<ListQuery> = {}) => q({ filter: f('created_at', 'date', operator, value), ...over });
+    // the page among all the matching ids, through the count index, sorted; first, the tenant's first rows in the order
+    expect(users.explain(big, range('GreaterThan', early)).page.join(' | ')).toMatch(/^CO-ROUTINE page \| SEARCH u USING COVERING INDEX users_created_at_count \(created_at>\?\) \| USE TEMP B-TREE FOR ORDER BY/);
+    expect(users.explain(big, range('LessThanOrEqual', late, { order_direction: 'desc' })).page.join(' | ')).toMatch(/USING COVERING INDEX users_created_at_count \(created_at<\?\)/);
+    expect(compileList(USER_LIST_DEF, range('GreaterThan', early)).windowSql).toContain('INDEXED BY users_tenant WHERE u.tenant_id = ? AND u.tenant_id > 0 AND u.deleted_at IS NULL ORDER BY u.id ASC LIMIT 5000)');
+    expect(compileList(USER_LIST_DEF, range('GreaterThan', early), 'index').windowSql).toBeUndefined();
+    const reference = db.prepare('SELECT id FROM users WHERE tenant_id = ? AND deleted_at IS NULL AND (created_at > ? OR ? = 0) AND (created_at <= ? OR ? = 0) ORDER BY id');
+    for (const [operator, value] of [['GreaterThan', early], ['GreaterThan', late], ['LessThanOrEqual', early], ['LessThanOrEqual', late]] as const) {
+      const gt = operator === 'GreaterThan';
+      const matching = ids(reference.all(big, value, gt ? 1 : 0, value, gt ? 0 : 1));
+      for (const order_direction of ['asc', 'desc'] as const) {
+        const expected = order_direction === 'asc' ? matching : [...matching].reverse();
+        for (const [page_size, page_number] of [[15, 1], [100, 3], [7, 40]]) {
+          const query = range(operator, value, { page_size, page_number, order_direction });
+          const got = new ListRunner(db, USER_LIST_DEF).run(big, query);
+          const page = expected.slice((page_number - 1) * page_size, page_number * page_size);
+          expect(got.total).toBe(matching.length);
+          expect(ids(got.rows)).toEqual(page);
+          // the whole tenant fits in the window here: the page among all the matching ids, run alone
+          const c = compileList(USER_LIST_DEF, query);
+          expect(ids(db.prepare(c.pageSql).all(big, value, c.limit, c.offset))).toEqual(page);
+        }
+      }
+    }
+  });
+
   it('compiles conference pages too, with their unqualified columns', () => {
     const conferences = new ListRunner(db, CONFERENCE_LIST_DEF);
     expect(conferences.explain(big, q({ page_number: 2, page_size: 5 })).page.join(' | ')).toMatch(/COVERING INDEX conferences_tenant/);

@@ -154,20 +154,32 @@ export interface CompiledList {
    * entries, now none.
    */
   tailSql?: string;
+  /**
+   * A date range's page looked for among the tenant's first WINDOW_ROWS rows in the order (binds
+   * the query's parameters, the limit, the offset): the page when it answers a whole page (or the
+   * rest of the total), else `pageSql` answers.
+   */
+  windowSql?: string;
   countSql: string;
   params: unknown[];
   /** The count's parameters, when they differ from the page's (a trigram count). */
   countParams?: unknown[];
   /**
    * A page for a small total (at most NARROW_ROWS): the matching rows picked by id through the
-   * trigram table, then sorted, instead of walking the order's index until the page is found
-   * (a rare value's first page read most of the table). Binds the count's parameters, the limit,
-   * the offset.
+   * trigram table (or a date range's count index), then sorted, instead of walking the order's
+   * index until the page is found (a rare value's first page read most of the table). Binds the
+   * count's parameters, the limit, the offset.
    */
   narrowSql?: string;
   limit: number;
   offset: number;
 }
+
+/** The operators of a range, whose date filters may pick their page among the matching ids (see `compileList`). */
+const RANGES: ReadonlySet<string> = new Set(['GreaterThan', 'GreaterThanOrEqual', 'LessThan', 'LessThanOrEqual']);
+
+/** The rows of a tenant, first in the order, among which a date range's page is looked for first (`windowSql`): about 2 ms. */
+const WINDOW_ROWS = 5000;
 
 /** Totals up to this many rows take `narrowSql`'s page, when there is one. */
 export const NARROW_ROWS = 2000;
@@ -232,10 +244,27 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     seekSql = deferred(`${ids(query.order_direction, ` AND ${def.idColumn} ${after} ?`)} LIMIT ?`);
     tailSql = deferred(`${ids(query.order_direction === 'desc' ? 'asc' : 'desc')} LIMIT ? OFFSET ?`);
   }
+  // A date range in id order, for a large tenant: a walk in id order testing each row meets the
+  // matches at once when they lie early in that order, but a range of late dates (dates grow
+  // with ids) stepped over every earlier row with its JSON text first (at 1M users, `created_at`
+  // GreaterThan a date of the last half: 0.3-0.6 s of CPU). So the page is first looked for among
+  // the tenant's first WINDOW_ROWS rows in the order (`windowSql`); only when they hold too few
+  // matches is it picked among all the matching ids, read from the column's covering count index
+  // and sorted (a bounded sort: about 1.5 times the count's cost).
+  let windowSql: string | undefined;
+  const op = query.filter?.operator;
+  if (access === 'scan' && idsFrom && col?.type === 'date' && col.countIndex && op && RANGES.has(op) && def.columns[query.order_by]?.sql === def.idColumn) {
+    const matching = [`${def.tenantColumn} = ?`, `${def.tenantColumn} > 0`, ...where].join(' AND ');
+    pageSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${col.countIndex} WHERE ${matching} ORDER BY ${order} LIMIT ? OFFSET ?`);
+    const tenantRows = [`${def.tenantColumn} = ?`, `${def.tenantColumn} > 0`, ...(query.with_trashed ? [] : [`${def.deletedColumn} IS NULL`])].join(' AND ');
+    const first = `SELECT ${def.idColumn} AS page_id FROM ${idsFrom} WHERE ${tenantRows} ORDER BY ${order} LIMIT ${WINDOW_ROWS}`;
+    windowSql = `SELECT ${def.select} FROM (${first}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${pageJoins} WHERE ${where[where.length - 1]} ORDER BY ${order} LIMIT ? OFFSET ?`;
+  }
   const compiled: CompiledList = {
     pageSql,
     seekSql,
     tailSql,
+    windowSql,
     countSql:
       !query.filter && def.counted
         ? counterTotalSql(def.counted, query.with_trashed, '?')
@@ -362,6 +391,10 @@ export class ListRunner<Row> {
     const seekKey = c.seekSql && `${c.seekSql}\u0000${JSON.stringify(params)}`;
     const seek = seekKey ? this.seeks.get(seekKey) : undefined;
     const end = Math.min(c.offset + c.limit, total);
+    if (c.windowSql && !seek) {
+      const found = this.all(c.windowSql, [...params, c.limit, c.offset], pluck);
+      if (c.offset + found.length === end) return this.seen(seekKey, c.offset, found, idOf, total);
+    }
     const [sql, bind] =
       seek && seek.offset === c.offset
         ? [c.seekSql!, [...params, seek.id, c.limit]]
@@ -370,15 +403,22 @@ export class ListRunner<Row> {
           : c.narrowSql && total <= NARROW_ROWS
             ? [c.narrowSql, [...countParams, c.limit, c.offset]]
             : [c.pageSql, [...params, c.limit, c.offset]];
+    return this.seen(seekKey, c.offset, this.all(sql, bind, pluck), idOf, total);
+  }
+
+  private all(sql: string, bind: unknown[], pluck: boolean): Row[] {
     const stmt = this.stmt(sql);
-    let rows: Row[];
     try {
-      rows = stmt.pluck(pluck).all(...bind) as Row[];
+      return stmt.pluck(pluck).all(...bind) as Row[];
     } finally {
       if (pluck) stmt.pluck(false);
     }
+  }
+
+  /** The page answered, its last id noted for a continuation (see `seeks`). */
+  private seen(seekKey: string | undefined, offset: number, rows: Row[], idOf: (row: Row) => unknown, total: number): { rows: Row[]; total: number } {
     const last = rows.length ? idOf(rows[rows.length - 1]) : undefined;
-    if (seekKey && typeof last === 'number') this.seeks.set(seekKey, { offset: c.offset + rows.length, id: last });
+    if (seekKey && typeof last === 'number') this.seeks.set(seekKey, { offset: offset + rows.length, id: last });
     return { rows, total };
   }
 
