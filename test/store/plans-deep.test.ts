@@ -31,6 +31,9 @@ describe('deep pages through a deferred join', () => {
   const small = store.tenants.create('small.test').id;
   store.departments.create(small, 'Engineering');
   seedBulk(store, small, { users: 40, customers: 40 });
+  // More rows than a date range's first window (WINDOW_ROWS, 5,000): a late range's page lies beyond it.
+  const wide = store.tenants.create('wide.test').id;
+  seedBulk(store, wide, { users: 6_000, customers: 0 });
   store.optimize();
   store.close();
   const db = new Database(file);
@@ -118,6 +121,20 @@ describe('deep pages through a deferred join', () => {
     expect(compileList(USER_LIST_DEF, range('GreaterThan', early)).windowSql).toContain('INDEXED BY users_tenant WHERE u.tenant_id = ? AND u.tenant_id > 0 AND u.deleted_at IS NULL ORDER BY u.id ASC LIMIT 5000)');
     expect(compileList(USER_LIST_DEF, range('GreaterThan', early), 'index').windowSql).toBeUndefined();
     const reference = db.prepare('SELECT id FROM users WHERE tenant_id = ? AND deleted_at IS NULL AND (created_at > ? OR ? = 0) AND (created_at <= ? OR ? = 0) ORDER BY id');
+    // Beyond the window: the first page of the late rows (not among the tenant's first 5,000), a page across the window's end, the last page, both directions.
+    const wideStamps = db.prepare('SELECT created_at FROM users WHERE tenant_id = ? AND deleted_at IS NULL ORDER BY id').pluck().all(wide) as string[];
+    for (const [operator, value] of [['GreaterThan', wideStamps[5_500]], ['LessThanOrEqual', wideStamps[300]], ['LessThanOrEqual', wideStamps[5_500]]] as const) {
+      const gt = operator === 'GreaterThan';
+      const matching = ids(reference.all(wide, value, gt ? 1 : 0, value, gt ? 0 : 1));
+      for (const order_direction of ['asc', 'desc'] as const) {
+        const expected = order_direction === 'asc' ? matching : [...matching].reverse();
+        // page 334 holds the window's last 5 rows and 10 beyond it
+        for (const page_number of [1, 2, 334, Math.ceil(matching.length / 15)]) {
+          const got = new ListRunner(db, USER_LIST_DEF).run(wide, range(operator, value, { page_size: 15, page_number, order_direction }));
+          expect([got.total, ids(got.rows)]).toEqual([matching.length, expected.slice((page_number - 1) * 15, page_number * 15)]);
+        }
+      }
+    }
     for (const [operator, value] of [['GreaterThan', early], ['GreaterThan', late], ['LessThanOrEqual', early], ['LessThanOrEqual', late]] as const) {
       const gt = operator === 'GreaterThan';
       const matching = ids(reference.all(big, value, gt ? 1 : 0, value, gt ? 0 : 1));
