@@ -7,12 +7,12 @@ import { StoreBusy } from '../../../src/store/index.js';
 
 const all: ListQuery = { page_size: 2, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null };
 
-/** The count statements `store` sends from now on, as they are sent. */
+/** The statements of totals `store` sends from now on, as they are sent: counts, and reads of a tenant's row counter (unfiltered totals). */
 function countsOf(store: PostgresStore): string[] {
   const counted: string[] = [];
   const original = store.pool.query.bind(store.pool);
   store.pool.query = ((text: string, values?: unknown[]) => {
-    if (/^SELECT count\(\*\)/.test(text)) counted.push(text);
+    if (/^SELECT count\(\*\)|FROM list_counts WHERE/.test(text)) counted.push(text);
     return original(text, values);
   }) as typeof store.pool.query;
   return counted;
@@ -41,6 +41,7 @@ describe('PostgreSQL list totals', () => {
     expect((await a.customers.list(tenant.id, all)).total).toBe(3);
     expect((await a.customers.list(tenant.id, all)).total).toBe(3);
     expect(counted).toHaveLength(1);
+    expect(counted[0]).toMatch(/FROM list_counts WHERE tenant_id = \$1 AND list = 'customers'/);
     await b.customers.insert(tenant.id, { first_name: 'C', last_name: '4', email: 'c4@t.example' });
     expect((await a.customers.list(tenant.id, all)).total).toBe(4);
     expect(counted).toHaveLength(2);
