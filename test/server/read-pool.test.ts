@@ -1,22 +1,28 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureDefaultRoles } from '../../src/admin/seed/index.js';
+import { ensureDefaultRoles, seedBulk } from '../../src/admin/seed/index.js';
 import { createServer } from '../../src/server/index.js';
 import { openStore, withReadPool, type Store } from '../../src/store/index.js';
 import type { DataStore } from '../../src/store/port.js';
-import { spawnReadWorker } from '../../src/store/sqlite/read-pool.js';
+import { MAIN_THREAD_ROWS, SMALL_TENANT_ROWS } from '../../src/store/sqlite/list-query.js';
+import { spawnReadWorker, type ReadTask } from '../../src/store/sqlite/read-pool.js';
+import { connect } from './socket-helpers.js';
 
 const API = '/api/public/v2.0';
+/** Rows of the large tenant's users and customers: one more than a small tenant may have, and a page range to spare. */
+const LARGE = SMALL_TENANT_ROWS + 100;
 
 /**
- * `serve`'s SQLite store with its lists on read workers (one worker here): what a request sees,
- * and how the bounded pool answers a flood and a worker that dies. `spawn` wraps the real
- * worker's start, so a test can count the reads sent to workers, hold them, or stop a worker.
+ * `serve`'s SQLite store: bounded lists on the main thread, the others on read workers (one worker
+ * here); what a request sees, and how the bounded pool answers a flood and a worker that dies.
+ * `spawn` wraps the real worker's start, so a test can see which lists were sent to a worker
+ * (the routing rule, MAIN_THREAD_ROWS in list-query.ts), hold them, or stop a worker.
  */
-describe('lists on read workers', () => {
+describe('lists on the main thread and on read workers', () => {
   let dir: string;
   let store: Store;
   let served: DataStore;
@@ -25,28 +31,41 @@ describe('lists on read workers', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A store with a large tenant `localhost` (LARGE users and customers) and a small one `small.test` (40 of each), served with one worker. */
   function setup(queue: number, spawn: (file: string) => Worker = spawnReadWorker) {
     dir = mkdtempSync(join(tmpdir(), 'confctl-read-pool-'));
     store = openStore(join(dir, 'confctl.db'));
-    const tenant = store.tenants.create('localhost');
-    ensureDefaultRoles(store, tenant.id);
-    const { record, secret } = store.keys.create({ tenant_id: tenant.id, name: 't', permissions: ['*'] });
+    const key = (host: string, size: number) => {
+      const tenant = store.tenants.create(host);
+      ensureDefaultRoles(store, tenant.id);
+      store.departments.create(tenant.id, 'Engineering');
+      seedBulk(store, tenant.id, { users: size, customers: size });
+      return { tenant, ...store.keys.create({ tenant_id: tenant.id, name: 't', permissions: ['*'] }) };
+    };
+    const large = key('localhost', LARGE);
+    const small = key('small.test', 40);
+    store.optimize();
+    const all = { page_size: 1, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null } as const;
+    // The bulk seed soft-deletes some rows: the live totals a list answers.
+    const live = { users: store.users.list(large.tenant.id, all).total, customers: store.customers.list(large.tenant.id, all).total, small: store.users.list(small.tenant.id, all).total };
     served = withReadPool(store, { workers: 1, queue, retryAfterSeconds: 2, spawn });
     const app = createServer({ store: served, signingSecret: 's', mediaDir: dir, rateLimit: null });
-    const call = (method: string, path: string, body?: unknown) =>
-      app.request({ method, path: API + path, headers: { 'x-access-key-id': record.id, 'x-access-key-secret': secret }, body });
-    return { tenant, call };
+    const caller =
+      ({ record, secret }: typeof large, host: string) =>
+      (method: string, path: string, body?: unknown) =>
+        app.request({ method, path: API + path, headers: { host, 'x-access-key-id': record.id, 'x-access-key-secret': secret }, body });
+    return { app, large, small, tenant: large.tenant, live, call: caller(large, 'localhost'), callSmall: caller(small, 'small.test') };
   }
 
-  /** A spawn whose workers' reads are counted, and held until `release()` while `holding`. */
+  /** A spawn whose workers' reads are recorded, and held until `release()` while `holding`. */
   function recording() {
-    const sent: unknown[] = [];
+    const sent: ReadTask[] = [];
     const held: (() => void)[] = [];
     const control = { sent, holding: false, release: () => held.splice(0).forEach((post) => post()) };
     const spawn = (file: string) => {
       const worker = spawnReadWorker(file);
       const post = worker.postMessage.bind(worker);
-      worker.postMessage = (task: unknown) => {
+      worker.postMessage = (task: ReadTask) => {
         sent.push(task);
         if (control.holding) held.push(() => post(task));
         else post(task);
@@ -56,34 +75,162 @@ describe('lists on read workers', () => {
     return { control, spawn };
   }
 
-  it('a list sent after an acknowledged write sees it, its total too, though the worker had counted before', async () => {
+  /** Sends `path` and answers whether a worker ran it (the worker's reads before and after), after checking it answered 200. */
+  const onWorker = async (control: { sent: ReadTask[] }, send: (method: string, path: string) => Promise<{ status: number; body: string }>, path: string) => {
+    const before = control.sent.length;
+    const answer = await send('GET', path);
+    expect(answer.status, `${path}: ${answer.body}`).toBe(200);
+    return control.sent.length > before;
+  };
+
+  it("a small tenant's lists all run on the main thread, cold or warm, whatever their filter, order or page", async () => {
     const { control, spawn } = recording();
-    const { call, tenant } = setup(4, spawn);
-    const before = await call('GET', '/customers?filter_attribute=last_name&filter_value=lovelace');
-    expect(before.status).toBe(200);
-    expect(before.json().total).toBe(0);
+    const { callSmall } = setup(4, spawn);
+    for (const path of [
+      '/users',
+      '/users?filter_attribute=last_name&filter_operator=Contains&filter_value=son',
+      '/users?order_by=timezone&order_direction=desc&page_number=2&page_size=7',
+      '/users?with_trashed=true&filter_attribute=created_at&filter_operator=GreaterThan&filter_value=2020-01-01',
+      '/customers?filter_attribute=address&filter_operator=Contains&filter_value=main&order_by=address',
+      '/online_conferences',
+    ]) {
+      expect(await onWorker(control, callSmall, path), path).toBe(false);
+    }
+    expect(control.sent).toEqual([]);
+  });
+
+  it("a large tenant's list runs on a worker until its total is known; then a shallow id-ordered page, unfiltered or Equal, runs on the main thread", async () => {
+    // docs/local-server.md, "Durability and concurrency": at most 2,000 rows either way.
+    expect([SMALL_TENANT_ROWS, MAIN_THREAD_ROWS]).toEqual([2000, 2000]);
+    const { control, spawn } = recording();
+    const { call } = setup(4, spawn);
+    // Cold: the count may read the whole tenant.
+    expect(await onWorker(control, call, '/users')).toBe(true);
+    // The worker's total was adopted: the first page and every page up to MAIN_THREAD_ROWS rows deep stay here.
+    expect(await onWorker(control, call, '/users')).toBe(false);
+    expect(await onWorker(control, call, '/users?page_number=2&order_direction=desc')).toBe(false);
+    expect(MAIN_THREAD_ROWS % 100).toBe(0);
+    expect(await onWorker(control, call, `/users?page_size=100&page_number=${MAIN_THREAD_ROWS / 100}`)).toBe(false);
+    expect(await onWorker(control, call, `/users?page_size=100&page_number=${MAIN_THREAD_ROWS / 100 + 1}`)).toBe(true);
+    // An Equal filter in id order: cold on a worker, then here.
+    expect(await onWorker(control, call, '/users?filter_attribute=status&filter_value=0')).toBe(true);
+    expect(await onWorker(control, call, '/users?filter_attribute=status&filter_value=0&page_number=2')).toBe(false);
+    expect(await onWorker(control, call, '/customers?filter_attribute=last_name&filter_value=Smith')).toBe(true);
+    expect(await onWorker(control, call, '/customers?filter_attribute=last_name&filter_value=Smith&page_number=2')).toBe(false);
+    // Lists whose page may read the whole tenant stay on workers, warm or not: a Contains (the
+    // head-of-line case), another order, trashed rows, another operator.
+    for (const path of [
+      '/users?filter_attribute=last_name&filter_operator=Contains&filter_value=son',
+      '/users?order_by=last_name',
+      '/users?with_trashed=true',
+      '/users?filter_attribute=status&filter_operator=NotEqual&filter_value=0',
+    ]) {
+      expect(await onWorker(control, call, path), `${path} cold`).toBe(true);
+      expect(await onWorker(control, call, path), `${path} warm`).toBe(true);
+    }
+    expect(control.sent.map((t) => t.op)).toContain('customers.list');
+  });
+
+  it('a list sent after an acknowledged write sees it, its total too, on either thread', async () => {
+    const { control, spawn } = recording();
+    const { call, tenant, live } = setup(4, spawn);
+    const total = (await call('GET', '/customers')).json().total as number;
+    expect(total).toBe(live.customers);
+    expect(await onWorker(control, call, '/customers')).toBe(false);
     const created = await call('POST', '/customers', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' });
     expect(created.status, created.body).toBe(200);
-    const after = await call('GET', '/customers?filter_attribute=last_name&filter_value=lovelace');
-    expect(after.status).toBe(200);
-    expect(after.json().total).toBe(1);
-    expect(after.json().data.map((c: { email: string }) => c.email)).toEqual(['ada@example.com']);
-    // Another process's commit (an admin command beside serve) is seen by the next list.
+    // The write moved the change token: the cached total is gone, the count runs again on a worker.
+    const sent = control.sent.length;
+    const after = await call('GET', '/customers?order_direction=desc&page_size=1');
+    expect(after.json().total).toBe(live.customers + 1);
+    expect(after.json().data[0].email).toBe('ada@example.com');
+    expect(control.sent.length).toBe(sent + 1);
+    // Adopted again: the main thread answers the new total.
+    expect(await onWorker(control, call, '/customers')).toBe(false);
+    expect((await call('GET', '/customers')).json().total).toBe(live.customers + 1);
+    // Another process's commit (an admin command beside serve) is seen by the next list, and drops the main thread's total.
     const admin = openStore(store.location);
-    admin.users.insert(tenant.id, { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' });
+    admin.customers.insert(tenant.id, { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' });
     admin.close();
-    const users = await call('GET', '/users');
-    expect(users.json().total).toBe(1);
-    expect(users.json().data[0].email).toBe('grace@example.com');
-    // Every list ran on the worker.
-    expect(control.sent.map((t) => (t as { op: string }).op)).toEqual(['customers.list', 'customers.list', 'users.listJson']);
+    const next = control.sent.length;
+    const seen = await call('GET', '/customers?order_direction=desc&page_size=1');
+    expect(seen.json().total).toBe(live.customers + 2);
+    expect(seen.json().data[0].email).toBe('grace@example.com');
+    expect(control.sent.length).toBe(next + 1);
+  });
+
+  it("tenants stay apart on the main thread: one tenant's cached total is never another's", async () => {
+    const { call, callSmall, live } = setup(4);
+    expect((await call('GET', '/users')).json().total).toBe(live.users);
+    const cached = (await call('GET', '/users')).json();
+    expect(cached.total).toBe(live.users);
+    const small = (await callSmall('GET', '/users')).json();
+    expect(small.total).toBe(live.small);
+    const ids = (page: { data: { id: number }[] }) => page.data.map((u) => u.id);
+    expect(ids(small).filter((id) => ids(cached).includes(id))).toEqual([]);
+    expect((await call('GET', '/users')).json().total).toBe(live.users);
+  });
+
+  /**
+   * `npm run bench`'s list scenario against a listening server: 50 connections, each with 10
+   * requests pipelined, all sent at once. Answers the statuses, in order per connection.
+   */
+  async function pipelined(port: number, request: string): Promise<number[]> {
+    const statuses = await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const socket = await connect(port);
+        socket.setEncoding('latin1');
+        return new Promise<number[]>((resolve, reject) => {
+          let text = '';
+          const got: number[] = [];
+          socket.on('error', reject);
+          socket.on('data', (chunk: string) => {
+            text += chunk;
+            // Each complete response: its status, then on to the next by its Content-Length.
+            for (let end = text.indexOf('\r\n\r\n'); end !== -1; end = text.indexOf('\r\n\r\n')) {
+              const length = Number(/content-length: (\d+)/i.exec(text.slice(0, end))?.[1]);
+              if (text.length < end + 4 + length) break;
+              got.push(Number(text.slice(9, 12)));
+              text = text.slice(end + 4 + length);
+            }
+            if (got.length === 10) {
+              socket.destroy();
+              resolve(got);
+            }
+          });
+          socket.write(request.repeat(10));
+        });
+      }),
+    );
+    return statuses.flat();
+  }
+
+  it("the benchmark's shape: 500 pipelined first pages at once all answer 200, of a small tenant cold, and of a large one once its total is known", async () => {
+    const { control, spawn } = recording();
+    const { app, large, small } = setup(16, spawn);
+    await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (app.server.address() as AddressInfo).port;
+      const request = (host: string, { record, secret }: typeof large) =>
+        `GET ${API}/users HTTP/1.1\r\nHost: ${host}\r\nX-Access-Key-Id: ${record.id}\r\nX-Access-Key-Secret: ${secret}\r\n\r\n`;
+      expect(await pipelined(port, request('small.test', small))).toEqual(Array(500).fill(200));
+      expect(control.sent).toEqual([]);
+      // The large tenant's first list counts on a worker; the 500 after it run on the main thread.
+      const first = await pipelined(port, request('localhost', large)).then(() => control.sent.length);
+      expect(first).toBeGreaterThan(0);
+      expect(await pipelined(port, request('localhost', large))).toEqual(Array(500).fill(200));
+      expect(control.sent.length).toBe(first);
+    } finally {
+      await new Promise((resolve) => app.server.close(resolve));
+    }
   });
 
   it('past the bound a list is answered 503 with Retry-After at once; the reads admitted still answer', async () => {
     const { control, spawn } = recording();
     const { call } = setup(1, spawn);
     control.holding = true;
-    const answers = [call('GET', '/users'), call('GET', '/customers'), call('GET', '/users?page_number=2')];
+    const contains = '?filter_attribute=last_name&filter_operator=Contains&filter_value=';
+    const answers = [call('GET', `/users${contains}son`), call('GET', `/customers${contains}son`), call('GET', `/users${contains}ber`)];
     // One worker busy and one read waiting: the third is refused without waiting for them.
     const refused = await Promise.race(answers);
     expect(refused.status).toBe(503);
@@ -98,7 +245,7 @@ describe('lists on read workers', () => {
 
   it('a worker that dies is replaced; the list it was running gets 503, not a hang', async () => {
     const workers: Worker[] = [];
-    const { call } = setup(4, (file) => {
+    const { call, live } = setup(4, (file) => {
       const worker = spawnReadWorker(file);
       // The first worker dies as its first read arrives.
       if (!workers.length) worker.postMessage = () => void worker.terminate();
@@ -111,7 +258,7 @@ describe('lists on read workers', () => {
     expect(lost.headers['retry-after']).toBe('2');
     const next = await call('GET', '/users');
     expect(next.status).toBe(200);
-    expect(next.json().total).toBe(0);
+    expect(next.json().total).toBe(live.users);
     expect(workers).toHaveLength(2);
   });
 });

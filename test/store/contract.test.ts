@@ -104,8 +104,11 @@ const postgres: StoreFactory = {
   attach: (store) => attachPostgres(store),
 };
 
-/** `serve`'s SQLite store: the same file store with its lists on a pool of read workers (one here, started on the first list). */
-const pooled = (store: DataStore): DataStore => withReadPool(store as ReturnType<typeof openStore>, { workers: 1, queue: 16, retryAfterSeconds: 1 });
+/**
+ * `serve`'s SQLite store: the same file store with its lists on a pool of read workers (one here,
+ * started on the first list), every list there (`serve` keeps the bounded ones on the main thread).
+ */
+const pooled = (store: DataStore): DataStore => withReadPool(store as ReturnType<typeof openStore>, { workers: 1, queue: 16, retryAfterSeconds: 1 }, 'all');
 const readWorkers: StoreFactory = {
   name: 'sqlite file, lists on read workers',
   backend: 'sqlite',

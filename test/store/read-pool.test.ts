@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { openStore, StoreBusy } from '../../src/store/index.js';
+import { seedBulk } from '../../src/admin/seed/index.js';
+import { openStore, StoreBusy, withReadPool } from '../../src/store/index.js';
+import { SMALL_TENANT_ROWS } from '../../src/store/sqlite/list-query.js';
 import { READ_POOL_DEFAULTS, ReadPool, spawnReadWorker, type ReadTask } from '../../src/store/sqlite/read-pool.js';
 
 let dir: string;
@@ -43,4 +45,36 @@ it("serve's pool (docs/local-server.md, Durability and concurrency): 2 lists run
   holding = false;
   held.splice(0).forEach((post) => post());
   expect(await Promise.all(admitted)).toEqual(Array.from({ length: 18 }, () => ({ rows: [], total: 0 })));
+});
+
+it("a worker's total counted while a commit group waits to commit is not kept by the main thread", async () => {
+  dir = mkdtempSync(join(tmpdir(), 'confctl-read-pool-'));
+  const store = openStore(join(dir, 'confctl.db'));
+  const tenant = store.tenants.create('localhost');
+  seedBulk(store, tenant.id, { users: SMALL_TENANT_ROWS + 1, customers: 0 });
+  const query = task(tenant.id).query;
+  const sent: ReadTask[] = [];
+  const spawn = (file: string) => {
+    const worker = spawnReadWorker(file);
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (t: ReadTask) => {
+      sent.push(t);
+      post(t);
+    };
+    return worker;
+  };
+  // A group's writes move the change token at once but reach a worker only at its COMMIT, which a
+  // worker's read may precede: with a group open when the list is sent, its total is not kept.
+  let groupOpen = true;
+  const commits = { ...store.commits, settled: (mark: number) => (groupOpen ? new Promise<void>(() => undefined) : store.commits.settled(mark)) };
+  const served = withReadPool({ ...store, commits }, { ...READ_POOL_DEFAULTS, spawn });
+  pool = { close: () => served.close() } as ReadPool;
+  const live = (await served.users.list(tenant.id, query)).total;
+  expect(sent).toHaveLength(1);
+  groupOpen = false;
+  expect((await served.users.list(tenant.id, query)).total).toBe(live);
+  expect(sent).toHaveLength(2);
+  // Sent with no group open: the total is kept, and the next list stays on the main thread.
+  expect((await served.users.list(tenant.id, query)).total).toBe(live);
+  expect(sent).toHaveLength(2);
 });

@@ -148,10 +148,10 @@ export interface CompiledList {
    */
   seekSql?: string;
   /**
-   * For id-ordered pages with `seekSql`: the page's ids walked from the other end (binds the
-   * query's parameters, then how many rows to take and how many to skip from the end), for a page
-   * past the middle of an exact total: the last page of a million rows skipped a million index
-   * entries, now none.
+   * For pages that walk an index of exactly the matching rows in id order: the page's ids walked
+   * from the other end (binds the query's parameters, then how many rows to take and how many to
+   * skip from the end), for a page past the middle of the exact total: the last page of a million
+   * rows skipped a million index entries, now none.
    */
   tailSql?: string;
   /**
@@ -166,11 +166,17 @@ export interface CompiledList {
   countParams?: unknown[];
   /**
    * A page for a small total (at most NARROW_ROWS): the matching rows picked by id through the
-   * trigram table (or a date range's count index), then sorted, instead of walking the order's
-   * index until the page is found (a rare value's first page read most of the table). Binds the
-   * count's parameters, the limit, the offset.
+   * trigram table, then sorted, instead of walking the order's index until the page is found
+   * (a rare value's first page read most of the table). Binds the count's parameters, the limit,
+   * the offset.
    */
   narrowSql?: string;
+  /**
+   * The page reads its rows in id order from an index whose entries for this tenant are exactly
+   * the matching live rows (see `rangeIndex`): it reads `offset + limit` entries, whatever the
+   * data. `ListRunner.bounded` relies on it.
+   */
+  range?: boolean;
   limit: number;
   offset: number;
 }
@@ -190,6 +196,21 @@ function compileSemi(semi: NonNullable<ColumnDef['semi']>, col: ColumnDef, filte
   if (filter.operator === 'NotNull') return { sql: `${semi.fk} IS NOT NULL`, params: [] };
   const f = compileFilter({ sql: semi.column, type: col.type }, filter);
   return { sql: `${semi.fk} IN (SELECT id FROM ${semi.table} WHERE tenant_id = ? AND ${f.sql})`, params: [TENANT, ...f.params] };
+}
+
+/**
+ * The index whose entries for the tenant are exactly the rows a live, id-ordered list matches, in
+ * id order, when there is one: the tenant index (tenant, deleted_at) for an unfiltered list, the
+ * filter column's count index (column, tenant, deleted_at) for an Equal filter on a large
+ * tenant. With every key column bound by equality, equal keys sort by rowid, so the page walks
+ * `offset + limit` entries and never sorts. (A small tenant's filtered list keeps the tenant index:
+ * at most SMALL_TENANT_ROWS rows either way.)
+ */
+function rangeIndex(def: ListDef, query: ListQuery, col: ColumnDef | undefined, access: TenantAccess): string | undefined {
+  if (query.with_trashed || def.columns[query.order_by]?.sql !== def.idColumn) return undefined;
+  if (!query.filter) return def.tenantIndex;
+  const equal = query.filter.operator === 'Equal' && query.filter.value !== null && col?.type !== 'boolean' && !col?.semi;
+  return equal && access === 'scan' ? col?.countIndex : undefined;
 }
 
 /**
@@ -225,23 +246,25 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   const offset = (query.page_number - 1) * query.page_size;
   const pageJoins = def.selectJoins !== false || countJoins || def.columns[query.order_by]?.join ? (def.joins ?? '') : '';
   let pageSql = `SELECT ${def.select} FROM ${from} ${pageJoins} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
-  // A deep page of a tenant's live rows in id order (what `--all` walks): OFFSET steps over every
-  // skipped row, reading and joining it. Deferred join instead: skip ids alone through the tenant
-  // index, which is covering and in id order for those rows (equal (tenant, deleted_at) keys sort
-  // by rowid), whatever the tenant's size, then fetch and join only the page's rows. Other orders
-  // and filters keep their own index walk (measured no better deferred).
-  // With trashed rows, the same through the index of all the tenant's rows in id order.
-  const idsFrom = !query.with_trashed ? indexed : def.tenantIdsIndex && `${def.from} INDEXED BY ${def.tenantIdsIndex}`;
-  const byId = !query.filter && idsFrom !== undefined && def.columns[query.order_by]?.sql === def.idColumn;
+  // A live list in id order, unfiltered or an Equal filter: the page walks `range` (see
+  // `rangeIndex`); with trashed rows, unfiltered, the index of all the tenant's rows in id order.
+  // A deep page (what `--all` walks): OFFSET steps over every skipped row, reading and joining
+  // it. Deferred join instead: skip ids alone through that index, which is covering, whatever the
+  // tenant's size, then fetch and join only the page's rows; past the middle of the total, from
+  // the other end. Other orders and filters keep their own index walk (measured no better deferred).
+  const range = rangeIndex(def, query, col || undefined, access);
+  const byId = def.columns[query.order_by]?.sql === def.idColumn;
+  const walk = range ?? (query.with_trashed && !query.filter && byId ? def.tenantIdsIndex : undefined);
   const deferred = (ids: string) => `SELECT ${def.select} FROM (${ids}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${pageJoins} ORDER BY ${order}`;
   let seekSql: string | undefined;
   let tailSql: string | undefined;
-  if (byId) {
+  if (walk) {
+    const ranged = `${def.from} INDEXED BY ${walk}`;
     const ids = (direction: 'asc' | 'desc', extra = '') =>
-      `SELECT ${def.idColumn} AS page_id FROM ${idsFrom} WHERE ${byIndex}${extra} ORDER BY ${compileOrder(def, query.order_by, direction)}`;
-    if (offset > 0) pageSql = deferred(`${ids(query.order_direction)} LIMIT ? OFFSET ?`);
+      `SELECT ${def.idColumn} AS page_id FROM ${ranged} WHERE ${byIndex}${extra} ORDER BY ${compileOrder(def, query.order_by, direction)}`;
+    pageSql = offset > 0 ? deferred(`${ids(query.order_direction)} LIMIT ? OFFSET ?`) : `SELECT ${def.select} FROM ${ranged} ${pageJoins} WHERE ${byIndex} ORDER BY ${order} LIMIT ? OFFSET ?`;
     const after = query.order_direction === 'desc' ? '<' : '>';
-    seekSql = deferred(`${ids(query.order_direction, ` AND ${def.idColumn} ${after} ?`)} LIMIT ?`);
+    if (!query.filter) seekSql = deferred(`${ids(query.order_direction, ` AND ${def.idColumn} ${after} ?`)} LIMIT ?`);
     tailSql = deferred(`${ids(query.order_direction === 'desc' ? 'asc' : 'desc')} LIMIT ? OFFSET ?`);
   }
   // A date range in id order, for a large tenant: a walk in id order testing each row meets the
@@ -253,11 +276,12 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   // and sorted (a bounded sort: about 1.5 times the count's cost).
   let windowSql: string | undefined;
   const op = query.filter?.operator;
-  if (access === 'scan' && idsFrom && col?.type === 'date' && col.countIndex && op && RANGES.has(op) && def.columns[query.order_by]?.sql === def.idColumn) {
+  const tenantIds = query.with_trashed ? def.tenantIdsIndex : def.tenantIndex;
+  if (access === 'scan' && tenantIds && col?.type === 'date' && col.countIndex && op && RANGES.has(op) && byId) {
     const matching = [`${def.tenantColumn} = ?`, `${def.tenantColumn} > 0`, ...where].join(' AND ');
     pageSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${col.countIndex} WHERE ${matching} ORDER BY ${order} LIMIT ? OFFSET ?`);
     const tenantRows = [`${def.tenantColumn} = ?`, `${def.tenantColumn} > 0`, ...(query.with_trashed ? [] : [`${def.deletedColumn} IS NULL`])].join(' AND ');
-    const first = `SELECT ${def.idColumn} AS page_id FROM ${idsFrom} WHERE ${tenantRows} ORDER BY ${order} LIMIT ${WINDOW_ROWS}`;
+    const first = `SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${tenantIds} WHERE ${tenantRows} ORDER BY ${order} LIMIT ${WINDOW_ROWS}`;
     windowSql = `SELECT ${def.select} FROM (${first}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${pageJoins} WHERE ${where[where.length - 1]} ORDER BY ${order} LIMIT ? OFFSET ?`;
   }
   const compiled: CompiledList = {
@@ -265,6 +289,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     seekSql,
     tailSql,
     windowSql,
+    range: range !== undefined,
     countSql:
       !query.filter && def.counted
         ? counterTotalSql(def.counted, query.with_trashed, '?')
@@ -287,6 +312,58 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${pageJoins} WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${def.idColumn} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?) ORDER BY ${order} LIMIT ? OFFSET ?`;
   }
   return compiled;
+}
+
+/**
+ * Lists `serve` answers on its main thread (sqlite/served.ts); the others go to its read pool.
+ * A list qualifies when SQLite reads at most MAIN_THREAD_ROWS index entries (and rows) for it,
+ * known before it runs, from what the connection already holds:
+ * - its tenant is small (at most SMALL_TENANT_ROWS rows in the table, deleted included): every
+ *   statement, the count included, reaches the tenant's rows through the tenant index; or
+ * - its total is cached (counted since the last write, here or by a read worker: `adoptTotal`),
+ *   its page is a range (`CompiledList.range`: live rows in id order, unfiltered or an Equal
+ *   filter) and `offset + page_size` is at most MAIN_THREAD_ROWS.
+ * Anything else (a cold count of a large tenant, a Contains, another order, a deeper page) may
+ * read the whole tenant, and goes to a worker.
+ */
+export const MAIN_THREAD_ROWS = SMALL_TENANT_ROWS;
+
+/** Thrown out of a list by `ifBounded` before any of its SQL ran; allocated once (no stack per list). */
+const UNBOUNDED = new Error('the list is not bounded');
+
+/** What `ListRunner.page` does besides running the list: see `ifBounded` and `adoptTotal`. */
+let mode: 'bounded' | { total: number; token: string } | undefined;
+
+/**
+ * Runs `list` (a repository's list method, which runs synchronously) when the list is bounded (see
+ * MAIN_THREAD_ROWS), answering its value; answers undefined, having run none of its SQL, when it is not.
+ */
+export function ifBounded<T>(list: () => T): T | undefined {
+  mode = 'bounded';
+  try {
+    return list();
+  } catch (err) {
+    if (err === UNBOUNDED) return undefined;
+    throw err;
+  } finally {
+    mode = undefined;
+  }
+}
+
+/**
+ * Caches `total`, counted by a read worker, as the total of the list `list` would run (running
+ * none of its SQL but the tenant's size), if the connection's change token is still `token` and
+ * no transaction is open on it: nothing was committed by anyone since `token` was read, before the
+ * worker's read began, so the worker counted the state the token describes. `token` must be read
+ * with no write of this connection pending (a commit group's writes count before they commit).
+ */
+export function adoptTotal(total: number, token: string, list: () => unknown): void {
+  mode = { total, token };
+  try {
+    list();
+  } finally {
+    mode = undefined;
+  }
 }
 
 /**
@@ -351,11 +428,16 @@ export class ListRunner<Row> {
    * The change signal (see `changeSignal`) moves with this connection's writes and with other
    * connections' commits (an admin command beside `serve`), so a stale total is never served.
    */
-  private total(sql: string, params: unknown[]): number {
-    const key = `${sql}\u0000${JSON.stringify(params)}`;
+  private total(key: string, sql: string, params: unknown[]): number {
     let n = this.totals.get(key);
     if (n === undefined) this.totals.set(key, (n = (this.stmt(sql).get(...params) as { n: number }).n));
     return n;
+  }
+
+  /** See MAIN_THREAD_ROWS; `compile` ran first (the tenant's access path and the cache are fresh). */
+  private bounded(tenantId: number, c: CompiledList, totalKey: string): boolean {
+    if (this.access.get(tenantId) === 'index') return true;
+    return c.range === true && c.offset + c.limit <= MAIN_THREAD_ROWS && this.totals.has(totalKey);
   }
 
   private stmt(sql: string): Database.Statement {
@@ -386,7 +468,13 @@ export class ListRunner<Row> {
 
   private page(tenantId: number, query: ListQuery, pluck: boolean, idOf: (row: Row) => unknown): { rows: Row[]; total: number } {
     const { c, params, countParams } = this.compile(tenantId, query);
-    const total = this.total(c.countSql, countParams);
+    const totalKey = `${c.countSql}\u0000${JSON.stringify(countParams)}`;
+    if (mode === 'bounded' && !this.bounded(tenantId, c, totalKey)) throw UNBOUNDED;
+    if (mode !== undefined && mode !== 'bounded') {
+      if (!this.db.inTransaction && this.totalsStamp === mode.token) this.totals.set(totalKey, mode.total);
+      return { rows: [], total: mode.total };
+    }
+    const total = this.total(totalKey, c.countSql, countParams);
     if (c.offset >= total) return { rows: [], total };
     const seekKey = c.seekSql && `${c.seekSql}\u0000${JSON.stringify(params)}`;
     const seek = seekKey ? this.seeks.get(seekKey) : undefined;

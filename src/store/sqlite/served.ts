@@ -1,27 +1,48 @@
 import type { ListQuery } from '../../contract/index.js';
 import type { DataStore } from '../port.js';
-import type { Store } from '../types.js';
+import type { ListResult, Store } from '../types.js';
+import { adoptTotal, ifBounded } from './list-query.js';
 import { READ_POOL_DEFAULTS, ReadPool, type ReadPoolOptions, type ReadTask } from './read-pool.js';
 
 /**
- * The SQLite store (a database file) as `serve` uses it: its list reads run on a `ReadPool` of
- * worker threads with read-only connections, so a list that counts a million rows holds no other
- * request; everything else (the primary-key reads, the writes and their commit groups) stays on
- * the main thread. A list sent after a write was acknowledged sees it: the write was committed
- * before its answer left, and the worker's read transaction begins after the list arrived.
- * Closing stops the pool, then closes the store.
+ * The SQLite store (a database file) as `serve` uses it: a list whose cost is bounded before it
+ * runs (a small tenant, or a cached total with a shallow page read from an index range: see
+ * MAIN_THREAD_ROWS in list-query.ts) runs on the main thread, as any other cheap read; every other
+ * list runs on a `ReadPool` of worker threads with read-only connections, so a list that counts a
+ * million rows holds no other request. The primary-key reads, the writes and their commit groups
+ * stay on the main thread.
+ *
+ * A list sent after a write was acknowledged sees it on either thread: the write was committed
+ * before its answer left; the main thread's list reads in the request's own read transaction,
+ * and the worker's read transaction begins after the list arrived. A worker's total becomes the
+ * main thread's cached total when nothing was written since the list was sent (`adoptTotal`), so
+ * the next such list stays on the main thread. Closing stops the pool, then closes the store.
+ * `every` = 'all' sends every list to the pool (the store contract suite runs its lists there).
  */
-export function withReadPool(store: Store, options: ReadPoolOptions = READ_POOL_DEFAULTS): DataStore {
+export function withReadPool(store: Store, options: ReadPoolOptions = READ_POOL_DEFAULTS, every: 'unbounded' | 'all' = 'unbounded'): DataStore {
   const pool = new ReadPool(store.location, options);
+  /** No commit group holds writes not yet committed (they moved the change token already, but a worker may not see them yet). */
+  const nothingPending = () => store.commits.settled(store.commits.mark()) === undefined;
   const read =
-    <T>(op: ReadTask['op']) =>
-    (tenantId: number, query: ListQuery) =>
-      pool.run({ op, tenantId, query }) as Promise<T>;
+    <T extends ListResult<unknown>>(op: ReadTask['op'], list: (tenantId: number, query: ListQuery) => T) =>
+    (tenantId: number, query: ListQuery): T | Promise<T> => {
+      const here = every === 'unbounded' ? ifBounded(() => list(tenantId, query)) : undefined;
+      if (here) return here;
+      const token = nothingPending() ? store.changeToken() : undefined;
+      return (pool.run({ op, tenantId, query }) as Promise<T>).then((answer) => {
+        if (token !== undefined) adoptTotal(answer.total, token, () => list(tenantId, query));
+        return answer;
+      });
+    };
   return {
     ...store,
-    users: { ...store.users, list: read('users.list'), listJson: read('users.listJson') },
-    customers: { ...store.customers, list: read('customers.list') },
-    conferences: { ...store.conferences, list: read('conferences.list') },
+    users: {
+      ...store.users,
+      list: read('users.list', (t, q) => store.users.list(t, q)),
+      listJson: read('users.listJson', (t, q) => store.users.listJson(t, q)),
+    },
+    customers: { ...store.customers, list: read('customers.list', (t, q) => store.customers.list(t, q)) },
+    conferences: { ...store.conferences, list: read('conferences.list', (t, q) => store.conferences.list(t, q)) },
     close: async () => {
       await pool.close();
       store.close();

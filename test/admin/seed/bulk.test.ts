@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -42,6 +43,12 @@ function contents(store: Store, tenantId: number) {
       // Each table's indexes in creation order: the planner weighs them in that order (see suspend in src/store/sqlite/bulk.ts).
       indexes: db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('users', 'customers') AND type = 'index' ORDER BY tbl_name, rowid").all(),
       triggers: db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('users', 'customers') AND type = 'trigger' ORDER BY name").all(),
+      // FTS5's settings as they act: a table without `hashsize` has FTS5's default, 1 MiB.
+      trigramConfig: (['users', 'customers'] as const).map((table) => ({
+        hashsize: 1024 * 1024,
+        ...Object.fromEntries((db.prepare(`SELECT k, v FROM ${table}_text_config`).raw().all() as [string, unknown][])),
+      })),
+      journal: db.pragma('journal_mode', { simple: true }),
       // What the trigram indexes answer for the tenant's rows (filled by the loader, not by the insert triggers, when deferred).
       trigrams: (['users', 'customers'] as const).map((table) => {
         const match = db.prepare(`SELECT rowid FROM ${table}_text WHERE ${table}_text MATCH ?`).pluck();
@@ -176,5 +183,78 @@ describe('seedBulk', () => {
       }),
     ).toThrow('bulk load: 100 rows expected, 99 given');
     expect(contents(store, t)).toEqual(before);
+  });
+
+  it('loads through a rollback journal when it has the database to itself and leaves it in WAL; beside another connection it stays in WAL', () => {
+    const store = open();
+    const t = store.tenants.create('bulk.test').id;
+    const modes: unknown[] = [];
+    const journalNow = () => {
+      const probe = new Database(store.location, { readonly: true });
+      modes.push(probe.pragma('journal_mode', { simple: true }));
+      probe.close();
+    };
+    store.bulk.load(() => journalNow());
+    const reader = new Database(store.location, { readonly: true });
+    const before = reader.prepare('SELECT count(*) FROM users').pluck();
+    expect(before.get()).toBe(0);
+    store.bulk.load((load) => {
+      journalNow();
+      load.users(t, 100, bulkUsers(bulkDraws(t), runSteps(store, bulkPlanSteps(t)), 100));
+    });
+    expect(before.get()).toBe(100);
+    reader.close();
+    expect(modes).toEqual(['delete', 'wal']);
+    expect(contents(store, t).journal).toBe('wal');
+  });
+
+  it('indexes built again from sorted runs larger than the sort cache agree with the table (integrity_check)', () => {
+    const store = open();
+    const t = store.tenants.create('bulk.test').id;
+    // 60,000 e-mails, names and dates: several MB of keys per index, past the loader's 2 MiB sort cache.
+    loadDirect(store, t, { users: 60_000, customers: 0 }, true);
+    const db = new Database(store.location, { readonly: true });
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(db.prepare('SELECT count(*) FROM users INDEXED BY users_email_count WHERE email >= \'\' COLLATE NOCASE AND tenant_id > 0').pluck().get()).toBe(60_000);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a load killed half way leaves the database as it was, and it opens in WAL', () => {
+    const file = join(tempDir('confctl-bulk-'), 'db.sqlite');
+    const store = open(file);
+    const t = store.tenants.create('bulk.test').id;
+    loadDirect(store, t, { users: 100, customers: 100 }, true);
+    const before = contents(store, t);
+    store.close();
+    opened.length = 0;
+    // A child loads 30,000 users (indexes deferred, through the rollback journal) and is killed at the 20,000th customer.
+    const script = `
+      import { openStore } from './src/store/index.ts';
+      import { bulkCustomers, bulkDraws, bulkPlanSteps, bulkUsers } from './src/admin/seed/bulk.ts';
+      import { runSteps } from './src/admin/steps.ts';
+      const store = openStore(${JSON.stringify(file)});
+      store.bulk.load((load) => {
+        const plan = runSteps(store, bulkPlanSteps(${t}));
+        const rnd = bulkDraws(${t});
+        load.users(${t}, 30000, bulkUsers(rnd, plan, 30000));
+        let n = 0;
+        const dying = (function* () { for (const c of bulkCustomers(rnd, plan, 30000)) { if (++n === 20000) process.kill(process.pid, 'SIGKILL'); yield c; } })();
+        load.customers(${t}, 30000, dying);
+      });`;
+    let killed: string | undefined;
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'pipe', env: { ...process.env, NODE_OPTIONS: '' } });
+    } catch (err) {
+      killed = (err as { signal?: string }).signal;
+    }
+    expect(killed).toBe('SIGKILL');
+    const reopened = open(file);
+    expect(contents(reopened, t)).toEqual(before);
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    db.close();
   });
 });
