@@ -102,8 +102,8 @@ describe('copyToPostgres', () => {
   it('reads every table of SQLite\'s schema, parents before children', () => {
     expect(source.tables).toEqual(expect.arrayContaining(['tenants', 'tenant_domains', 'access_keys', 'roles', 'departments', 'users', 'customers', 'providers',
       'connected_accounts', 'conference_accounts', 'calendars', 'events', 'event_attendees', 'conferences', 'conference_attendees', 'recordings',
-      'invitations', 'webhook_destinations', 'webhook_deliveries', 'webhook_attempts', 'meeting_links', 'fault_rules', 'instance_clock']));
-    expect(source.tables).toHaveLength(23);
+      'invitations', 'webhook_destinations', 'webhook_deliveries', 'webhook_attempts', 'meeting_links', 'fault_rules', 'instance_clock', 'list_counts']));
+    expect(source.tables).toHaveLength(24);
     const before = (a: string, b: string) => expect(source.tables.indexOf(a)).toBeLessThan(source.tables.indexOf(b));
     before('tenants', 'tenant_domains');
     before('roles', 'users');
@@ -364,6 +364,10 @@ describe('batches', () => {
     } finally {
       local.store.close();
     }
+    // The source's list counters are copied, then counted again, not trusted: spoiled here, the totals stay exact.
+    const spoil = new Database(join(big, 'confctl.db'));
+    spoil.prepare('UPDATE list_counts SET live = 1, trashed = 1').run();
+    spoil.close();
     const url = await freshDatabase();
     const copied = await copyToPostgres({ from: big, to: url, mediaFrom: join(big, 'media'), mediaTo: join(root, 'big-media'), replace: false });
     expect(copied.tables.find((t) => t.table === 'users')?.rows).toBe(20_000);
@@ -372,6 +376,9 @@ describe('batches', () => {
       const tenant = (await store.tenants.list())[0];
       const page = await store.users.list(tenant.id, { page_size: 1, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'desc', filter: null });
       expect(page.total).toBe(20_000);
+      const live = await store.pool.query<{ n: string }>('SELECT count(*) AS n FROM users WHERE deleted_at IS NULL');
+      const livePage = await store.users.list(tenant.id, { page_size: 1, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null });
+      expect(livePage.total).toBe(Number(live.rows[0].n));
     } finally {
       await store.close();
     }

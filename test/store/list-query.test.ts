@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileFilter, compileList, compileOrder, escapeLike, TENANT } from '../../src/store/sqlite/list-query.js';
+import { CONFERENCE_LIST_DEF } from '../../src/store/sqlite/repos/conferences.js';
 import { CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
 import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
@@ -47,13 +48,17 @@ describe('list-query compiler', () => {
   it('pages with LIMIT/OFFSET and joins in the count only when the filter needs it', () => {
     const c = compileList(USER_LIST_DEF, q({ page_size: 15, page_number: 3 }));
     expect([c.limit, c.offset]).toEqual([15, 30]);
-    expect(c.countSql).not.toContain('JOIN');
-    expect(c.countSql).toContain('u.deleted_at IS NULL');
+    // unfiltered: the tenant's counter row (migration 13), live rows or all of them
+    expect(c.countSql).toBe("SELECT coalesce((SELECT live FROM list_counts WHERE tenant_id = ? AND list = 'users'), 0) AS n");
+    expect(compileList(CONFERENCE_LIST_DEF, q({})).countSql).toContain("list = 'conferences'");
     // department filters as a semi-join on department_id, so the count needs no join either
     const dept = compileList(USER_LIST_DEF, q({ filter: f('department', 'text', 'Equal', 'x') }));
     expect(dept.countSql).not.toContain('JOIN');
     expect(dept.countSql).toContain('u.department_id IN (SELECT id FROM departments WHERE tenant_id = ? AND (name) COLLATE NOCASE = ?)');
     expect(dept.params).toEqual([TENANT, 'x']);
-    expect(compileList(CUSTOMER_LIST_DEF, q({ with_trashed: true })).countSql).not.toContain('deleted_at');
+    expect(compileList(CUSTOMER_LIST_DEF, q({ with_trashed: true })).countSql).toContain("SELECT live + trashed FROM list_counts WHERE tenant_id = ? AND list = 'customers'");
+    const filtered = compileList(CUSTOMER_LIST_DEF, q({ with_trashed: true, filter: f('first_name', 'text', 'Equal', 'x') }));
+    expect(filtered.countSql).not.toContain('deleted_at');
+    expect(filtered.countSql).not.toContain('list_counts');
   });
 });

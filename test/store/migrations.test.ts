@@ -20,7 +20,7 @@ describe('migrations and pragmas', () => {
     const tables = db.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name").pluck().all();
     expect(tables).toEqual([
       'access_keys', 'calendars', 'conference_accounts', 'conference_attendees', 'conferences', 'connected_accounts', 'customers',
-      'departments', 'event_attendees', 'events', 'fault_rules', 'instance_clock', 'invitations', 'meeting_links', 'providers', 'recordings', 'roles', 'tenant_domains', 'tenants', 'users',
+      'departments', 'event_attendees', 'events', 'fault_rules', 'instance_clock', 'invitations', 'list_counts', 'meeting_links', 'providers', 'recordings', 'roles', 'tenant_domains', 'tenants', 'users',
       'webhook_attempts', 'webhook_deliveries', 'webhook_destinations',
     ]);
     // The trigram indexes (FTS5, contentless) of migration 10.

@@ -33,6 +33,9 @@ describe('deep pages through a deferred join', () => {
   const small = store.tenants.create('small.test').id;
   store.departments.create(small, 'Engineering');
   atOnce(seedBulk(store, small, { users: 40, customers: 40 }));
+  // More rows than a date range's first window (WINDOW_ROWS, 5,000): a late range's page lies beyond it.
+  const wide = store.tenants.create('wide.test').id;
+  atOnce(seedBulk(store, wide, { users: 6_000, customers: 0 }));
   store.optimize();
   store.close();
   const db = new Database(file);
@@ -55,12 +58,18 @@ describe('deep pages through a deferred join', () => {
     }
     const customers = new ListRunner(db, CUSTOMER_LIST_DEF);
     expect(customers.explain(big, q({ page_number: 5, order_direction: 'desc' })).page.join(' | ')).toMatch(/COVERING INDEX customers_tenant/);
+    // with trashed rows: the index of all the tenant's rows, in id order (migration 13)
+    for (const tenant of [big, small]) {
+      const { page } = users.explain(tenant, q({ page_size: 10, page_number: 3, with_trashed: true }));
+      expect(page.join(' | ')).toMatch(/SEARCH u USING COVERING INDEX users_tenant_ids \(tenant_id=\?\)/);
+      expect(page.join(' | ')).not.toMatch(/TEMP B-TREE FOR ORDER BY \| SEARCH u USING INTEGER/);
+    }
   });
 
-  it('keeps the plain query for page 1, trashed rows, other filters and other orders', () => {
+  it('keeps the plain query for page 1, other filters and other orders', () => {
     for (const query of [
       q({ page_size: 10 }),
-      q({ page_number: 3, with_trashed: true }),
+      q({ page_size: 10, with_trashed: true }),
       q({ page_number: 3, filter: f('status', 'integer', 'NotEqual', 0) }),
       q({ page_number: 3, filter: f('last_name', 'text', 'Contains', 'son') }),
       q({ page_number: 3, order_by: 'last_name' }),
@@ -114,6 +123,11 @@ describe('deep pages through a deferred join', () => {
         q({ page_size: 7, page_number: 5, order_direction: 'desc' }),
         q({ page_size: 100, page_number: 29 }),
         q({ page_size: 15, page_number: 1000 }),
+        // past the middle, walked from the end: the last page, partial, and with trashed rows
+        q({ page_size: 15, page_number: 190 }),
+        q({ page_size: 100, page_number: 29, with_trashed: true }),
+        q({ page_size: 7, page_number: 300, order_direction: 'desc', with_trashed: true }),
+        q({ page_size: 7, page_number: 4, with_trashed: true }),
       ]) {
         const got = users.run(tenant, query).rows;
         expect(got).toEqual(plain(USER_LIST_DEF, tenant, query));
@@ -126,6 +140,57 @@ describe('deep pages through a deferred join', () => {
     const total = users.run(big, q()).total;
     for (let p = 1; p <= Math.ceil(total / 100); p++) all.push(...ids(users.run(big, q({ page_number: p })).rows));
     expect(all).toEqual(ids(db.prepare('SELECT id FROM users WHERE tenant_id = ? AND deleted_at IS NULL ORDER BY id').all(big)));
+    // Each page by its number alone (a fresh runner: no continuation), with trashed rows, backwards.
+    const everyone = ids(db.prepare('SELECT id FROM customers WHERE tenant_id = ? ORDER BY id DESC').all(big));
+    const pages: number[] = [];
+    for (let p = 1; p <= Math.ceil(everyone.length / 100); p++) {
+      pages.push(...ids(new ListRunner(db, CUSTOMER_LIST_DEF).run(big, q({ page_number: p, with_trashed: true, order_direction: 'desc' })).rows));
+    }
+    expect(pages).toEqual(everyone);
+  });
+
+  it("a large tenant's date range in id order, against the range, picks its page among the matching ids: the rows of the plain query", () => {
+    const users = new ListRunner(db, USER_LIST_DEF);
+    const stamps = db.prepare('SELECT created_at FROM users WHERE tenant_id = ? ORDER BY id').pluck().all(big) as string[];
+    const [early, late] = [stamps[300], stamps[2700]];
+    const range = (operator: 'GreaterThan' | 'LessThanOrEqual', value: string, over: Partial<ListQuery> = {}) => q({ filter: f('created_at', 'date', operator, value), ...over });
+    // the page among all the matching ids, through the count index, sorted; first, the tenant's first rows in the order
+    expect(users.explain(big, range('GreaterThan', early)).page.join(' | ')).toMatch(/^CO-ROUTINE page \| SEARCH u USING COVERING INDEX users_created_at_count \(created_at>\?\) \| USE TEMP B-TREE FOR ORDER BY/);
+    expect(users.explain(big, range('LessThanOrEqual', late, { order_direction: 'desc' })).page.join(' | ')).toMatch(/USING COVERING INDEX users_created_at_count \(created_at<\?\)/);
+    expect(compileList(USER_LIST_DEF, range('GreaterThan', early)).windowSql).toContain('INDEXED BY users_tenant WHERE u.tenant_id = ? AND u.tenant_id > 0 AND u.deleted_at IS NULL ORDER BY u.id ASC LIMIT 5000)');
+    expect(compileList(USER_LIST_DEF, range('GreaterThan', early), 'index').windowSql).toBeUndefined();
+    const reference = db.prepare('SELECT id FROM users WHERE tenant_id = ? AND deleted_at IS NULL AND (created_at > ? OR ? = 0) AND (created_at <= ? OR ? = 0) ORDER BY id');
+    // Beyond the window: the first page of the late rows (not among the tenant's first 5,000), a page across the window's end, the last page, both directions.
+    const wideStamps = db.prepare('SELECT created_at FROM users WHERE tenant_id = ? AND deleted_at IS NULL ORDER BY id').pluck().all(wide) as string[];
+    for (const [operator, value] of [['GreaterThan', wideStamps[5_500]], ['LessThanOrEqual', wideStamps[300]], ['LessThanOrEqual', wideStamps[5_500]]] as const) {
+      const gt = operator === 'GreaterThan';
+      const matching = ids(reference.all(wide, value, gt ? 1 : 0, value, gt ? 0 : 1));
+      for (const order_direction of ['asc', 'desc'] as const) {
+        const expected = order_direction === 'asc' ? matching : [...matching].reverse();
+        // page 334 holds the window's last 5 rows and 10 beyond it
+        for (const page_number of [1, 2, 334, Math.ceil(matching.length / 15)]) {
+          const got = new ListRunner(db, USER_LIST_DEF).run(wide, range(operator, value, { page_size: 15, page_number, order_direction }));
+          expect([got.total, ids(got.rows)]).toEqual([matching.length, expected.slice((page_number - 1) * 15, page_number * 15)]);
+        }
+      }
+    }
+    for (const [operator, value] of [['GreaterThan', early], ['GreaterThan', late], ['LessThanOrEqual', early], ['LessThanOrEqual', late]] as const) {
+      const gt = operator === 'GreaterThan';
+      const matching = ids(reference.all(big, value, gt ? 1 : 0, value, gt ? 0 : 1));
+      for (const order_direction of ['asc', 'desc'] as const) {
+        const expected = order_direction === 'asc' ? matching : [...matching].reverse();
+        for (const [page_size, page_number] of [[15, 1], [100, 3], [7, 40]]) {
+          const query = range(operator, value, { page_size, page_number, order_direction });
+          const got = new ListRunner(db, USER_LIST_DEF).run(big, query);
+          const page = expected.slice((page_number - 1) * page_size, page_number * page_size);
+          expect(got.total).toBe(matching.length);
+          expect(ids(got.rows)).toEqual(page);
+          // the whole tenant fits in the window here: the page among all the matching ids, run alone
+          const c = compileList(USER_LIST_DEF, query);
+          expect(ids(db.prepare(c.pageSql).all(big, value, c.limit, c.offset))).toEqual(page);
+        }
+      }
+    }
   });
 
   it('compiles conference pages too, with their unqualified columns', () => {

@@ -12,6 +12,9 @@ import { f, q } from './contract/fixtures.js';
 import { openStore } from '../../src/store/sqlite/index.js';
 import { atOnce } from '../at-once.js';
 
+/** An unfiltered total's plan: the tenant's row counter (migration 13), whatever the tenant's size. */
+const COUNTER_PLAN = 'SCAN CONSTANT ROW | SCALAR SUBQUERY 1 | SEARCH list_counts USING INDEX sqlite_autoindex_list_counts_1 (tenant_id=? AND list=?)';
+
 /**
  * Plans for a big tenant beside a small one (ARCHITECTURE.md "Index trap"; measured with
  * test/store/tools/tenant-plans.ts at 100,000 users): the small tenant reads its rows through the
@@ -57,17 +60,18 @@ describe('query plans with a big and a small tenant', () => {
       const p = text(runner.explain(small, page15()));
       expect(p.page).toMatch(new RegExp(`^SEARCH [uc] USING INDEX ${idx} \\(tenant_id=\\? AND deleted_at=\\?\\)`));
       expect(p.page).not.toMatch(/TEMP B-TREE/);
-      expect(p.count).toMatch(new RegExp(`SEARCH [uc] USING COVERING INDEX ${idx} \\(tenant_id=\\? AND deleted_at=\\?\\)`));
+      // unfiltered: the tenant's counter row (migration 13)
+      expect(p.count).toBe(COUNTER_PLAN);
       // any order and filter still reads only the tenant's rows
       const o = text(runner.explain(small, page15({ order_by: 'created_at', order_direction: 'desc', filter: f('email', 'text', 'Contains', 'ada') })));
       expect(o.page).toMatch(new RegExp(`^SEARCH [uc] USING INDEX ${idx} \\(tenant_id=\\?`));
       expect(o.count).toMatch(new RegExp(`^SEARCH [uc] USING INDEX ${idx} \\(tenant_id=\\?`));
-      expect(text(runner.explain(small, page15({ with_trashed: true }))).page).toMatch(new RegExp(`USING INDEX ${idx} \\(tenant_id=\\?\\)`));
+      expect(text(runner.explain(small, page15({ with_trashed: true }))).page).toMatch(new RegExp(`USING INDEX ${idx}_ids \\(tenant_id=\\?\\)`));
     }
   });
 
   it('the indexes holding tenant_id are invisible to queries without the `tenant_id > 0` term (no skip-scan)', () => {
-    const plans = [page15({ with_trashed: true }), page15({ order_by: 'last_name' }), page15({ filter: f('status', 'integer', 'GreaterThan', 0) })]
+    const plans = [page15({ with_trashed: true, order_by: 'email' }), page15({ order_by: 'last_name' }), page15({ filter: f('status', 'integer', 'GreaterThan', 0) })]
       .map((query) => text(users.explain(big, query)).page)
       .join(' ');
     expect(plans).not.toMatch(/users_tenant|users_department_tenant|ANY\(/);
@@ -81,13 +85,18 @@ describe('query plans with a big and a small tenant', () => {
     const status0 = text(users.explain(big, page15({ filter: f('status', 'integer', 'Equal', 0), order_direction: 'desc' })));
     expect(status0.page).toMatch(/^SEARCH u USING INDEX users_status_count \(status=\? AND tenant_id=\? AND deleted_at=\?\) \|/);
     expect(status0.page).not.toMatch(/TEMP B-TREE/);
-    expect(text(users.explain(big, page15({ with_trashed: true }))).page).toMatch(/^SCAN u \|/);
+    // with trashed rows: the index of all the tenant's rows in id order (migration 13), named by the page
+    expect(text(users.explain(big, page15({ with_trashed: true }))).page).toMatch(/^SEARCH u USING INDEX users_tenant_ids \(tenant_id=\?\) \|/);
+    expect(text(users.explain(big, page15({ with_trashed: true }))).page).not.toMatch(/TEMP B-TREE/);
     const byCreated = text(users.explain(big, page15({ order_by: 'created_at', order_direction: 'desc' })));
     expect(byCreated.page).toMatch(/^SCAN u USING INDEX users_created \|/);
     expect(byCreated.page).not.toMatch(/TEMP B-TREE/);
     const byName = text(customers.explain(big, page15({ order_by: 'last_name' })));
     expect(byName.page).toMatch(/^SCAN c USING INDEX customers_last_name$/);
-    // other filtered pages keep their own index; only the unfiltered count reads the (covering) tenant index
+    // the derived texts walk their expression indexes (migration 13), in both directions
+    expect(text(customers.explain(big, page15({ order_by: 'address', order_direction: 'desc' }))).page).toBe('SCAN c USING INDEX customers_address');
+    expect(text(customers.explain(big, page15({ order_by: 'city_country' }))).page).toBe('SCAN c USING INDEX customers_city_country');
+    // other filtered pages keep their own index; the unfiltered count reads the tenant's counter row
     expect(text(users.explain(big, page15({ filter: f('email', 'text', 'Equal', 'x@y.z'), order_by: 'last_name' }))).page).toMatch(
       /USING INDEX users_email_live \(email=\? AND tenant_id=\?\)/,
     );
@@ -96,7 +105,7 @@ describe('query plans with a big and a small tenant', () => {
     // the count reads its column's covering index (migration 9), never the rows
     expect(email.count).toBe('SEARCH u USING COVERING INDEX users_email_count (email=? AND tenant_id=? AND deleted_at=?)');
     expect(text(users.explain(big, page15({ filter: f('status', 'integer', 'Equal', 0) }))).count).not.toMatch(/users_tenant/);
-    expect(byId.count).toBe('SEARCH u USING COVERING INDEX users_tenant (tenant_id=? AND deleted_at=?)');
+    expect(byId.count).toBe(COUNTER_PLAN);
     expect(text(users.explain(big, page15({ filter: f('status', 'integer', 'Equal', 0) }))).count).toBe(
       'SEARCH u USING COVERING INDEX users_status_count (status=? AND tenant_id=? AND deleted_at=?)',
     );
@@ -112,7 +121,7 @@ describe('query plans with a big and a small tenant', () => {
     expect(text(customers.explain(big, page15({ filter: f('created_at', 'date', 'GreaterThan', '2024-03-01T00:00:00.000Z') }))).count).toBe(
       'SEARCH c USING COVERING INDEX customers_created_at_count (created_at>?)',
     );
-    expect(text(users.explain(big, page15({ with_trashed: true }))).count).toBe('SEARCH u USING COVERING INDEX users_tenant (tenant_id=?)');
+    expect(text(users.explain(big, page15({ with_trashed: true }))).count).toBe(COUNTER_PLAN);
   });
 
   it('Contains through the trigram tables answers exactly what the LIKE answers: totals, rows and order, in any case, with LIKE wildcards and quotes as text', () => {

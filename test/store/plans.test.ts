@@ -28,7 +28,12 @@ describe('query plans', () => {
     const leading = db.prepare(`SELECT il.name, il.partial FROM sqlite_master m, pragma_index_list(m.name) il, pragma_index_info(il.name) ii
       WHERE m.name IN ('users', 'customers') AND ii.seqno = 0 AND ii.name = 'tenant_id' ORDER BY il.name`).all();
     // partial on `tenant_id > 0`: invisible to a query without that term (plans-tenants.test.ts)
-    expect(leading).toEqual([{ name: 'customers_tenant', partial: 1 }, { name: 'users_tenant', partial: 1 }]);
+    expect(leading).toEqual([
+      { name: 'customers_tenant', partial: 1 },
+      { name: 'customers_tenant_ids', partial: 1 },
+      { name: 'users_tenant', partial: 1 },
+      { name: 'users_tenant_ids', partial: 1 },
+    ]);
   });
 
   it('uses the email index for Equal on email', () => {

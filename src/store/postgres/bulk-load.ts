@@ -86,8 +86,9 @@ async function deferrable(client: pg.ClientBase, tables: readonly string[]): Pro
  * by row, each foreign key is checked by one join over the table instead of a lookup per row (a
  * violation fails the transaction as the row-by-row check would), and no trigger runs per row.
  * Everything happens in the caller's transaction, so a failure leaves the schema as it was. The
- * caller answers for what the triggers would have done: the change counters (see `bumpChanges`)
- * and any column a trigger computes must already be right in the rows loaded.
+ * caller answers for what the triggers would have done: the change counters (see `bumpChanges`),
+ * the list counters (`recountListCounts`, list-counts.ts) and any column a trigger computes must
+ * already be right in the rows loaded.
  */
 export async function withDeferredIndexes<T>(client: pg.ClientBase, tables: readonly string[], load: () => Promise<T>): Promise<T> {
   const deferred = await deferrable(client, tables);

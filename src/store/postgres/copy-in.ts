@@ -3,7 +3,8 @@
  * `COPY … FROM STDIN`, all in ONE transaction with the identity sequences reset past the copied
  * ids and the instance's signing secret stored as the database's. The tables are emptied in that
  * transaction first (so the rows are written frozen) and their indexes, foreign keys and triggers
- * set aside until the rows are in (see `withDeferredIndexes`). The commit waits for the WAL flush
+ * set aside until the rows are in (see `withDeferredIndexes`), and the list counters counted again
+ * after (the copied counters of the source are recounted, not trusted). The commit waits for the WAL flush
  * whatever the server's `synchronous_commit`, and is followed by `VACUUM (ANALYZE)`: planner
  * statistics and the visibility map that index-only scans need.
  */
@@ -15,6 +16,7 @@ import { createPool } from './pool.js';
 import { resetSequences } from './schema.js';
 import { SIGNING_SECRET } from './shared.js';
 import { ensureTrigramIndexes } from './trigram.js';
+import { recountListCounts } from './list-counts.js';
 import { lockName } from './locks.js';
 
 /** The tables besides the data tables that `replace` empties: shared settings and rate-limit windows. */
@@ -84,6 +86,7 @@ export async function copyTablesToDatabase(url: string, options: TableCopyOption
         return copied;
       });
       await bumpChanges(client);
+      await recountListCounts(client);
       await resetSequences(client);
       await client.query(
         'INSERT INTO confctl_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',

@@ -1,6 +1,7 @@
 import type { ListFilter, ListQuery } from '../../contract/index.js';
 import type { ColumnDef, ListDef } from '../sqlite/list-query.js';
 import { fold } from './schema.js';
+import { counterTotalSql } from '../list-counts.js';
 
 /** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only). */
 export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join'> & { semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'> };
@@ -183,7 +184,11 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const order = compileOrder(def, query.order_by, query.order_direction);
   const pageJoins = def.columns[query.order_by]?.join ? (def.joins ?? '') : filterJoins;
   const whereSql = where.join(' AND ');
-  const count = { text: `SELECT count(*) AS n FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] };
+  // Unfiltered, the tenant's counter row answers (store/list-counts.ts) instead of a count of the tenant's index entries.
+  const count =
+    !query.filter && def.counted
+      ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] }
+      : { text: `SELECT count(*) AS n FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] };
   const window = pageWindow(query, total);
   const limit = bind(window.limit);
   const offset = bind(window.offset);

@@ -8,7 +8,8 @@
  * JSON text itself in place of migration 8's insert trigger (one row write instead of two; the
  * text is built from `USER_JSON_FIELDS`, the trigger's own field list), and fills the trigram
  * tables (migration 10) by one INSERT … SELECT over the loaded rows in place of their insert
- * triggers. Every other trigger stays
+ * triggers, and counts the table's rows per tenant again (migration 13's counters) in place of its
+ * counter trigger. Every other trigger stays
  * in place, so whatever a migration derives from these tables through triggers stays right; all
  * of it happens inside the transaction, so other connections never see the tables without them.
  * The load commits with `synchronous = FULL` (2: the journal and the database are synced at its
@@ -24,6 +25,7 @@ import { type Db, isSqliteBusyError } from './db.js';
 import { CUSTOMER_COLUMNS, customerRow } from './repos/customers.js';
 import { USER_COLUMNS, userRow } from './repos/users.js';
 import { TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramTriggers } from './trigram.js';
+import { counterInsertTrigger, recountListCounts } from './list-counts.js';
 
 const [USERS_TEXT, CUSTOMERS_TEXT] = TRIGRAM_TABLES;
 
@@ -75,7 +77,7 @@ export function bulkRepo(db: Db): BulkRepo {
         const insert = db.prepare(`INSERT INTO users (tenant_id, ${USER_COLUMNS.join(', ')}) VALUES (?${', ?'.repeat(USER_COLUMNS.length)})`);
         return take(rows, count, (row) => insert.run(tenantId, ...values(userRow(row), USER_COLUMNS)));
       }
-      const restore = suspend(db, 'users', [USER_JSON_TRIGGER, trigramTriggers(USERS_TEXT).insert]);
+      const restore = suspend(db, 'users', [USER_JSON_TRIGGER, trigramTriggers(USERS_TEXT).insert, counterInsertTrigger('users')]);
       const insert = db.prepare(`INSERT INTO users (id, tenant_id, json, ${USER_COLUMNS.join(', ')}) VALUES (?, ?, ?${', ?'.repeat(USER_COLUMNS.length)})`);
       const departmentName = db.prepare('SELECT name FROM departments WHERE id = ?').pluck();
       const names = new Map<number, string | null>();
@@ -94,6 +96,7 @@ export function bulkRepo(db: Db): BulkRepo {
       });
       fillTrigrams(db, USERS_TEXT, firstId);
       restore();
+      recountListCounts(db, ['users']);
       return loaded;
     },
     customers(tenantId, count, rows, options) {
@@ -101,11 +104,12 @@ export function bulkRepo(db: Db): BulkRepo {
       if (!(options?.deferIndexes ?? deferFor(db, 'customers', count))) {
         return take(rows, count, (row: CustomerInsert) => insert.run(tenantId, ...values(customerRow(row), CUSTOMER_COLUMNS)));
       }
-      const restore = suspend(db, 'customers', [trigramTriggers(CUSTOMERS_TEXT).insert]);
+      const restore = suspend(db, 'customers', [trigramTriggers(CUSTOMERS_TEXT).insert, counterInsertTrigger('customers')]);
       const firstId = (db.prepare('SELECT coalesce(max(id), 0) FROM customers').pluck().get() as number) + 1;
       const loaded = take(rows, count, (row: CustomerInsert) => insert.run(tenantId, ...values(customerRow(row), CUSTOMER_COLUMNS)));
       fillTrigrams(db, CUSTOMERS_TEXT, firstId);
       restore();
+      recountListCounts(db, ['customers']);
       return loaded;
     },
   };

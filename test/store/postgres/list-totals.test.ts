@@ -9,13 +9,13 @@ import { readChangeCounters } from '../../../src/store/postgres/shared.js';
 
 const all: ListQuery = { page_size: 2, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null };
 
-/** The count statements `store` sends from now on (on the list lane's connections, opened after this), as they are sent. */
+/** The statements of totals `store` sends from now on (on the list lane's connections, opened after this), as they are sent: counts, and reads of a tenant's row counter (unfiltered totals). */
 function countsOf(store: PostgresStore): string[] {
   const counted: string[] = [];
   store.lists.pool.on('connect', (client) => {
     const original = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      if (typeof args[0] === 'string' && /^SELECT count\(\*\)/.test(args[0])) counted.push(args[0]);
+      if (typeof args[0] === 'string' && /^SELECT count\(\*\)|FROM list_counts WHERE/.test(args[0])) counted.push(args[0]);
       return original(...args);
     };
   });
@@ -45,6 +45,7 @@ describe('PostgreSQL list totals', () => {
     expect((await a.customers.list(tenant.id, all)).total).toBe(3);
     expect((await a.customers.list(tenant.id, all)).total).toBe(3);
     expect(counted).toHaveLength(1);
+    expect(counted[0]).toMatch(/FROM list_counts WHERE tenant_id = \$1 AND list = 'customers'/);
     await b.customers.insert(tenant.id, { first_name: 'C', last_name: '4', email: 'c4@t.example' });
     expect((await a.customers.list(tenant.id, all)).total).toBe(4);
     expect(counted).toHaveLength(2);

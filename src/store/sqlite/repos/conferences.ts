@@ -17,6 +17,7 @@ export const CONFERENCE_LIST_DEF: ListDef = {
   deletedColumn: 'deleted_at',
   idColumn: 'id',
   tenantIndex: 'conferences_tenant',
+  counted: 'conferences',
   columns: {
     id: { sql: 'id', type: 'integer' },
     online_conference_account_id: { sql: 'online_conference_account_id', type: 'integer' },

@@ -24,6 +24,8 @@ export const CUSTOMER_LIST_DEF: ListDef = withTrigrams({
   deletedColumn: 'c.deleted_at',
   idColumn: 'c.id',
   tenantIndex: 'customers_tenant',
+  counted: 'customers',
+  tenantIdsIndex: 'customers_tenant_ids',
   columns: {
     id: { sql: 'c.id', type: 'integer' },
     first_name: { sql: 'c.first_name', type: 'text', countIndex: 'customers_first_name_count' },

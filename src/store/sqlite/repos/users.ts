@@ -22,6 +22,8 @@ export const USER_LIST_DEF: ListDef = withTrigrams({
   deletedColumn: 'u.deleted_at',
   idColumn: 'u.id',
   tenantIndex: 'users_tenant',
+  counted: 'users',
+  tenantIdsIndex: 'users_tenant_ids',
   columns: {
     id: { sql: 'u.id', type: 'integer' },
     first_name: { sql: 'u.first_name', type: 'text', countIndex: 'users_first_name_count' },
