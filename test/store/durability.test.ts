@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,6 +23,31 @@ describe('database settings', () => {
     }
   });
 
+  it('a commit group of customer inserts keeps its statement journal in memory (temp_store=MEMORY): no temporary file', () => {
+    dir = mkdtempSync(join(tmpdir(), 'confctl-pragmas-'));
+    const db = openDatabase(join(dir, 'confctl.db'));
+    // SQLite's temporary files are unlinked as they are opened: seen only among the open descriptors.
+    const tempFiles = () => readdirSync('/proc/self/fd').filter((fd) => /etilqs_/.test(safeReadlink(`/proc/self/fd/${fd}`))).length;
+    try {
+      expect(db.pragma('temp_store', { simple: true })).toBe(2); // MEMORY
+      const tenant = db.prepare("INSERT INTO tenants (created_at) VALUES ('2026-01-01T00:00:00.000Z')").run().lastInsertRowid;
+      const insert = db.prepare(
+        "INSERT INTO customers (tenant_id, first_name, last_name, email, line_1, city, country, created_at, updated_at) VALUES (?, 'Ada', 'Lovelace', ?, '12 Long Road', 'Springfield', 'US', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+      );
+      const before = tempFiles();
+      db.exec('BEGIN IMMEDIATE');
+      // Each insert is a statement of its own: FTS5 flushes the trigram texts at its savepoint,
+      // rewriting pages the earlier inserts dirtied, which the statement journal keeps.
+      for (let i = 0; i < 200; i++) insert.run(tenant, `ada${i}@example.com`);
+      expect(tempFiles()).toBe(before);
+      db.exec('COMMIT');
+      expect(db.prepare("SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH '{city_country} : \"ingfield, u\"'").pluck().get()).toBe(200);
+    } finally {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      db.close();
+    }
+  });
+
   it('a served store waits at most 20 ms at a time (the server retries asynchronously)', () => {
     dir = mkdtempSync(join(tmpdir(), 'confctl-pragmas-'));
     const store = openStore(join(dir, 'confctl.db'));
@@ -32,3 +57,12 @@ describe('database settings', () => {
     expect(set).toEqual([20]);
   });
 });
+
+/** The target of a descriptor's link, or '' for one closed meanwhile. */
+function safeReadlink(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return '';
+  }
+}
