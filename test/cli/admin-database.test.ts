@@ -145,7 +145,7 @@ describe('admin copy', () => {
     const mediaTo = join(f.dataDir, '..', 'shared-media');
 
     expect(await f.run(['--dry-run', 'admin', 'copy', '--from', f.dataDir, '--to', url, '--media-to', mediaTo, '-o', 'table'])).toBe(0);
-    expect(f.stdout()).toMatch(/would copy \d+ rows of 23 tables from .* into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/confctl_test_\w+, in one transaction\n/);
+    expect(f.stdout()).toMatch(/would copy \d+ rows of 24 tables from .* into postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/confctl_test_\w+, in one transaction\n/);
     expect(f.stdout()).toContain("would store the instance's signing secret as the database's");
     expect(f.stdout()).toMatch(/would copy 2 media files \(\d+ bytes\) from .*\/media to .*shared-media\n/);
     expect(await schemaExists(url)).toBe(false);
