@@ -11,6 +11,10 @@ import { type AdminFake, adminFake } from './admin-helpers.js';
 export interface BackendAdmin extends AdminFake {
   /** Runs `work` on the commands' store, opened beside them (the data directory's, or the database's). */
   store: <T>(work: (store: DataStore) => Awaitable<T>) => Promise<T>;
+  /** The database's URL (with its password), on PostgreSQL. */
+  url?: string;
+  /** Where the commands say the data is: the data directory, or the database's URL with its password masked. */
+  where: string;
 }
 
 /**
@@ -53,6 +57,8 @@ export function adminDatabaseFixture() {
     };
     return {
       ...f,
+      url,
+      where: url ? url.replace(':hunter2@', ':***@') : f.dataDir,
       async store(work) {
         const opened = await open();
         try {
