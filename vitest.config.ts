@@ -23,6 +23,7 @@ const POSTGRES = [
   'test/cli/admin-events.test.ts',
   'test/cli/admin-lookup.test.ts',
   'test/cli/admin-dry-run.test.ts',
+  'test/cli/admin-output.test.ts',
   'test/admin/trigger.test.ts',
   'test/admin/meeting-links.test.ts',
   'test/admin/events.test.ts',
