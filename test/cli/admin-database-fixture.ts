@@ -15,6 +15,8 @@ export interface BackendAdmin extends AdminFake {
   url?: string;
   /** Where the commands say the data is: the data directory, or the database's URL with its password masked. */
   where: string;
+  /** The flags that name the store when it is not named by the environment (`how: 'flag'`): `--database URL`, or none (the data directory is CONFCTL_DATA). */
+  flags: string[];
 }
 
 /**
@@ -42,11 +44,12 @@ export function adminDatabaseFixture() {
   }
   /**
    * An admin fake whose commands work on `backend`: its data directory (`CONFCTL_DATA`), or a
-   * fresh database given as `CONFCTL_DATABASE_URL`, as an operator would set either.
+   * fresh database given as `CONFCTL_DATABASE_URL`, as an operator would set either; with `how`
+   * 'flag', the database is not in the environment and the commands name it with `flags`.
    */
-  async function adminOn(backend: Backend, more: Omit<Parameters<typeof adminFake>[0], 'env'> = {}): Promise<BackendAdmin> {
+  async function adminOn(backend: Backend, more: Omit<Parameters<typeof adminFake>[0], 'env'> = {}, how: 'env' | 'flag' = 'env'): Promise<BackendAdmin> {
     const url = backend === 'postgres' ? await database() : undefined;
-    const f = admin(url ? { CONFCTL_DATABASE_URL: url } : {}, more);
+    const f = admin(url && how === 'env' ? { CONFCTL_DATABASE_URL: url } : {}, more);
     const open = async () => {
       if (url) {
         const store = await openPostgresStore(url);
@@ -59,6 +62,7 @@ export function adminDatabaseFixture() {
       ...f,
       url,
       where: url ? url.replace(':hunter2@', ':***@') : f.dataDir,
+      flags: url && how === 'flag' ? ['--database', url] : [],
       async store(work) {
         const opened = await open();
         try {
