@@ -87,3 +87,12 @@ export function adminDatabaseFixture() {
   const schemaExists = async (url: string) => (await query(url, "SELECT to_regclass('confctl_schema') IS NOT NULL AS p"))[0].p as boolean;
   return { database, admin, adminOn, query, schemaExists };
 }
+
+/** The first conference of tenant 1 that has not started (the demo set's ids are 1 to 6 on both stores). */
+export async function waitingConference(store: DataStore) {
+  for (const id of [1, 2, 3, 4, 5, 6]) {
+    const c = await store.conferences.get(1, id);
+    if (c && !c.started_at) return c;
+  }
+  throw new Error('no conference waits to start');
+}

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasDemoData } from '../../src/admin/seed/demo.js';
-import type { DataStore } from '../../src/store/port.js';
 import { type Backend, BACKENDS } from '../e2e/harness.js';
-import { adminDatabaseFixture, type BackendAdmin } from './admin-database-fixture.js';
+import { adminDatabaseFixture, type BackendAdmin, waitingConference } from './admin-database-fixture.js';
 import { type AdminFake, adminFake } from './admin-helpers.js';
 import { BASE, SECRET } from './helpers.js';
 
@@ -29,15 +28,6 @@ async function run(args: string[]) {
   const [out, err] = [f.stdout().length, f.stderr().length];
   const code = await f.run(args);
   return { code, stdout: f.stdout().slice(out), stderr: f.stderr().slice(err) };
-}
-
-/** The first conference of tenant 1 that has not started (the demo set's ids are 1 to 6 on both stores). */
-async function waitingConference(store: DataStore) {
-  for (const id of [1, 2, 3, 4, 5, 6]) {
-    const c = await store.conferences.get(1, id);
-    if (c && !c.started_at) return c;
-  }
-  throw new Error('no conference waits to start');
 }
 
 describe.each(BACKENDS)('admin --dry-run prints a plan and changes nothing (%s)', (backend) => {

@@ -7,7 +7,8 @@ import { ImportError } from '../../src/admin/import.js';
 import { importRecords } from '../../src/admin/import.js';
 import { startConference } from '../../src/admin/lifecycle.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { adminDatabaseFixture } from './admin-database-fixture.js';
+import { BACKENDS } from '../e2e/harness.js';
+import { adminDatabaseFixture, waitingConference } from './admin-database-fixture.js';
 import type { AdminFake } from './admin-helpers.js';
 
 /**
@@ -15,7 +16,7 @@ import type { AdminFake } from './admin-helpers.js';
  * finish|fail` and `admin init` with `--database` (or CONFCTL_DATABASE_URL unless --data) on the
  * run's PostgreSQL: the output of a data directory, the changes in the database.
  */
-const { database, admin, query, schemaExists } = adminDatabaseFixture();
+const { database, admin, adminOn, query, schemaExists } = adminDatabaseFixture();
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 function scratch(): string {
@@ -146,17 +147,6 @@ describe('admin conferences start|end and recordings finish|fail --database', ()
     expect(existsSync(join(media, 'recordings', `rec-${running}.wav`))).toBe(false);
   });
 
-  it('finish without --file writes a generated WAV into --media', async () => {
-    const { url } = await demoOnBoth();
-    const media = join(scratch(), 'shared-media');
-    const f = admin({ CONFCTL_DATABASE_URL: url });
-    const [{ id }] = await query<{ id: number }>(url, 'SELECT id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT 1');
-    const { recording } = await f.json(['admin', 'conferences', 'start', String(id)]);
-    const finished = await f.json(['admin', 'recordings', 'finish', String(recording.id), '--media', media]);
-    expect(finished).toMatchObject({ status: 3, file_name: `rec-${recording.id}.wav` });
-    expect(readFileSync(join(media, 'recordings', `rec-${recording.id}.wav`)).subarray(0, 4).toString()).toBe('RIFF');
-  });
-
   it('two concurrent starts of one conference: one starts it, the other is refused, one recording begins', async () => {
     const { url } = await demoOnBoth();
     const [{ id, tenant_id }] = await query<{ id: number; tenant_id: number }>(url, 'SELECT id::int, tenant_id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT 1');
@@ -172,6 +162,20 @@ describe('admin conferences start|end and recordings finish|fail --database', ()
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }
+  });
+});
+
+describe.each(BACKENDS)('admin recordings finish (%s)', (backend) => {
+  it('finish without --file writes a generated WAV into --media', async () => {
+    const f = await adminOn(backend);
+    await f.json(['admin', 'init', '--no-profile']);
+    await f.json(['admin', 'seed', '--demo']);
+    const media = join(scratch(), 'shared-media');
+    const { id } = await f.store(waitingConference);
+    const { recording } = await f.json(['admin', 'conferences', 'start', String(id)]);
+    const finished = await f.json(['admin', 'recordings', 'finish', String(recording.id), '--media', media]);
+    expect(finished).toMatchObject({ status: 3, file_name: `rec-${recording.id}.wav` });
+    expect(readFileSync(join(media, 'recordings', `rec-${recording.id}.wav`)).subarray(0, 4).toString()).toBe('RIFF');
   });
 });
 
@@ -340,13 +344,16 @@ describe('admin import --database', () => {
     }
   });
 
-  it('a database without a tenant: exit 4, nothing created', async () => {
-    const url = await database();
-    const f = admin();
+});
+
+describe.each(BACKENDS)('admin import without a tenant (%s)', (backend) => {
+  it('a store without a tenant: exit 4, nothing created', async () => {
+    const f = await adminOn(backend, {}, 'flag');
     const file = join(scratch(), 'customers.json');
     writeFileSync(file, JSON.stringify([{ first_name: 'A', last_name: 'B', email: 'a@example.com' }]));
-    expect(await f.run(['admin', 'import', 'customers', file, '--database', url])).toBe(4);
+    expect(await f.run(['admin', 'import', 'customers', file, ...f.flags])).toBe(4);
     expect(f.stderr()).toContain('has no tenant yet');
+    expect(await f.store(async (s) => (await s.tenants.list()).length)).toBe(0);
   });
 });
 
