@@ -40,19 +40,20 @@ async function demoOnBoth(): Promise<{ local: AdminFake; url: string; mediaTo: s
   return { local, url, mediaTo };
 }
 
-describe('admin roles|departments|invitations list --database', () => {
-  it('on a database without confctl schema: exit 4 (no tenant), the schema not created, the password masked', async () => {
-    const url = await database();
-    const f = admin();
+describe.each(BACKENDS)('admin roles|departments|invitations list on an empty store (%s)', (backend) => {
+  it('exit 4 (no tenant); a database is left without its schema, the password masked', async () => {
+    const f = await adminOn(backend, {}, 'flag');
     for (const what of ['roles', 'departments', 'invitations']) {
-      expect(await f.run(['admin', what, 'list', '--database', url]), what).toBe(4);
+      expect(await f.run(['admin', what, 'list', ...f.flags]), what).toBe(4);
     }
-    expect(f.stderr()).toContain('the database postgres://');
+    expect(f.stderr()).toContain(f.url ? 'the database postgres://' : `the data directory ${f.dataDir}`);
     expect(f.stderr()).toContain('has no tenant yet');
     expect(f.stderr()).not.toContain('hunter2');
-    expect(await schemaExists(url)).toBe(false);
+    if (f.url) expect(await schemaExists(f.url)).toBe(false);
   });
+});
 
+describe('admin roles|departments|invitations list --database', () => {
   it('print what the data directory prints, in JSON and as a table', async () => {
     const { local, url } = await demoOnBoth();
     const f = admin({ CONFCTL_DATABASE_URL: url });
