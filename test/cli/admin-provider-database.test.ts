@@ -180,18 +180,18 @@ describe.each(BACKENDS)('admin recordings finish (%s)', (backend) => {
   });
 });
 
-describe('admin init --database', () => {
+describe.each(BACKENDS)('admin init (%s)', (backend) => {
   const ELSEWHERE = { base_url: 'http://localhost:9999/api/public/v2.0', key_id: 'ak_elsewhere', secret: 'kept-secret' };
 
-  it('plans without creating the schema, then creates the first tenant and key and saves the profile; a second init is exit 5', async () => {
-    const url = await database();
-    const f = admin({ CONFCTL_DATABASE_URL: url });
+  it('plans without creating the store, then creates the first tenant and key and saves the profile; a second init is exit 5', async () => {
+    const f = await adminOn(backend);
     expect(await f.run(['--dry-run', 'admin', 'init'])).toBe(0);
-    expect(f.stdout()).toContain(`would create tenant localhost (aliases 127.0.0.1, ::1) with roles Admin, Manager, Member in ${url.replace('hunter2', '***')}`);
+    expect(f.stdout()).toContain(`would create tenant localhost (aliases 127.0.0.1, ::1) with roles Admin, Manager, Member in ${f.where}`);
     expect(f.stdout()).toContain("would create an all-permissions key 'admin' and print its secret once");
     expect(f.stdout()).toContain("would save profile 'local' pointing at http://localhost:8080/api/public/v2.0");
     expect(f.stdout()).not.toContain('hunter2');
-    expect(await schemaExists(url)).toBe(false);
+    if (f.url) expect(await schemaExists(f.url)).toBe(false);
+    else expect(existsSync(f.dataDir)).toBe(false);
 
     const created = await f.json(['admin', 'init']);
     expect(created).toEqual({ tenant: 'localhost', key_id: expect.stringMatching(/^ak_/), secret: expect.any(String) });
@@ -202,37 +202,38 @@ describe('admin init --database', () => {
     expect((await f.json<Record<string, unknown>[]>(['admin', 'tenants', 'list']))[0]).toMatchObject({ primary_domain: 'localhost', aliases: ['127.0.0.1', '::1'] });
 
     expect(await f.run(['admin', 'init', '--no-profile'])).toBe(5);
-    expect(f.stderr()).toContain(`error: ${url.replace('hunter2', '***')} is already initialised`);
-    expect(f.stderr()).toContain("create more keys with 'confctl admin keys create --database URL'");
+    expect(f.stderr()).toContain(`error: ${f.where} is already initialised`);
+    expect(f.stderr()).toContain(`create more keys with 'confctl admin keys create${f.url ? ' --database URL' : ''}'`);
     expect(f.stderr()).not.toContain('hunter2');
-    expect(await query(url, 'SELECT count(*)::int AS n FROM access_keys')).toEqual([{ n: 1 }]);
+    expect(await f.store(async (s) => (await s.keys.list()).length)).toBe(1);
   });
 
-  it('--domain and --no-profile; plain output names the masked database', async () => {
-    const url = await database();
-    const f = admin();
+  it('--domain and --no-profile; plain output names the store (a database masked)', async () => {
+    const f = await adminOn(backend, {}, 'flag');
     const start = f.stdout().length;
-    expect(await f.run(['admin', 'init', '--database', url, '--domain', 'Acme.Test', '--no-profile', '-o', 'table'])).toBe(0);
+    expect(await f.run(['admin', 'init', ...f.flags, '--domain', 'Acme.Test', '--no-profile', '-o', 'table'])).toBe(0);
     const out = f.stdout().slice(start);
-    expect(out).toMatch(new RegExp(`^Initialised ${url.replace('hunter2', '\\*\\*\\*').replace(/[.?]/g, '\\$&')}\nTenant: acme.test\nKey id: ak_\\w+\nSecret: \\w+   \\(shown only now\\)\n$`));
+    const where = f.where.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(out).toMatch(new RegExp(`^Initialised ${where}\nTenant: acme.test\nKey id: ak_\\w+\nSecret: \\w+   \\(shown only now\\)\n$`));
     expect((await f.ctx.config()).get('local')).toBeUndefined();
-    expect(await f.json(['admin', 'tenants', 'list', '--database', url])).toEqual([expect.objectContaining({ primary_domain: 'acme.test', aliases: [] })]);
+    expect(await f.json(['admin', 'tenants', 'list', ...f.flags])).toEqual([expect.objectContaining({ primary_domain: 'acme.test', aliases: [] })]);
   });
 
   it('a profile pointing elsewhere is replaced only with --force: in a script, exit 2 and nothing created', async () => {
-    const url = await database();
-    const f = admin({ CONFCTL_DATABASE_URL: url });
+    const f = await adminOn(backend);
     (await f.ctx.config()).save('local', ELSEWHERE, { activate: true });
     expect(await f.run(['admin', 'init'])).toBe(2);
     expect(f.stderr()).toContain("error: profile 'local' (http://localhost:9999/api/public/v2.0, key ak_elsewhere) already exists; not replacing it");
-    expect(await query(url, 'SELECT count(*)::int AS n FROM tenants')).toEqual([{ n: 0 }]);
+    expect(await f.store(async (s) => (await s.tenants.list()).length)).toBe(0);
     expect((await f.ctx.config()).get('local')).toEqual(ELSEWHERE);
 
     const named = await f.json(['admin', 'init', '--profile-name', 'pg']);
     expect((await f.ctx.config()).get('pg')).toMatchObject({ key_id: named.key_id });
     expect((await f.ctx.config()).get('local')).toEqual(ELSEWHERE);
   });
+});
 
+describe('admin init --database', () => {
   it('unreachable: exit 8, the password masked', async () => {
     const f = admin();
     expect(await f.run(['admin', 'init', '--database', 'postgres://confctl:hunter2@127.0.0.1:1/confctl'])).toBe(8);
