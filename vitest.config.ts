@@ -22,6 +22,8 @@ const POSTGRES = [
   'test/cli/admin-webhooks.test.ts',
   'test/cli/admin-events.test.ts',
   'test/cli/admin-lookup.test.ts',
+  'test/cli/admin-dry-run.test.ts',
+  'test/cli/admin-output.test.ts',
   'test/admin/trigger.test.ts',
   'test/admin/meeting-links.test.ts',
   'test/admin/events.test.ts',

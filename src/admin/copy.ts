@@ -32,7 +32,7 @@ import {
   type TableCount,
   type TableSource,
 } from '../store/index.js';
-import { AdminError } from './errors.js';
+import { AdminError, MediaMissing } from './errors.js';
 
 export interface CopyOptions {
   /** The SQLite instance's data directory. */
@@ -108,14 +108,6 @@ function checkSchemas(source: readonly SourceTable[], target: ReadonlyMap<string
 
 function refusal(to: string, tenants: number): AdminError {
   return new AdminError('conflict', `${maskDatabaseUrl(to)} already holds confctl data (${tenants} tenant${tenants === 1 ? '' : 's'}); pass --replace to empty it first.`);
-}
-
-/**
- * A copy refused because the source's media directory lacks files that its Finished recordings
- * name: copied, each of them would answer 404. The CLI reports it as a usage error (a wrong --media).
- */
-export class MediaMissing extends Error {
-  override name = 'MediaMissing';
 }
 
 const isFile = (file: string) => {

@@ -11,3 +11,20 @@ export class AdminError extends Error {
     this.kind = kind;
   }
 }
+
+/** A tenant refused because one of its domains belongs to another tenant already; the CLI says so as a conflict (5). */
+export class DomainInUse extends Error {
+  override name = 'DomainInUse';
+
+  constructor(readonly domains: readonly string[]) {
+    super(`domain already in use: ${domains.join(', ')}`);
+  }
+}
+
+/**
+ * A copy refused because the source's media directory lacks files that its Finished recordings
+ * name: copied, each of them would answer 404. The CLI reports it as a usage error (a wrong --media).
+ */
+export class MediaMissing extends Error {
+  override name = 'MediaMissing';
+}

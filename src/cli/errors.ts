@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
-import { AdminError } from '../admin/errors.js';
+import { AdminError, DomainInUse, MediaMissing } from '../admin/errors.js';
 import { ImportError } from '../admin/records.js';
+import { ClockRefused } from '../store/instance-clock.js';
+import { SnapshotError } from '../store/snapshots.js';
 import { ApiError, type FieldErrors, NetworkError, plainHttpBaseUrl, plainHttpHint, refusedLoopbackPort } from '../client/errors.js';
 
 /** Exit codes (decisions §9). */
@@ -64,11 +66,35 @@ export function exitCodeForStatus(status: number): ExitCode {
 /** An admin failure's exit code by its kind: not found 4, conflict 5, invalid 6. */
 const ADMIN_EXIT: Record<AdminError['kind'], ExitCode> = { not_found: EXIT.notFound, conflict: EXIT.conflict, invalid: EXIT.validation };
 
+/** How the CLI says a refusal of the admin or store layer that has no `AdminError` kind: its exit code and hint. Nothing was changed. */
+interface Refusal {
+  exitCode: ExitCode;
+  hint?: string;
+}
+
+/**
+ * A snapshot name in use is a conflict (5), anything else about a snapshot bad input (2); a
+ * refused clock move (not in manual mode, backwards) and a copy whose `--media` lacks files are
+ * bad input (2); a tenant domain in use is a conflict (5).
+ */
+function refusal(err: unknown): Refusal | undefined {
+  if (err instanceof SnapshotError) {
+    if (err.kind === 'exists') return { exitCode: EXIT.conflict, hint: 'add --force to replace it, or pick another name' };
+    if (err.kind === 'not_found') return { exitCode: EXIT.usage, hint: "'confctl admin snapshot list' shows the snapshots of this instance" };
+    return { exitCode: EXIT.usage };
+  }
+  if (err instanceof ClockRefused || err instanceof MediaMissing) return { exitCode: EXIT.usage };
+  if (err instanceof DomainInUse) return { exitCode: EXIT.conflict };
+  return undefined;
+}
+
 /** The exit code of anything thrown by a command: the one place errors become exit codes. */
 export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof CliError) return err.exitCode;
   if (isPromptCancel(err)) return EXIT.interrupted;
   if (err instanceof AdminError) return ADMIN_EXIT[err.kind];
+  const refused = refusal(err);
+  if (refused) return refused.exitCode;
   // A refused import (`admin import`): every bad record is listed (`errorLines`).
   if (err instanceof ImportError) return EXIT.validation;
   if (err instanceof ApiError) return exitCodeForStatus(err.status);
@@ -160,6 +186,8 @@ export function errorLines(err: unknown, cmd?: Command): string[] {
   if (err instanceof AdminError) return [`error: ${err.message}`, `hint: ${adminHint(err.kind, cmd)}`];
   if (err instanceof ImportError) return [...err.details().map((line) => `  ${line}`), `error: ${err.message}`, 'hint: fix the listed records and run the import again'];
   if (err instanceof CliError) return [`error: ${err.message}`, ...fieldLines(err.errors), ...(err.hint ? [`hint: ${err.hint}`] : [])];
+  const refused = refusal(err);
+  if (refused) return [`error: ${(err as Error).message}`, ...(refused.hint ? [`hint: ${refused.hint}`] : [])];
   if (err instanceof ApiError) {
     const hint = apiHint(err);
     const tries = err.tries > 1 ? ` (after ${err.tries} tries)` : '';

@@ -11,6 +11,12 @@ import { type AdminFake, adminFake } from './admin-helpers.js';
 export interface BackendAdmin extends AdminFake {
   /** Runs `work` on the commands' store, opened beside them (the data directory's, or the database's). */
   store: <T>(work: (store: DataStore) => Awaitable<T>) => Promise<T>;
+  /** The database's URL (with its password), on PostgreSQL. */
+  url?: string;
+  /** Where the commands say the data is: the data directory, or the database's URL with its password masked. */
+  where: string;
+  /** The flags that name the store when it is not named by the environment (`how: 'flag'`): `--database URL`, or none (the data directory is CONFCTL_DATA). */
+  flags: string[];
 }
 
 /**
@@ -38,11 +44,12 @@ export function adminDatabaseFixture() {
   }
   /**
    * An admin fake whose commands work on `backend`: its data directory (`CONFCTL_DATA`), or a
-   * fresh database given as `CONFCTL_DATABASE_URL`, as an operator would set either.
+   * fresh database given as `CONFCTL_DATABASE_URL`, as an operator would set either; with `how`
+   * 'flag', the database is not in the environment and the commands name it with `flags`.
    */
-  async function adminOn(backend: Backend, more: Omit<Parameters<typeof adminFake>[0], 'env'> = {}): Promise<BackendAdmin> {
+  async function adminOn(backend: Backend, more: Omit<Parameters<typeof adminFake>[0], 'env'> = {}, how: 'env' | 'flag' = 'env'): Promise<BackendAdmin> {
     const url = backend === 'postgres' ? await database() : undefined;
-    const f = admin(url ? { CONFCTL_DATABASE_URL: url } : {}, more);
+    const f = admin(url && how === 'env' ? { CONFCTL_DATABASE_URL: url } : {}, more);
     const open = async () => {
       if (url) {
         const store = await openPostgresStore(url);
@@ -53,6 +60,9 @@ export function adminDatabaseFixture() {
     };
     return {
       ...f,
+      url,
+      where: url ? url.replace(':hunter2@', ':***@') : f.dataDir,
+      flags: url && how === 'flag' ? ['--database', url] : [],
       async store(work) {
         const opened = await open();
         try {
@@ -76,4 +86,13 @@ export function adminDatabaseFixture() {
   /** Whether confctl's schema exists in the database (reads must not create it). */
   const schemaExists = async (url: string) => (await query(url, "SELECT to_regclass('confctl_schema') IS NOT NULL AS p"))[0].p as boolean;
   return { database, admin, adminOn, query, schemaExists };
+}
+
+/** The first conference of tenant 1 that has not started (the demo set's ids are 1 to 6 on both stores). */
+export async function waitingConference(store: DataStore) {
+  for (const id of [1, 2, 3, 4, 5, 6]) {
+    const c = await store.conferences.get(1, id);
+    if (c && !c.started_at) return c;
+  }
+  throw new Error('no conference waits to start');
 }

@@ -1,18 +1,26 @@
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasDemoData } from '../../src/admin/seed/demo.js';
+import { type Backend, BACKENDS } from '../e2e/harness.js';
+import { adminDatabaseFixture, type BackendAdmin, waitingConference } from './admin-database-fixture.js';
 import { type AdminFake, adminFake } from './admin-helpers.js';
 import { BASE, SECRET } from './helpers.js';
-import { atOnce } from '../at-once.js';
 
+/** `--dry-run` of the admin commands, each case on a data directory and on a database; of `profile`, without a store. */
+const { adminOn, schemaExists } = adminDatabaseFixture();
 let f: AdminFake;
-afterEach(() => f.dispose());
+let profileFake: AdminFake | undefined;
+afterEach(() => {
+  profileFake?.dispose();
+  profileFake = undefined;
+});
 
-/** A data directory with its first tenant (no profile saved). */
-async function initialised(): Promise<AdminFake> {
-  f = adminFake();
-  await f.json(['admin', 'init', '--no-profile']);
-  return f;
+/** A store of `backend` with its first tenant (no profile saved). */
+async function initialised(backend: Backend): Promise<BackendAdmin> {
+  const b = await adminOn(backend);
+  f = b;
+  await b.json(['admin', 'init', '--no-profile']);
+  return b;
 }
 
 /** Runs `args` and answers exit code and what it printed (this run only). */
@@ -22,98 +30,101 @@ async function run(args: string[]) {
   return { code, stdout: f.stdout().slice(out), stderr: f.stderr().slice(err) };
 }
 
-describe('admin --dry-run prints a plan and changes nothing', () => {
+describe.each(BACKENDS)('admin --dry-run prints a plan and changes nothing (%s)', (backend) => {
   it('tenants add', async () => {
-    await initialised();
+    const b = await initialised(backend);
     expect(await run(['admin', 'tenants', 'add', 'acme.test', '--alias', 'www.acme.test', '--dry-run'])).toEqual({
       code: 0,
       stdout: 'would create tenant acme.test (aliases www.acme.test) with roles Admin, Manager, Member\n',
       stderr: 'dry run: nothing was changed\n',
     });
-    expect(f.inspect((l) => l.store.tenants.list().map((t) => t.primary_domain))).toEqual(['localhost']);
+    expect(await b.store(async (s) => (await s.tenants.list()).map((t) => t.primary_domain))).toEqual(['localhost']);
     // The same checks as a real run: a taken domain is still a conflict.
     expect((await run(['--dry-run', 'admin', 'tenants', 'add', 'localhost'])).code).toBe(5);
   });
 
   it('keys create', async () => {
-    await initialised();
-    const before = f.inspect((l) => l.store.keys.list().length);
+    const b = await initialised(backend);
+    const before = await b.store(async (s) => (await s.keys.list()).length);
     const r = await run(['admin', 'keys', 'create', '--name', 'ci', '--permissions', 'users.read.*,customers.*', '--expires', '2099-01-01', '--dry-run']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("would create key 'ci' for tenant localhost with permissions users.read.*, customers.*, expiring 2099-01-01T00:00:00.000Z\n");
-    expect(f.inspect((l) => l.store.keys.list().length)).toBe(before);
+    expect(await b.store(async (s) => (await s.keys.list()).length)).toBe(before);
   });
 
   it('keys revoke', async () => {
-    await initialised();
-    const key = await f.json(['admin', 'keys', 'create', '--name', 'ci', '--permissions', '*']);
+    const b = await initialised(backend);
+    const key = await b.json(['admin', 'keys', 'create', '--name', 'ci', '--permissions', '*']);
     const r = await run(['admin', 'keys', 'revoke', key.id, '--dry-run']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`would revoke key ${key.id} 'ci' of tenant localhost\n`);
-    expect(f.inspect((l) => l.store.keys.get(key.id)?.revoked_at)).toBeNull();
+    expect(await b.store(async (s) => (await s.keys.get(key.id))?.revoked_at)).toBeNull();
     expect((await run(['admin', 'keys', 'revoke', 'ak_missing', '--dry-run'])).code).toBe(4);
   });
 
   it('seed: plans the demo set, or says it would skip it', async () => {
-    await initialised();
+    const b = await initialised(backend);
     const r = await run(['admin', 'seed', '--demo', '--users', '3', '--dry-run']);
     expect(r.stdout).toBe('would fill tenant localhost with the demo data set\nwould add 3 generated users and 0 generated customers to tenant localhost\n');
-    expect(f.inspect((l) => [atOnce(hasDemoData(l.store, 1)), l.store.departments.list(1).length])).toEqual([false, 0]);
-    await f.json(['admin', 'seed', '--demo']);
+    expect(await b.store(async (s) => [await hasDemoData(s, 1), (await s.departments.list(1)).length])).toEqual([false, 0]);
+    await b.json(['admin', 'seed', '--demo']);
     expect((await run(['admin', 'seed', '--demo', '--dry-run'])).stdout).toBe('would skip the demo data set: tenant localhost already has it\n');
   });
 
-  it('init on a directory that does not exist creates nothing, not even the directory or a profile', async () => {
-    f = adminFake();
+  it('init on a store that does not exist creates nothing, not even the directory, the schema or a profile', async () => {
+    const b = await adminOn(backend);
+    f = b;
     const r = await run(['admin', 'init', '--dry-run']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
-        `would create tenant localhost (aliases 127.0.0.1, ::1) with roles Admin, Manager, Member in ${f.dataDir}`,
+        `would create tenant localhost (aliases 127.0.0.1, ::1) with roles Admin, Manager, Member in ${b.where}`,
         "would create an all-permissions key 'admin' and print its secret once",
         "would save profile 'local' pointing at http://localhost:8080/api/public/v2.0",
         '',
       ].join('\n'),
     );
-    expect(existsSync(f.dataDir)).toBe(false);
-    expect((await f.ctx.config()).list()).toEqual([]);
+    expect(existsSync(b.dataDir)).toBe(false);
+    if (b.url) expect(await schemaExists(b.url)).toBe(false);
+    expect((await b.ctx.config()).list()).toEqual([]);
   });
 
   it("conferences start/end and recordings fail plan against the real state, then roll back", async () => {
-    await initialised();
-    await f.json(['admin', 'seed', '--demo']);
-    const waiting = f.inspect((l) => [1, 2, 3, 4, 5, 6].map((id) => l.store.conferences.get(1, id)).find((c) => c && !c.started_at)!);
+    const b = await initialised(backend);
+    await b.json(['admin', 'seed', '--demo']);
+    const waiting = await b.store(waitingConference);
     const start = await run(['admin', 'conferences', 'start', String(waiting.id), '--dry-run']);
     expect(start).toEqual({ code: 0, stdout: `would start conference ${waiting.id} '${waiting.title}' and begin its recording\n`, stderr: 'dry run: nothing was changed\n' });
-    expect(f.inspect((l) => l.store.conferences.get(1, waiting.id)?.started_at)).toBeNull();
+    expect(await b.store(async (s) => (await s.conferences.get(1, waiting.id))?.started_at)).toBeNull();
     // The same checks as a real run: a conference that has not started cannot end.
     expect((await run(['admin', 'conferences', 'end', String(waiting.id), '--dry-run'])).code).toBe(5);
 
-    await f.json(['admin', 'conferences', 'start', String(waiting.id)]);
+    await b.json(['admin', 'conferences', 'start', String(waiting.id)]);
     const end = await run(['admin', 'conferences', 'end', String(waiting.id), '--dry-run']);
     expect(end.stdout).toBe(`would end conference ${waiting.id} '${waiting.title}'; 1 running recording(s) would become Processing\n`);
-    expect(f.inspect((l) => l.store.conferences.get(1, waiting.id)?.ended_at)).toBeNull();
+    expect(await b.store(async (s) => (await s.conferences.get(1, waiting.id))?.ended_at)).toBeNull();
   });
 
   it('recordings fail --dry-run leaves the recording as it was; recordings finish refuses --dry-run', async () => {
-    await initialised();
-    await f.json(['admin', 'seed', '--demo']);
-    const conference = f.inspect((l) => [1, 2, 3, 4, 5, 6].map((id) => l.store.conferences.get(1, id)).find((c) => c && !c.started_at)!);
-    const started = await f.json(['admin', 'conferences', 'start', String(conference.id)]);
+    const b = await initialised(backend);
+    await b.json(['admin', 'seed', '--demo']);
+    const conference = await b.store(waitingConference);
+    const started = await b.json(['admin', 'conferences', 'start', String(conference.id)]);
+    const status = () => b.store(async (s) => (await s.recordings.get(1, started.recording.id))?.status);
     const fail = await run(['admin', 'recordings', 'fail', String(started.recording.id), '--dry-run']);
     expect(fail.stdout).toBe(`would mark recording ${started.recording.id} Failed\n`);
-    expect(f.inspect((l) => l.store.recordings.get(1, started.recording.id)?.status)).toBe(started.recording.status);
+    expect(await status()).toBe(started.recording.status);
 
     const finish = await run(['admin', 'recordings', 'finish', String(started.recording.id), '--dry-run']);
     expect(finish.code).toBe(2);
     expect(finish.stderr).toContain("error: --dry-run does not apply to 'confctl admin recordings finish'");
-    expect(f.inspect((l) => l.store.recordings.get(1, started.recording.id)?.status)).toBe(started.recording.status);
+    expect(await status()).toBe(started.recording.status);
   });
 });
 
 describe('profile --dry-run', () => {
   it('add, use and remove print what they would do and change nothing', async () => {
-    f = adminFake({ stdin: `${SECRET}\n` });
+    f = profileFake = adminFake({ stdin: `${SECRET}\n` });
     const store = await f.ctx.config();
     store.save('acme', { base_url: BASE, key_id: 'ak_old', secret: 'old' }, { activate: true });
     store.save('other', { domain: 'other.test', key_id: 'ak_other', secret: 'x' });
@@ -131,22 +142,22 @@ describe('profile --dry-run', () => {
   });
 });
 
-describe('admin import --dry-run', () => {
+describe.each(BACKENDS)('admin import --dry-run (%s)', (backend) => {
   it('validates every record as a real import does, then writes nothing', async () => {
-    await initialised();
+    const b = await initialised(backend);
     const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const good = join(f.configDir, 'users.ndjson');
+    const good = join(b.configDir, 'users.ndjson');
     writeFileSync(good, '{"first_name":"Grace","last_name":"Hopper","email":"grace@example.com","role":"Admin"}\n{"first_name":"Alan","last_name":"Turing","email":"alan@example.com"}\n');
     const r = await run(['admin', 'import', 'users', good, '--dry-run']);
     expect(r).toEqual({ code: 0, stdout: 'would import 2 users into tenant localhost\n', stderr: 'dry run: nothing was changed\n' });
-    expect(f.inspect((l) => l.store.users.findByEmail(1, 'grace@example.com'))).toBeUndefined();
+    expect(await b.store((s) => s.users.findByEmail(1, 'grace@example.com'))).toBeUndefined();
 
-    const bad = join(f.configDir, 'bad.ndjson');
+    const bad = join(b.configDir, 'bad.ndjson');
     writeFileSync(bad, '{"first_name":"Ada","last_name":"L","email":"ada@example.com"}\n{"first_name":"","last_name":"X","email":"nope"}\n');
     const refused = await run(['admin', 'import', 'users', bad, '--dry-run']);
     expect(refused.code).toBe(6);
     expect(refused.stderr).toContain('bad.ndjson:2');
-    expect(f.inspect((l) => l.store.users.findByEmail(1, 'ada@example.com'))).toBeUndefined();
+    expect(await b.store((s) => s.users.findByEmail(1, 'ada@example.com'))).toBeUndefined();
   });
 });

@@ -7,7 +7,8 @@ import { ImportError } from '../../src/admin/import.js';
 import { importRecords } from '../../src/admin/import.js';
 import { startConference } from '../../src/admin/lifecycle.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { adminDatabaseFixture } from './admin-database-fixture.js';
+import { BACKENDS } from '../e2e/harness.js';
+import { adminDatabaseFixture, waitingConference } from './admin-database-fixture.js';
 import type { AdminFake } from './admin-helpers.js';
 
 /**
@@ -15,7 +16,7 @@ import type { AdminFake } from './admin-helpers.js';
  * finish|fail` and `admin init` with `--database` (or CONFCTL_DATABASE_URL unless --data) on the
  * run's PostgreSQL: the output of a data directory, the changes in the database.
  */
-const { database, admin, query, schemaExists } = adminDatabaseFixture();
+const { database, admin, adminOn, query, schemaExists } = adminDatabaseFixture();
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 function scratch(): string {
@@ -39,19 +40,20 @@ async function demoOnBoth(): Promise<{ local: AdminFake; url: string; mediaTo: s
   return { local, url, mediaTo };
 }
 
-describe('admin roles|departments|invitations list --database', () => {
-  it('on a database without confctl schema: exit 4 (no tenant), the schema not created, the password masked', async () => {
-    const url = await database();
-    const f = admin();
+describe.each(BACKENDS)('admin roles|departments|invitations list on an empty store (%s)', (backend) => {
+  it('exit 4 (no tenant); a database is left without its schema, the password masked', async () => {
+    const f = await adminOn(backend, {}, 'flag');
     for (const what of ['roles', 'departments', 'invitations']) {
-      expect(await f.run(['admin', what, 'list', '--database', url]), what).toBe(4);
+      expect(await f.run(['admin', what, 'list', ...f.flags]), what).toBe(4);
     }
-    expect(f.stderr()).toContain('the database postgres://');
+    expect(f.stderr()).toContain(f.url ? 'the database postgres://' : `the data directory ${f.dataDir}`);
     expect(f.stderr()).toContain('has no tenant yet');
     expect(f.stderr()).not.toContain('hunter2');
-    expect(await schemaExists(url)).toBe(false);
+    if (f.url) expect(await schemaExists(f.url)).toBe(false);
   });
+});
 
+describe('admin roles|departments|invitations list --database', () => {
   it('print what the data directory prints, in JSON and as a table', async () => {
     const { local, url } = await demoOnBoth();
     const f = admin({ CONFCTL_DATABASE_URL: url });
@@ -146,17 +148,6 @@ describe('admin conferences start|end and recordings finish|fail --database', ()
     expect(existsSync(join(media, 'recordings', `rec-${running}.wav`))).toBe(false);
   });
 
-  it('finish without --file writes a generated WAV into --media', async () => {
-    const { url } = await demoOnBoth();
-    const media = join(scratch(), 'shared-media');
-    const f = admin({ CONFCTL_DATABASE_URL: url });
-    const [{ id }] = await query<{ id: number }>(url, 'SELECT id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT 1');
-    const { recording } = await f.json(['admin', 'conferences', 'start', String(id)]);
-    const finished = await f.json(['admin', 'recordings', 'finish', String(recording.id), '--media', media]);
-    expect(finished).toMatchObject({ status: 3, file_name: `rec-${recording.id}.wav` });
-    expect(readFileSync(join(media, 'recordings', `rec-${recording.id}.wav`)).subarray(0, 4).toString()).toBe('RIFF');
-  });
-
   it('two concurrent starts of one conference: one starts it, the other is refused, one recording begins', async () => {
     const { url } = await demoOnBoth();
     const [{ id, tenant_id }] = await query<{ id: number; tenant_id: number }>(url, 'SELECT id::int, tenant_id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT 1');
@@ -175,18 +166,32 @@ describe('admin conferences start|end and recordings finish|fail --database', ()
   });
 });
 
-describe('admin init --database', () => {
+describe.each(BACKENDS)('admin recordings finish (%s)', (backend) => {
+  it('finish without --file writes a generated WAV into --media', async () => {
+    const f = await adminOn(backend);
+    await f.json(['admin', 'init', '--no-profile']);
+    await f.json(['admin', 'seed', '--demo']);
+    const media = join(scratch(), 'shared-media');
+    const { id } = await f.store(waitingConference);
+    const { recording } = await f.json(['admin', 'conferences', 'start', String(id)]);
+    const finished = await f.json(['admin', 'recordings', 'finish', String(recording.id), '--media', media]);
+    expect(finished).toMatchObject({ status: 3, file_name: `rec-${recording.id}.wav` });
+    expect(readFileSync(join(media, 'recordings', `rec-${recording.id}.wav`)).subarray(0, 4).toString()).toBe('RIFF');
+  });
+});
+
+describe.each(BACKENDS)('admin init (%s)', (backend) => {
   const ELSEWHERE = { base_url: 'http://localhost:9999/api/public/v2.0', key_id: 'ak_elsewhere', secret: 'kept-secret' };
 
-  it('plans without creating the schema, then creates the first tenant and key and saves the profile; a second init is exit 5', async () => {
-    const url = await database();
-    const f = admin({ CONFCTL_DATABASE_URL: url });
+  it('plans without creating the store, then creates the first tenant and key and saves the profile; a second init is exit 5', async () => {
+    const f = await adminOn(backend);
     expect(await f.run(['--dry-run', 'admin', 'init'])).toBe(0);
-    expect(f.stdout()).toContain(`would create tenant localhost (aliases 127.0.0.1, ::1) with roles Admin, Manager, Member in ${url.replace('hunter2', '***')}`);
+    expect(f.stdout()).toContain(`would create tenant localhost (aliases 127.0.0.1, ::1) with roles Admin, Manager, Member in ${f.where}`);
     expect(f.stdout()).toContain("would create an all-permissions key 'admin' and print its secret once");
     expect(f.stdout()).toContain("would save profile 'local' pointing at http://localhost:8080/api/public/v2.0");
     expect(f.stdout()).not.toContain('hunter2');
-    expect(await schemaExists(url)).toBe(false);
+    if (f.url) expect(await schemaExists(f.url)).toBe(false);
+    else expect(existsSync(f.dataDir)).toBe(false);
 
     const created = await f.json(['admin', 'init']);
     expect(created).toEqual({ tenant: 'localhost', key_id: expect.stringMatching(/^ak_/), secret: expect.any(String) });
@@ -197,37 +202,38 @@ describe('admin init --database', () => {
     expect((await f.json<Record<string, unknown>[]>(['admin', 'tenants', 'list']))[0]).toMatchObject({ primary_domain: 'localhost', aliases: ['127.0.0.1', '::1'] });
 
     expect(await f.run(['admin', 'init', '--no-profile'])).toBe(5);
-    expect(f.stderr()).toContain(`error: ${url.replace('hunter2', '***')} is already initialised`);
-    expect(f.stderr()).toContain("create more keys with 'confctl admin keys create --database URL'");
+    expect(f.stderr()).toContain(`error: ${f.where} is already initialised`);
+    expect(f.stderr()).toContain(`create more keys with 'confctl admin keys create${f.url ? ' --database URL' : ''}'`);
     expect(f.stderr()).not.toContain('hunter2');
-    expect(await query(url, 'SELECT count(*)::int AS n FROM access_keys')).toEqual([{ n: 1 }]);
+    expect(await f.store(async (s) => (await s.keys.list()).length)).toBe(1);
   });
 
-  it('--domain and --no-profile; plain output names the masked database', async () => {
-    const url = await database();
-    const f = admin();
+  it('--domain and --no-profile; plain output names the store (a database masked)', async () => {
+    const f = await adminOn(backend, {}, 'flag');
     const start = f.stdout().length;
-    expect(await f.run(['admin', 'init', '--database', url, '--domain', 'Acme.Test', '--no-profile', '-o', 'table'])).toBe(0);
+    expect(await f.run(['admin', 'init', ...f.flags, '--domain', 'Acme.Test', '--no-profile', '-o', 'table'])).toBe(0);
     const out = f.stdout().slice(start);
-    expect(out).toMatch(new RegExp(`^Initialised ${url.replace('hunter2', '\\*\\*\\*').replace(/[.?]/g, '\\$&')}\nTenant: acme.test\nKey id: ak_\\w+\nSecret: \\w+   \\(shown only now\\)\n$`));
+    const where = f.where.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(out).toMatch(new RegExp(`^Initialised ${where}\nTenant: acme.test\nKey id: ak_\\w+\nSecret: \\w+   \\(shown only now\\)\n$`));
     expect((await f.ctx.config()).get('local')).toBeUndefined();
-    expect(await f.json(['admin', 'tenants', 'list', '--database', url])).toEqual([expect.objectContaining({ primary_domain: 'acme.test', aliases: [] })]);
+    expect(await f.json(['admin', 'tenants', 'list', ...f.flags])).toEqual([expect.objectContaining({ primary_domain: 'acme.test', aliases: [] })]);
   });
 
   it('a profile pointing elsewhere is replaced only with --force: in a script, exit 2 and nothing created', async () => {
-    const url = await database();
-    const f = admin({ CONFCTL_DATABASE_URL: url });
+    const f = await adminOn(backend);
     (await f.ctx.config()).save('local', ELSEWHERE, { activate: true });
     expect(await f.run(['admin', 'init'])).toBe(2);
     expect(f.stderr()).toContain("error: profile 'local' (http://localhost:9999/api/public/v2.0, key ak_elsewhere) already exists; not replacing it");
-    expect(await query(url, 'SELECT count(*)::int AS n FROM tenants')).toEqual([{ n: 0 }]);
+    expect(await f.store(async (s) => (await s.tenants.list()).length)).toBe(0);
     expect((await f.ctx.config()).get('local')).toEqual(ELSEWHERE);
 
     const named = await f.json(['admin', 'init', '--profile-name', 'pg']);
     expect((await f.ctx.config()).get('pg')).toMatchObject({ key_id: named.key_id });
     expect((await f.ctx.config()).get('local')).toEqual(ELSEWHERE);
   });
+});
 
+describe('admin init --database', () => {
   it('unreachable: exit 8, the password masked', async () => {
     const f = admin();
     expect(await f.run(['admin', 'init', '--database', 'postgres://confctl:hunter2@127.0.0.1:1/confctl'])).toBe(8);
@@ -340,48 +346,51 @@ describe('admin import --database', () => {
     }
   });
 
-  it('a database without a tenant: exit 4, nothing created', async () => {
-    const url = await database();
-    const f = admin();
+});
+
+describe.each(BACKENDS)('admin import without a tenant (%s)', (backend) => {
+  it('a store without a tenant: exit 4, nothing created', async () => {
+    const f = await adminOn(backend, {}, 'flag');
     const file = join(scratch(), 'customers.json');
     writeFileSync(file, JSON.stringify([{ first_name: 'A', last_name: 'B', email: 'a@example.com' }]));
-    expect(await f.run(['admin', 'import', 'customers', file, '--database', url])).toBe(4);
+    expect(await f.run(['admin', 'import', 'customers', file, ...f.flags])).toBe(4);
     expect(f.stderr()).toContain('has no tenant yet');
+    expect(await f.store(async (s) => (await s.tenants.list()).length)).toBe(0);
   });
 });
 
-describe('admin seed --database', () => {
+describe.each(BACKENDS)('admin seed --users/--customers (%s)', (backend) => {
   const all = { page_size: 500, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc' as const, filter: null };
 
   it('--users/--customers add the rows a data directory gets, deterministically', async () => {
-    const url = await database();
-    const f = admin({ CONFCTL_DATABASE_URL: url });
+    const f = await adminOn(backend);
     const local = admin();
     expect(await f.run(['admin', 'seed', '--users', '5'])).toBe(4);
     await f.json(['admin', 'init', '--no-profile']);
     await local.json(['admin', 'init', '--no-profile']);
+    const userCount = () => f.store(async (s) => (await s.users.list(1, all)).total);
     expect(await f.run(['--dry-run', 'admin', 'seed', '--users', '30', '--customers', '4'])).toBe(0);
     expect(f.stdout()).toContain('would add 30 generated users and 4 generated customers to tenant localhost');
-    expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 0 }]);
+    expect(await userCount()).toBe(0);
     const seeded = await f.json(['admin', 'seed', '--users', '30', '--customers', '4']);
     expect(seeded).toEqual(await local.json(['admin', 'seed', '--users', '30', '--customers', '4']));
     expect(seeded).toEqual({ tenant: 'localhost', users: 30, customers: 4 });
     const pick = (u: { email: string; role?: string | null; deleted_at: string | null; timezone?: string | null }) => [u.email, u.role, u.deleted_at, u.timezone];
     const localUsers = local.inspect((l) => l.store.users.list(l.store.tenants.list()[0].id, all).rows.map(pick));
     const localCustomers = local.inspect((l) => l.store.customers.list(l.store.tenants.list()[0].id, all).rows.map((c) => [c.email, c.deleted_at, c.contact_number]));
-    const store = await openPostgresStore(url);
-    try {
+    await f.store(async (store) => {
       const [tenant] = await store.tenants.list();
       expect((await store.users.list(tenant.id, all)).rows.map(pick)).toEqual(localUsers);
       expect((await store.customers.list(tenant.id, all)).rows.map((c) => [c.email, c.deleted_at, c.contact_number])).toEqual(localCustomers);
-    } finally {
-      await store.close();
-    }
+    });
     // A second seed numbers its rows after the first.
     await f.json(['admin', 'seed', '--users', '2']);
-    expect((await query(url, 'SELECT email FROM users ORDER BY id DESC LIMIT 1'))[0].email).toMatch(/\.32@bulk\.example\.com$/);
+    const last = await f.store(async (s) => (await s.users.list(1, { ...all, page_size: 1, order_direction: 'desc' })).rows[0].email);
+    expect(last).toMatch(/\.32@bulk\.example\.com$/);
   });
+});
 
+describe('admin seed --database', () => {
   it('--demo: loaded into an empty database with its key, skipped where present, added to a tenant without it', async () => {
     const url = await database();
     const media = join(scratch(), 'media');

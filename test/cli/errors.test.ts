@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CliError, errorLines, exitCodeFor, UsageError } from '../../src/cli/errors.js';
 import { Command } from 'commander';
-import { AdminError } from '../../src/admin/errors.js';
+import { AdminError, DomainInUse, MediaMissing } from '../../src/admin/errors.js';
 import { ImportError } from '../../src/admin/records.js';
 import { ApiError, NetworkError } from '../../src/client/errors.js';
+import { ClockRefused } from '../../src/store/instance-clock.js';
+import { SnapshotError } from '../../src/store/snapshots.js';
 import { withProfile } from './helpers.js';
 
 const api = (status: number, message = 'x', errors?: Record<string, string[]>) => new ApiError(status, message, 'GET', '/users', {}, errors, ['users.read.*']);
@@ -60,6 +62,26 @@ describe('admin failures become exit codes and lines here, whichever store the c
       'error: users.ndjson: 1 invalid line (line 2); nothing was imported.',
       'hint: fix the listed records and run the import again',
     ]);
+  });
+});
+
+describe('refusals of the admin and store layers become exit codes and lines here, not in their commands', () => {
+  it.each([
+    ['a snapshot name in use', new SnapshotError('exists', "A snapshot named 'a' exists."), 5, ["error: A snapshot named 'a' exists.", 'hint: add --force to replace it, or pick another name']],
+    [
+      'a snapshot that is not there',
+      new SnapshotError('not_found', "There is no snapshot named 'a'."),
+      2,
+      ["error: There is no snapshot named 'a'.", "hint: 'confctl admin snapshot list' shows the snapshots of this instance"],
+    ],
+    ['a bad snapshot name', new SnapshotError('invalid_name', 'bad name'), 2, ['error: bad name']],
+    ['a snapshot of a newer schema', new SnapshotError('newer_schema', 'newer'), 2, ['error: newer']],
+    ['a refused clock move', new ClockRefused('the clock never moves backwards'), 2, ['error: the clock never moves backwards']],
+    ['a copy missing media files', new MediaMissing('2 of the 3 Finished recordings have no file in /m'), 2, ['error: 2 of the 3 Finished recordings have no file in /m']],
+    ['a tenant domain in use', new DomainInUse(['a.example', 'b.example']), 5, ['error: domain already in use: a.example, b.example']],
+  ] as const)('%s', (_what, err, code, lines) => {
+    expect(exitCodeFor(err)).toBe(code);
+    expect(errorLines(err)).toEqual(lines);
   });
 });
 

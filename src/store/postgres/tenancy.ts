@@ -1,7 +1,7 @@
 import type { AccessKeyRecord, DepartmentRecord, InvitationRecord, TenantRecord } from '../types.js';
 import { type KeyRow, toKeyRecord } from '../sqlite/repos/keys.js';
 import { nowIso, randomBase62, sha256Hex } from '../util.js';
-import { all, one, type Queryable } from './pool.js';
+import { all, guardUnique, one, type Queryable } from './pool.js';
 
 const norm = (domain: string) => {
   const d = domain.trim().toLowerCase();
@@ -28,17 +28,20 @@ async function tenantById(db: Queryable, id: number): Promise<TenantRecord | und
 /** Tenants and their domains (as the SQLite store's `tenantRepo`); `create` takes a transaction's client. */
 export function pgTenants(db: Queryable, atomically: <T>(work: (tx: Queryable) => Promise<T>) => Promise<T>) {
   return {
+    /** A domain another tenant holds is a `UniqueViolation` of `domain`. */
     create: (primaryDomain: string, aliases: readonly string[] = []) =>
-      atomically(async (tx) => {
-        const now = nowIso();
-        const { id } = (await one<{ id: number }>(tx, 'INSERT INTO tenants (created_at) VALUES ($1) RETURNING id', [now]))!;
-        const primary = norm(primaryDomain);
-        await tx.query('INSERT INTO tenant_domains (domain, tenant_id, is_primary, created_at) VALUES ($1, $2, 1, $3)', [primary, id, now]);
-        for (const a of new Set(aliases.map(norm))) {
-          if (a !== primary) await tx.query('INSERT INTO tenant_domains (domain, tenant_id, is_primary, created_at) VALUES ($1, $2, 0, $3)', [a, id, now]);
-        }
-        return (await tenantById(tx, id))!;
-      }),
+      guardUnique(
+        atomically(async (tx) => {
+          const now = nowIso();
+          const { id } = (await one<{ id: number }>(tx, 'INSERT INTO tenants (created_at) VALUES ($1) RETURNING id', [now]))!;
+          const primary = norm(primaryDomain);
+          await tx.query('INSERT INTO tenant_domains (domain, tenant_id, is_primary, created_at) VALUES ($1, $2, 1, $3)', [primary, id, now]);
+          for (const a of new Set(aliases.map(norm))) {
+            if (a !== primary) await tx.query('INSERT INTO tenant_domains (domain, tenant_id, is_primary, created_at) VALUES ($1, $2, 0, $3)', [a, id, now]);
+          }
+          return (await tenantById(tx, id))!;
+        }),
+      ),
     addAlias: async (tenantId: number, domain: string) => {
       await db.query('INSERT INTO tenant_domains (domain, tenant_id, is_primary, created_at) VALUES ($1, $2, 0, $3)', [norm(domain), tenantId, nowIso()]);
     },

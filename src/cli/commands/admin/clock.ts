@@ -27,27 +27,21 @@ export interface ClockReport {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Refusals (not in manual mode, backwards, a malformed TIME or DURATION) are exit 2; nothing is written then. */
-const refused = (err: unknown) => (err instanceof ClockRefused ? new UsageError(err.message) : err);
-
-/** `admin clock …` flags → options; a malformed TIME or DURATION is exit 2. */
+/** `admin clock …` flags → options; a malformed TIME or DURATION is a bad flag value, exit 2, as every command's flag parsing says it. */
 export function parseClockOptions(action: 'show' | 'set' | 'advance', value?: string): ClockOptions {
   if (action === 'show') return { action };
   try {
     return parseClockMove(action, value ?? '');
   } catch (err) {
-    throw refused(err);
+    throw err instanceof ClockRefused ? new UsageError(err.message) : err;
   }
 }
 
+/** A refused move (`ClockRefused`: not in manual mode, or backwards) writes nothing; src/cli/errors.ts says it as exit 2. */
 export async function run(options: ClockOptions, deps: ClockDeps): Promise<ClockReport> {
-  try {
-    if (options.action === 'show') return { clock: iso((await showClock(deps.store)).at_ms) };
-    const { from, to } = await moveClock(deps.store, options);
-    return { clock: iso(to), moved_from: iso(from) };
-  } catch (err) {
-    throw refused(err);
-  }
+  if (options.action === 'show') return { clock: iso((await showClock(deps.store)).at_ms) };
+  const { from, to } = await moveClock(deps.store, options);
+  return { clock: iso(to), moved_from: iso(from) };
 }
 
 const DATA = ['--data <dir>', 'data directory (default: CONFCTL_DATA, else ~/.local/share/confctl)'] as const;

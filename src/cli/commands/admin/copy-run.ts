@@ -1,6 +1,6 @@
 /** The action of `confctl admin copy` (see src/admin/copy.ts). */
 import { statSync } from 'node:fs';
-import { type CopyOptions, type CopySummary, copyToPostgres, MediaMissing, planCopy } from '../../../admin/copy.js';
+import { type CopyOptions, type CopySummary, copyToPostgres, planCopy } from '../../../admin/copy.js';
 import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
 import { type CliContext, outputFormat, UsageError } from '../../context.js';
 import type { Row } from '../../output/index.js';
@@ -44,7 +44,7 @@ export async function copy(flags: CopyFlags, ctx: CliContext): Promise<void> {
   try {
     summary = globals.dryRun ? await planCopy(options) : await copyToPostgres(options);
   } catch (err) {
-    if (err instanceof MediaMissing) throw new UsageError(err.message);
+    // Missing media files (`MediaMissing`) pass through as they are: src/cli/errors.ts says them as exit 2.
     throw connectionFailure(err, options.to);
   }
   if (globals.dryRun) {

@@ -8,18 +8,13 @@ import type { Command } from 'commander';
 import type { FaultRuleFields } from '../../../contract/faults.js';
 import type { DataStore } from '../../../store/port.js';
 import type { FaultRuleRecord } from '../../../store/types.js';
-import { type CliContext, CliError, EXIT, type GlobalOptions, globalOptions, outputFormat, UsageError } from '../../context.js';
+import { type CliContext, CliError, EXIT, outputFormat, UsageError } from '../../context.js';
 import { examples } from '../../help.js';
 import type { Row } from '../../output/index.js';
+import { type AdminCommon, commonOptions } from './flags.js';
 
-/** Where the rules are: a data directory, or a PostgreSQL database (as `chooseDatabase` picks). */
-export interface FaultsStoreOptions {
-  data?: string;
-  database?: string;
-}
-
-/** Parsed flags of one `admin faults` command. */
-export type FaultsOptions = FaultsStoreOptions & { globals: GlobalOptions } & (
+/** Parsed flags of one `admin faults` command; the rules are in the data directory or PostgreSQL database its store flags name. */
+export type FaultsOptions = AdminCommon & (
     | { action: 'add'; rule: FaultRuleFields; tenant?: string }
     | { action: 'list' }
     | { action: 'remove'; id: number }
@@ -58,14 +53,14 @@ export async function runFaults(options: FaultsOptions, ctx: CliContext): Promis
   const { globals } = options;
   const format = outputFormat(ctx, globals);
   const item = (row: Row) => renderItem(ctx.streams, row, { format, fields: globals.fields, query: globals.query });
-  const dryRun = globals.dryRun;
+  const { dryRun } = options.store;
   const planned = (line: string) => {
     ctx.streams.stdout.write(`${line}\n`);
     ctx.streams.stderr.write('dry run: nothing was changed\n');
   };
   // A rule's created_at is dated by the instance's clock, the manual one when serve runs on it (withStore).
   const { withStore } = await import('./store.js');
-  await withStore(ctx, { data: options.data, database: options.database, dryRun }, options.action !== 'list', async ({ store }) => {
+  await withStore(ctx, options.store, options.action !== 'list', async ({ store }) => {
     switch (options.action) {
       case 'add': {
         const rule = await ruleToAdd(store, options);
@@ -128,18 +123,14 @@ const STORE_FLAGS: [string, string][] = [
 const withStoreFlags = (cmd: Command) => STORE_FLAGS.reduce((c, [flag, text]) => c.option(flag, text), cmd);
 
 /** Flags → options of `admin faults add`; no I/O. The rule's fields are checked when it runs. */
-export function addOptions(flags: Record<string, string | undefined>, globals: GlobalOptions): FaultsOptions {
-  const { data, database, tenant, route, status, rate, latency, times, seed } = flags;
-  return { action: 'add', data, database, tenant, rule: { route, status, rate, latency, times, seed }, globals };
+export function addOptions(flags: Record<string, string | undefined>, common: AdminCommon): FaultsOptions {
+  const { tenant, route, status, rate, latency, times, seed } = flags;
+  return { action: 'add', tenant, rule: { route, status, rate, latency, times, seed }, ...common };
 }
 
 /** Registers `admin faults`; `runF` replaces the runner in parse-only tests. */
 export function registerFaults(admin: Command, ctx: CliContext, runF?: (options: FaultsOptions) => Promise<void>): void {
   const run = runF ?? ((options: FaultsOptions) => runFaults(options, ctx));
-  const where = (cmd: Command): FaultsStoreOptions & { globals: GlobalOptions } => {
-    const { data, database } = cmd.opts<FaultsStoreOptions>();
-    return { data, database, globals: globalOptions(cmd) };
-  };
   const faults = admin
     .command('faults')
     .description('Inject faults into a local instance: chosen requests answer an error or come late (for testing clients)')
@@ -164,23 +155,23 @@ ${examples(
   "confctl admin faults add --route 'GET /users' --status 429 --tenant acme.test --database postgres://confctl@localhost/confctl",
 )}`,
     )
-    .action((flags: Record<string, string | undefined>, cmd: Command) => run(addOptions(flags, globalOptions(cmd))));
+    .action((flags: Record<string, string | undefined>, cmd: Command) => run(addOptions(flags, commonOptions(cmd))));
 
   withStoreFlags(faults.command('list'))
     .description('List the fault rules in the order serve tries them: what each matched and fired, and what remains')
     .addHelpText('after', examples('confctl admin faults list -o json'))
-    .action((_flags: unknown, cmd: Command) => run({ action: 'list', ...where(cmd) }));
+    .action((_flags: unknown, cmd: Command) => run({ action: 'list', ...commonOptions(cmd) }));
 
   withStoreFlags(faults.command('remove').argument('<id>', 'the rule, as list shows it'))
     .description('Remove a fault rule (exit 4 when there is none with that id)')
     .addHelpText('after', examples('confctl admin faults remove 3'))
     .action((id: string, _flags: unknown, cmd: Command) => {
       if (!/^[1-9][0-9]{0,15}$/.test(id)) throw new UsageError(`the rule id must be a whole number, not '${id}'`, "'confctl admin faults list' lists the rules");
-      return run({ action: 'remove', id: Number(id), ...where(cmd) });
+      return run({ action: 'remove', id: Number(id), ...commonOptions(cmd) });
     });
 
   withStoreFlags(faults.command('clear'))
     .description('Remove every fault rule')
     .addHelpText('after', examples('confctl admin faults clear --data ./data'))
-    .action((_flags: unknown, cmd: Command) => run({ action: 'clear', ...where(cmd) }));
+    .action((_flags: unknown, cmd: Command) => run({ action: 'clear', ...commonOptions(cmd) }));
 }
