@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { AdminError, DomainInUse, MediaMissing } from '../admin/errors.js';
 import { ImportError } from '../admin/records.js';
+import { isBusyError } from '../store/busy.js';
 import { ClockRefused } from '../store/instance-clock.js';
 import { SnapshotError } from '../store/snapshots.js';
 import { ApiError, type FieldErrors, NetworkError, plainHttpBaseUrl, plainHttpHint, refusedLoopbackPort } from '../client/errors.js';
@@ -63,6 +64,9 @@ export function exitCodeForStatus(status: number): ExitCode {
   return EXIT.unexpected;
 }
 
+/** A store whose lock another process held past the busy timeout; the command wrote nothing. */
+export const BUSY_LINE = "error: the store is busy: another process holds its lock (an 'admin seed' or 'admin import' writing to it, for example); nothing was written";
+
 /** An admin failure's exit code by its kind: not found 4, conflict 5, invalid 6. */
 const ADMIN_EXIT: Record<AdminError['kind'], ExitCode> = { not_found: EXIT.notFound, conflict: EXIT.conflict, invalid: EXIT.validation };
 
@@ -99,6 +103,8 @@ export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof ImportError) return EXIT.validation;
   if (err instanceof ApiError) return exitCodeForStatus(err.status);
   if (err instanceof NetworkError) return EXIT.network;
+  // The store's lock was held past the busy timeout (e.g. by an `admin seed` loading rows): it could not be reached in time.
+  if (isBusyError(err)) return EXIT.network;
   return EXIT.unexpected;
 }
 
@@ -188,6 +194,7 @@ export function errorLines(err: unknown, cmd?: Command): string[] {
   if (err instanceof CliError) return [`error: ${err.message}`, ...fieldLines(err.errors), ...(err.hint ? [`hint: ${err.hint}`] : [])];
   const refused = refusal(err);
   if (refused) return [`error: ${(err as Error).message}`, ...(refused.hint ? [`hint: ${refused.hint}`] : [])];
+  if (isBusyError(err)) return [BUSY_LINE, 'hint: run it again when that process has finished'];
   if (err instanceof ApiError) {
     const hint = apiHint(err);
     const tries = err.tries > 1 ? ` (after ${err.tries} tries)` : '';

@@ -1,5 +1,3 @@
-import { isSqliteBusyError } from './sqlite/db.js';
-
 /**
  * PostgreSQL's SQLSTATEs of a transaction rolled back whole for losing a race with another one:
  * serialization_failure and deadlock_detected. A write meeting a snapshot restore deadlocks so:
@@ -7,6 +5,15 @@ import { isSqliteBusyError } from './sqlite/db.js';
  * table's lock waits for its foreign key's lock on a parent the restore holds.
  */
 const PG_ROLLED_BACK = new Set(['40001', '40P01']);
+
+/**
+ * True for SQLite's "database is locked" family (SQLITE_BUSY, _SNAPSHOT, _RECOVERY, _TIMEOUT).
+ * By its code alone, so that the CLI's error lines can tell it without loading the driver.
+ */
+export function isSqliteBusyError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
 
 /**
  * True for an error after which the whole attempt may simply run again, nothing having been

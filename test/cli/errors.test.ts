@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { CliError, errorLines, exitCodeFor, UsageError } from '../../src/cli/errors.js';
+import { BUSY_LINE, CliError, errorLines, exitCodeFor, UsageError } from '../../src/cli/errors.js';
 import { Command } from 'commander';
 import { AdminError, DomainInUse, MediaMissing } from '../../src/admin/errors.js';
 import { ImportError } from '../../src/admin/records.js';
@@ -82,6 +86,47 @@ describe('refusals of the admin and store layers become exit codes and lines her
   ] as const)('%s', (_what, err, code, lines) => {
     expect(exitCodeFor(err)).toBe(code);
     expect(errorLines(err)).toEqual(lines);
+  });
+});
+
+describe('a store locked by another process', () => {
+  /** The error SQLite itself throws when another connection holds the file's lock (a bulk seed writes so). */
+  function lockedError(): unknown {
+    const dir = mkdtempSync(join(tmpdir(), 'confctl-busy-'));
+    const holder = new Database(join(dir, 'confctl.db'));
+    const other = new Database(join(dir, 'confctl.db'), { timeout: 0 });
+    try {
+      holder.pragma('journal_mode = DELETE');
+      holder.exec('CREATE TABLE t (x); BEGIN EXCLUSIVE; INSERT INTO t VALUES (1)');
+      return (() => {
+        try {
+          other.prepare('SELECT count(*) FROM t').get();
+        } catch (err) {
+          return err;
+        }
+        throw new Error('the read was not refused');
+      })();
+    } finally {
+      other.close();
+      holder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('says the store is busy and nothing was written, exit 8 (not "unexpected", exit 1)', () => {
+    const err = lockedError();
+    expect((err as { code: string }).code).toBe('SQLITE_BUSY');
+    expect(exitCodeFor(err)).toBe(8);
+    expect(errorLines(err)).toEqual([BUSY_LINE, 'hint: run it again when that process has finished']);
+    expect(BUSY_LINE).toMatch(/^error: the store is busy: .*nothing was written$/);
+  });
+
+  it('a PostgreSQL transaction rolled back for a race (40001, 40P01) reads the same', () => {
+    for (const code of ['40001', '40P01']) {
+      const err = Object.assign(new Error('could not serialize access'), { code });
+      expect(exitCodeFor(err)).toBe(8);
+      expect(errorLines(err)[0]).toBe(BUSY_LINE);
+    }
   });
 });
 

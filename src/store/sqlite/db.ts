@@ -122,8 +122,4 @@ export function narrowChangeSignal(db: Db): NarrowSignal & { narrow: () => Narro
   return { ...narrow(), narrow };
 }
 
-/** True for SQLite's "database is locked" family (SQLITE_BUSY, _SNAPSHOT, _RECOVERY, _TIMEOUT). */
-export function isSqliteBusyError(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
+export { isSqliteBusyError } from '../busy.js';
