@@ -119,7 +119,7 @@ function compileSemi(col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']>
  * the matching ids instead (`OFFSET 0` keeps the planner from merging the two), through the
  * filter's own index, which holds them index-only, and sorted: a cost of the order of the count's.
  */
-function scattered(filter: ListFilter): boolean {
+export function scattered(filter: ListFilter): boolean {
   if (filter.operator === 'Contains') return [...String(filter.value)].length < 3;
   return filter.attribute !== 'id' && ['GreaterThan', 'GreaterThanOrEqual', 'LessThan', 'LessThanOrEqual'].includes(filter.operator);
 }
