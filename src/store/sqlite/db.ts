@@ -122,4 +122,3 @@ export function narrowChangeSignal(db: Db): NarrowSignal & { narrow: () => Narro
   return { ...narrow(), narrow };
 }
 
-export { isSqliteBusyError } from '../busy.js';

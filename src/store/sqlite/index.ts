@@ -1,4 +1,5 @@
-import { changeSignal, immediate, isSqliteBusyError, narrowChangeSignal, noteReplaced, openDatabase } from './db.js';
+import { isSqliteBusyError } from '../busy.js';
+import { changeSignal, immediate, narrowChangeSignal, noteReplaced, openDatabase } from './db.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { SchemaMismatch } from '../util.js';
 import { attendeeRepo } from './repos/attendees.js';
