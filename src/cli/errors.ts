@@ -65,21 +65,28 @@ export function exitCodeForStatus(status: number): ExitCode {
 }
 
 /** A store whose lock another process held past the busy timeout; the command wrote nothing. */
-export const BUSY_LINE = "error: the store is busy: another process holds its lock (an 'admin seed' or 'admin import' writing to it, for example); nothing was written";
+const BUSY_MESSAGE = "the store is busy: another process holds its lock (an 'admin seed' or 'admin import' writing to it, for example); nothing was written";
+/** The error line of a busy store. */
+export const BUSY_LINE = `error: ${BUSY_MESSAGE}`;
 
 /** An admin failure's exit code by its kind: not found 4, conflict 5, invalid 6. */
 const ADMIN_EXIT: Record<AdminError['kind'], ExitCode> = { not_found: EXIT.notFound, conflict: EXIT.conflict, invalid: EXIT.validation };
 
-/** How the CLI says a refusal of the admin or store layer that has no `AdminError` kind: its exit code and hint. Nothing was changed. */
+/**
+ * How the CLI says a refusal of the admin or store layer that has no `AdminError` kind: its exit
+ * code, the message if not the error's own, and a hint. Nothing was changed.
+ */
 interface Refusal {
   exitCode: ExitCode;
+  message?: string;
   hint?: string;
 }
 
 /**
  * A snapshot name in use is a conflict (5), anything else about a snapshot bad input (2); a
  * refused clock move (not in manual mode, backwards) and a copy whose `--media` lacks files are
- * bad input (2); a tenant domain in use is a conflict (5).
+ * bad input (2); a tenant domain in use is a conflict (5). A store whose lock another process held
+ * past the busy timeout (e.g. an `admin seed` loading rows) could not be reached in time (8).
  */
 function refusal(err: unknown): Refusal | undefined {
   if (err instanceof SnapshotError) {
@@ -89,6 +96,7 @@ function refusal(err: unknown): Refusal | undefined {
   }
   if (err instanceof ClockRefused || err instanceof MediaMissing) return { exitCode: EXIT.usage };
   if (err instanceof DomainInUse) return { exitCode: EXIT.conflict };
+  if (isBusyError(err)) return { exitCode: EXIT.network, message: BUSY_MESSAGE, hint: 'run it again when that process has finished' };
   return undefined;
 }
 
@@ -103,8 +111,6 @@ export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof ImportError) return EXIT.validation;
   if (err instanceof ApiError) return exitCodeForStatus(err.status);
   if (err instanceof NetworkError) return EXIT.network;
-  // The store's lock was held past the busy timeout (e.g. by an `admin seed` loading rows): it could not be reached in time.
-  if (isBusyError(err)) return EXIT.network;
   return EXIT.unexpected;
 }
 
@@ -193,8 +199,7 @@ export function errorLines(err: unknown, cmd?: Command): string[] {
   if (err instanceof ImportError) return [...err.details().map((line) => `  ${line}`), `error: ${err.message}`, 'hint: fix the listed records and run the import again'];
   if (err instanceof CliError) return [`error: ${err.message}`, ...fieldLines(err.errors), ...(err.hint ? [`hint: ${err.hint}`] : [])];
   const refused = refusal(err);
-  if (refused) return [`error: ${(err as Error).message}`, ...(refused.hint ? [`hint: ${refused.hint}`] : [])];
-  if (isBusyError(err)) return [BUSY_LINE, 'hint: run it again when that process has finished'];
+  if (refused) return [`error: ${refused.message ?? (err as Error).message}`, ...(refused.hint ? [`hint: ${refused.hint}`] : [])];
   if (err instanceof ApiError) {
     const hint = apiHint(err);
     const tries = err.tries > 1 ? ` (after ${err.tries} tries)` : '';
