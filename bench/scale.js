@@ -47,6 +47,12 @@ const ONLY = opts.only ? new RegExp(opts.only) : undefined;
 /** The head-of-line probe: up to this many `GET /users/{id}`, for at most HOL_SECONDS once 20 were answered. */
 const PROBES = 200;
 const HOL_SECONDS = 60;
+/**
+ * The embedded PostgreSQL's settings beyond the durable defaults: WAL room for the whole copy
+ * (about 4.2 GB of WAL at 1M users and 1M customers), so no checkpoint is requested while it runs,
+ * as docs/performance.md advises a user's server for a large `admin copy`.
+ */
+const POSTGRES_SETTINGS = { max_wal_size: '16GB' };
 
 const pin = pinning();
 const work = opts.work ?? mkdtempSync(join(tmpdir(), 'confctl-scale-'));
@@ -139,7 +145,7 @@ try {
   const found = await sampleData(key.tenant);
 
   log('starting PostgreSQL and copying the instance in (admin copy)…');
-  postgres = await startPostgres({ durable: true });
+  postgres = await startPostgres({ durable: true, settings: POSTGRES_SETTINGS });
   const database = await createDatabase(postgres.url, 'confctl_scale');
   const copied = confctl(['admin', 'copy', '--from', data, '--to', database, '--media-to', join(work, 'pg-media')]);
   log(`admin copy: ${fixed(copied.seconds, 1)} s`);

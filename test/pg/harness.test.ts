@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import { assertRunnable, unprivilegedUser } from './postgres-server.js';
+import { assertRunnable, startPostgres, unprivilegedUser } from './postgres-server.js';
 
 /** The run's PostgreSQL: reachable, never as root, one database per file. */
 const made: TestDatabase[] = [];
@@ -45,5 +45,14 @@ it('says how to fix it when the unprivileged user cannot reach the binaries', ()
     else expect(() => assertRunnable(join(dir, 'missing'), undefined)).toThrow(/cannot run .*missing/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('starts a cluster with the server settings it is given (the scale benchmark gives max_wal_size)', async () => {
+  const server = await startPostgres({ settings: { max_wal_size: '3GB', checkpoint_timeout: '17min' } });
+  try {
+    expect(await query(server.url, "SELECT current_setting('max_wal_size') AS wal, current_setting('checkpoint_timeout') AS timeout")).toEqual([{ wal: '3GB', timeout: '17min' }]);
+  } finally {
+    await server.stop();
   }
 });

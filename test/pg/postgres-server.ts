@@ -94,8 +94,9 @@ function clusterParent(durable: boolean): string {
 /**
  * Starts the server. `durable` keeps fsync on (commits still not waited for, like SQLite's
  * `synchronous=NORMAL`): for the benchmark, where skipping fsync altogether would flatter it.
+ * `settings` are more server settings (`-c name=value`), e.g. the scale benchmark's `max_wal_size`.
  */
-export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
+export async function startPostgres(options: { durable?: boolean; settings?: Readonly<Record<string, string>> } = {}): Promise<PostgresServer> {
   let { initdb, postgres } = await binaries();
   const user = unprivilegedUser();
   const dir = mkdtempSync(join(clusterParent(options.durable ?? false), 'confctl-pg-'));
@@ -119,7 +120,8 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   }
   const port = await freePort();
   const durability = options.durable ? [] : ['-c', 'fsync=off', '-c', 'full_page_writes=off'];
-  const flags = ['-c', 'listen_addresses=127.0.0.1', ...durability, '-c', 'synchronous_commit=off', '-c', 'max_connections=200'];
+  const settings = Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  const flags = ['-c', 'listen_addresses=127.0.0.1', ...durability, '-c', 'synchronous_commit=off', '-c', 'max_connections=200', ...settings];
   const child = spawn(postgres, ['-D', data, '-p', String(port), '-k', dir, ...flags], { ...user, stdio: ['ignore', 'ignore', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk) => (output = (output + chunk).slice(-4000)));
