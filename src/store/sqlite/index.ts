@@ -94,7 +94,7 @@ export function openStore(location: string): SqliteStore {
     webhookDestinations: webhookDestinationRepo(db),
     webhookOutbox: webhookOutboxRepo(db),
     meetingLinks: meetingLinkRepo(db),
-    clock: clockRepo(db),
+    clock: clockRepo(db, tenancy.narrow()),
     customers: customerRepo(db),
     providers: providerRepo(db),
     connectedAccounts: connectedAccountRepo(db),
