@@ -13,12 +13,25 @@ export const MAX_IN_FLIGHT_PER_CONNECTION = 10;
  * seen to close until an answer is written to it.
  */
 export const MAX_WAITING_PER_CONNECTION = 64;
+/**
+ * Requests queued for a later turn, of all connections, from which connections are no longer read
+ * until the queue has drained (see `createLanes`).
+ */
+export const MAX_QUEUED = 64;
+/**
+ * How long a connection must have had nothing in flight to be read while the others are held: its
+ * client is not part of the backlog (a pipelining client is idle between two batches for far less).
+ */
+export const FRESH_AFTER_MS = 1_000;
 
 interface Lane {
   /** Requests in flight, and those about to start. */
   running: number;
   waiting: (() => void)[];
+  /** Not read: `MAX_WAITING_PER_CONNECTION` requests wait. */
   paused: boolean;
+  /** When `running` last fell to 0 (`now()`). */
+  idleSince: number;
 }
 
 /** A connection whose requests are no longer answered: closed, half-closed by its client, or refused. */
@@ -35,37 +48,73 @@ export const gone = (socket: Socket): boolean => !socket.writable;
  *   not hold the loop: a new request on another connection is not kept behind the backlog.
  * - With `MAX_WAITING_PER_CONNECTION` requests waiting, the connection is not read until fewer
  *   wait (what one read already brought is parsed whole).
+ * - With `MAX_QUEUED` requests queued for a turn, no connection is read until the queue has drained,
+ *   except those with nothing in flight for `FRESH_AFTER_MS` (a client's fresh request still starts
+ *   before the backlog; such a connection is held too once it has brought its requests). What is
+ *   not read waits unparsed in the socket, as it would without turns. Parsed, a request and its
+ *   response are objects that live until it starts: queued behind hundreds of others they
+ *   outlived the young generation's collections, were promoted, and grew the old generation by
+ *   some 40 MB under a pipelining benchmark (see docs/performance.md).
  * - Requests of a connection that has gone are dropped unhandled; a client that leaves while its
  *   connection is not read is seen to have gone when an answer is written to it, so at most one
  *   more of its requests is handled.
  */
-export function createLanes() {
-  const lanes = new WeakMap<Socket, Lane>();
-  const turns = createTurns();
+export function createLanes(now: () => number = () => performance.now()) {
+  const lanes = new Map<Socket, Lane>();
+  /** Connections not read until the queue of turns has drained. */
+  const held = new Set<Socket>();
+  const hold = (socket: Socket) => {
+    if (held.has(socket)) return;
+    held.add(socket);
+    socket.pause();
+  };
+  const release = () => {
+    for (const socket of held) if (!lanes.get(socket)?.paused && !gone(socket)) socket.resume();
+    held.clear();
+  };
+  const turns = createTurns(release);
 
   const laneOf = (socket: Socket): Lane => {
     let lane = lanes.get(socket);
     if (!lane) {
-      const created: Lane = { running: 0, waiting: [], paused: false };
-      socket.once('close', () => (created.waiting.length = 0));
+      const created: Lane = { running: 0, waiting: [], paused: false, idleSince: -Infinity };
+      socket.once('close', () => {
+        created.waiting.length = 0;
+        lanes.delete(socket);
+        held.delete(socket);
+      });
       // node resumes the socket after each request it parses, and when one is read: pause it again.
-      socket.on('resume', () => created.paused && socket.pause());
+      socket.on('resume', () => (created.paused || held.has(socket)) && socket.pause());
       lanes.set(socket, (lane = created));
     }
     return lane;
   };
 
+  /** Holds every connection but the fresh ones, once `MAX_QUEUED` requests are queued; `socket` too while holding. */
+  const holdIfQueued = (socket: Socket) => {
+    if (held.size) return hold(socket);
+    if (turns.queued() < MAX_QUEUED) return;
+    const freshSince = now() - FRESH_AFTER_MS;
+    for (const [other, lane] of lanes) if (lane.running > 0 || lane.idleSince > freshSince) hold(other);
+  };
+
   /** Takes a slot in flight for `turn` and starts it in its turn. */
-  const begin = (lane: Lane, turn: () => void) => {
+  const begin = (socket: Socket, lane: Lane, turn: () => void) => {
     const idle = lane.running === 0;
     lane.running++;
     turns.run(turn, idle);
+    holdIfQueued(socket);
+  };
+
+  /** Frees a slot in flight. */
+  const finished = (lane: Lane) => {
+    if (--lane.running === 0) lane.idleSince = now();
   };
 
   /** Begins the connection's next waiting requests while it has slots in flight. */
   const next = (socket: Socket, lane: Lane) => {
     if (gone(socket)) lane.waiting.length = 0;
-    while (lane.running < MAX_IN_FLIGHT_PER_CONNECTION && lane.waiting.length) begin(lane, lane.waiting.shift()!);
+    while (lane.running < MAX_IN_FLIGHT_PER_CONNECTION && lane.waiting.length) begin(socket, lane, lane.waiting.shift()!);
     if (lane.paused && !gone(socket) && lane.waiting.length < MAX_WAITING_PER_CONNECTION) {
       lane.paused = false;
       socket.resume();
@@ -78,12 +127,12 @@ export function createLanes() {
    */
   const start = (socket: Socket, lane: Lane, res: ServerResponse, handle: () => void) => {
     if (gone(socket)) {
-      lane.running--;
+      finished(lane);
       lane.waiting.length = 0;
       return;
     }
     res.on('close', () => {
-      lane.running--;
+      finished(lane);
       next(socket, lane);
     });
     handle();
@@ -95,7 +144,7 @@ export function createLanes() {
       if (gone(socket)) return;
       const lane = laneOf(socket);
       const turn = () => start(socket, lane, res, handle);
-      if (lane.running < MAX_IN_FLIGHT_PER_CONNECTION && !lane.waiting.length) return begin(lane, turn);
+      if (lane.running < MAX_IN_FLIGHT_PER_CONNECTION && !lane.waiting.length) return begin(socket, lane, turn);
       lane.waiting.push(turn);
       if (lane.waiting.length >= MAX_WAITING_PER_CONNECTION) {
         lane.paused = true;

@@ -13,9 +13,10 @@ const MAX_PER_TURN = 64;
  * loop while other sockets wait. A turn starts at most its budget of requests; the rest queue and
  * start at the end of the turn (`setImmediate`), requests of idle connections before those of
  * connections with others in flight, then the loop serves sockets again. Requests queued once
- * keep their order: nothing starts at once while any is queued.
+ * keep their order: nothing starts at once while any is queued. `onDrained` is called at the end of
+ * the turn that empties the queue.
  */
-export function createTurns() {
+export function createTurns(onDrained: () => void = () => {}) {
   const fresh: (() => void)[] = [];
   const pipelined: (() => void)[] = [];
   let perTurn = MAX_PER_TURN;
@@ -40,9 +41,12 @@ export function createTurns() {
     scheduled = fresh.length + pipelined.length > 0;
     lastBatch = scheduled ? now : 0;
     if (scheduled) setImmediate(pump);
+    else onDrained();
   };
 
   return {
+    /** Requests queued for a later turn. */
+    queued: (): number => fresh.length + pipelined.length,
     /** Calls `start` now if this turn has room and nothing is queued, else queues it; `idle`: its connection has nothing else in flight. */
     run(start: () => void, idle: boolean): void {
       if (started < perTurn && !fresh.length && !pipelined.length) {

@@ -79,6 +79,8 @@ export function openStore(location: string): SqliteStore {
       try {
         db.exec('ANALYZE');
         db.pragma('optimize');
+        // ANALYZE read every index into the page cache, which is not the working set: give it back.
+        db.pragma('shrink_memory');
       } catch (err) {
         if (!isSqliteBusyError(err)) throw err;
       }

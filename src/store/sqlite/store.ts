@@ -58,8 +58,9 @@ export interface SqliteStore {
    */
   ping(): void;
   /**
-   * Runs the planner's maintenance (`ANALYZE`/`PRAGMA optimize`), e.g. after bulk seeding. Skipped
-   * when another process keeps the write lock past the busy timeout (the statistics are a hint).
+   * Runs the planner's maintenance (`ANALYZE`/`PRAGMA optimize`), e.g. after bulk seeding, then
+   * empties the page cache it filled (`PRAGMA shrink_memory`). Skipped when another process keeps
+   * the write lock past the busy timeout (the statistics are a hint).
    */
   optimize(): void;
   /**

@@ -1,0 +1,104 @@
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { createLanes, FRESH_AFTER_MS, MAX_IN_FLIGHT_PER_CONNECTION, MAX_QUEUED } from '../../src/server/pipelining.js';
+
+const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** What the lanes use of a socket: pausing as node:http's (`resume` is emitted on the next tick, and may be paused again then). */
+class FakeSocket extends EventEmitter {
+  writable = true;
+  private paused = false;
+  pause() {
+    this.paused = true;
+    return this;
+  }
+  resume() {
+    this.paused = false;
+    process.nextTick(() => this.emit('resume'));
+    return this;
+  }
+  isPaused() {
+    return this.paused;
+  }
+}
+
+/** Lanes on a manual clock, and requests whose answers are handed over when the test says. */
+function setup() {
+  let clock = 0;
+  const lanes = createLanes(() => clock);
+  const started: string[] = [];
+  const answers = new Map<string, EventEmitter>();
+  const send = (socket: FakeSocket, name: string) => {
+    const res = new EventEmitter();
+    answers.set(name, res);
+    lanes.enqueue(socket as unknown as Socket, res as unknown as ServerResponse, () => started.push(name));
+  };
+  const answer = (name: string) => answers.get(name)!.emit('close');
+  return { started, send, answer, advance: (ms: number) => (clock += ms) };
+}
+
+/** `count` connections each sending `MAX_IN_FLIGHT_PER_CONNECTION` requests in one synchronous run (one read each). */
+function pipeliners(send: (socket: FakeSocket, name: string) => void, count: number): FakeSocket[] {
+  const sockets = Array.from({ length: count }, () => new FakeSocket());
+  sockets.forEach((socket, s) => {
+    for (let i = 0; i < MAX_IN_FLIGHT_PER_CONNECTION; i++) send(socket, `c${s}.${i}`);
+  });
+  return sockets;
+}
+
+describe('lanes', () => {
+  it(`stop reading connections while ${MAX_QUEUED} requests are queued for a turn, but one idle for ${FRESH_AFTER_MS} ms, and read them again once the queue has drained`, async () => {
+    expect([MAX_QUEUED, FRESH_AFTER_MS]).toEqual([64, 1_000]);
+    const { started, send, answer, advance } = setup();
+    const quiet = new FakeSocket();
+    send(quiet, 'quiet.0');
+    answer('quiet.0');
+    advance(FRESH_AFTER_MS);
+    const recent = new FakeSocket();
+    send(recent, 'recent.0');
+    answer('recent.0');
+    advance(FRESH_AFTER_MS - 1);
+    // 2 + 130 requests: 64 start in this turn, 68 queue; the 64th queued stops the reading.
+    const busy = pipeliners(send, 13);
+    expect(started).toHaveLength(64);
+    expect(busy.map((s) => s.isPaused())).toEqual(Array(13).fill(true));
+    expect([recent.isPaused(), quiet.isPaused()]).toEqual([true, false]);
+
+    send(quiet, 'quiet.1');
+    expect(quiet.isPaused()).toBe(true); // it brought its request: held too
+    await endOfTurn();
+    // Requests of idle connections first, as before: the first of 6 pipeliners queued, then quiet's.
+    expect(started.slice(64, 72)).toEqual(['c7.0', 'c8.0', 'c9.0', 'c10.0', 'c11.0', 'c12.0', 'quiet.1', 'c6.2']);
+    expect(started).toHaveLength(128);
+    expect([...busy, recent, quiet].every((s) => s.isPaused())).toBe(true);
+
+    await endOfTurn(); // the queue drains: every connection is read again
+    expect(started).toHaveLength(133);
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect([...busy, recent, quiet].some((s) => s.isPaused())).toBe(false);
+  });
+
+  it(`read every connection while fewer than ${MAX_QUEUED} requests are queued`, async () => {
+    const { started, send } = setup();
+    const sockets = pipeliners(send, 12); // 120 requests: 64 start, 56 queue
+    expect(started).toHaveLength(64);
+    expect(sockets.some((s) => s.isPaused())).toBe(false);
+    await endOfTurn();
+    expect(started).toHaveLength(120);
+  });
+
+  it('do not read again a held connection that has too many requests waiting of its own', async () => {
+    const { started, send } = setup();
+    const sockets = pipeliners(send, 13);
+    const flooding = sockets[0];
+    for (let i = 0; i < 64; i++) send(flooding, `flood.${i}`); // beyond its 10 in flight: waiting
+    await endOfTurn();
+    await endOfTurn();
+    expect(started).toHaveLength(130);
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(flooding.isPaused()).toBe(true);
+    expect(sockets.slice(1).some((s) => s.isPaused())).toBe(false);
+  });
+});
