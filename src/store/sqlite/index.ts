@@ -27,6 +27,7 @@ import { unitsOfWork } from '../units.js';
 import { commitGroups } from './commit-groups.js';
 import { beforeWrites } from './write-guard.js';
 import { sqliteSnapshots } from './snapshots.js';
+import { withReadPool } from './served.js';
 
 /**
  * Opens the SQLite store at `location` (a file path, created if needed, or `:memory:`), applies
@@ -82,6 +83,9 @@ export function openStore(location: string): SqliteStore {
       } catch (err) {
         if (!isSqliteBusyError(err)) throw err;
       }
+    },
+    withReadPool(this: SqliteStore) {
+      return withReadPool(this);
     },
     tenants: tenantRepo(db, tenancy.wrote),
     keys: keyRepo(db, tenancy.wrote),

@@ -1,5 +1,5 @@
 import type { ListQuery } from '../../contract/index.js';
-import type { DataDirStore, DataStore } from '../port.js';
+import type { DataStore } from '../port.js';
 import type { ListResult } from '../types.js';
 import { adoptTotal, ifBounded } from './list-query.js';
 import type { SqliteStore } from './store.js';
@@ -20,10 +20,8 @@ import { READ_POOL_DEFAULTS, ReadPool, type ReadPoolOptions, type ReadTask } fro
  * the next such list stays on the main thread. Closing stops the pool, then closes the store.
  * `every` = 'all' sends every list to the pool (the store contract suite runs its lists there).
  */
-export function withReadPool(served: DataDirStore, options: ReadPoolOptions = READ_POOL_DEFAULTS, every: 'unbounded' | 'all' = 'unbounded'): DataStore {
-  // The factory's `DataDirStore` is this adapter's `SqliteStore`: its lists answer at once, which
-  // running a bounded list on the main thread (`ifBounded`) needs.
-  const store = served as SqliteStore;
+export function withReadPool(store: SqliteStore, options: ReadPoolOptions = READ_POOL_DEFAULTS, every: 'unbounded' | 'all' = 'unbounded'): DataStore {
+  // `store`'s lists answer at once, which running a bounded list on the main thread (`ifBounded`) needs.
   const pool = new ReadPool(store.location, options);
   /** No commit group holds writes not yet committed (they moved the change token already, but a worker may not see them yet). */
   const nothingPending = () => store.commits.settled(store.commits.mark()) === undefined;

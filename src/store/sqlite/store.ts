@@ -1,5 +1,5 @@
 /** The synchronous SQLite store (see `SqliteStore`) and its bulk loader. */
-import type { BulkRows, CommitGroups, UnitsOfWork } from '../port.js';
+import type { BulkRows, CommitGroups, DataStore, UnitsOfWork } from '../port.js';
 import type { AtomicOptions, Steps } from '../steps.js';
 import type { SnapshotStore } from '../snapshots.js';
 import type {
@@ -78,6 +78,8 @@ export interface SqliteStore {
   tenancyToken(): string;
   /** Group commit for `serve` (see `CommitGroups` and sqlite/commit-groups.ts). */
   commits: CommitGroups;
+  /** `DataDirStore.withReadPool`: `serve`'s pool (sqlite/served.ts has the one with other options). */
+  withReadPool(): DataStore;
   /** Named copies of the whole instance, files beside the database (see sqlite/snapshots.ts). */
   snapshots: SnapshotStore;
 
