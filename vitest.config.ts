@@ -27,6 +27,7 @@ const POSTGRES = [
   'test/admin/trigger.test.ts',
   'test/admin/meeting-links.test.ts',
   'test/admin/events.test.ts',
+  'test/admin/seed/demo.test.ts',
 ];
 const E2E = ['test/e2e/**/*.test.ts'];
 

@@ -36,5 +36,3 @@ export { DEFAULT_BUSY_TIMEOUT_MS } from './sqlite/db.js';
 export { isBusyError } from './busy.js';
 export { SCHEMA_VERSION } from './sqlite/migrations.js';
 export { inspectDatabase, snapshotDatabase, type DatabaseInfo } from './sqlite/snapshot.js';
-export { withReadPool } from './sqlite/served.js';
-export { READ_POOL_DEFAULTS, type ReadPoolOptions } from './sqlite/read-pool.js';

@@ -268,6 +268,12 @@ export interface DataDirStore extends DataStore {
    * when another process keeps the write lock past the busy timeout (the statistics are a hint).
    */
   optimize(): void;
+  /**
+   * This store as `serve` answers with it: a list that may read many rows runs on a pool of worker
+   * threads with read-only connections (sqlite/served.ts), so it holds no other request. Closing
+   * the answer stops the pool, then closes this store.
+   */
+  withReadPool(): DataStore;
 }
 
 /** Injected fault rules as both stores answer them (`admin faults`, the control routes, `serve`'s checks). */

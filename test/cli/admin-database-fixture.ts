@@ -46,10 +46,11 @@ export function adminDatabaseFixture() {
    * An admin fake whose commands work on `backend`: its data directory (`CONFCTL_DATA`), or a
    * fresh database given as `CONFCTL_DATABASE_URL`, as an operator would set either; with `how`
    * 'flag', the database is not in the environment and the commands name it with `flags`.
+   * `more.env` adds to the environment (CONFCTL_MEDIA_DIR, say).
    */
-  async function adminOn(backend: Backend, more: Omit<Parameters<typeof adminFake>[0], 'env'> = {}, how: 'env' | 'flag' = 'env'): Promise<BackendAdmin> {
+  async function adminOn(backend: Backend, more: Parameters<typeof adminFake>[0] = {}, how: 'env' | 'flag' = 'env'): Promise<BackendAdmin> {
     const url = backend === 'postgres' ? await database() : undefined;
-    const f = admin(url && how === 'env' ? { CONFCTL_DATABASE_URL: url } : {}, more);
+    const f = admin({ ...(url && how === 'env' && { CONFCTL_DATABASE_URL: url }), ...more.env }, more);
     const open = async () => {
       if (url) {
         const store = await openPostgresStore(url);
@@ -88,11 +89,19 @@ export function adminDatabaseFixture() {
   return { database, admin, adminOn, query, schemaExists };
 }
 
-/** The first conference of tenant 1 that has not started (the demo set's ids are 1 to 6 on both stores). */
-export async function waitingConference(store: DataStore) {
+/** The conferences of tenant 1 that have not started, by id (the demo set's ids are 1 to 6 on both stores). */
+export async function waitingConferences(store: DataStore) {
+  const waiting = [];
   for (const id of [1, 2, 3, 4, 5, 6]) {
     const c = await store.conferences.get(1, id);
-    if (c && !c.started_at) return c;
+    if (c && !c.started_at) waiting.push(c);
   }
-  throw new Error('no conference waits to start');
+  return waiting;
+}
+
+/** The first conference of tenant 1 that has not started. */
+export async function waitingConference(store: DataStore) {
+  const [first] = await waitingConferences(store);
+  if (!first) throw new Error('no conference waits to start');
+  return first;
 }

@@ -1,22 +1,25 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AdminError } from '../../src/admin/errors.js';
 import { ImportError } from '../../src/admin/import.js';
 import { importRecords } from '../../src/admin/import.js';
 import { startConference } from '../../src/admin/lifecycle.js';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { BACKENDS } from '../e2e/harness.js';
-import { adminDatabaseFixture, waitingConference } from './admin-database-fixture.js';
-import type { AdminFake } from './admin-helpers.js';
+import type { DataStore } from '../../src/store/port.js';
+import { tenantRows } from '../admin/backends.js';
+import { type Backend, BACKENDS } from '../e2e/harness.js';
+import { q } from '../store/contract/fixtures.js';
+import { adminDatabaseFixture, type BackendAdmin, waitingConference, waitingConferences } from './admin-database-fixture.js';
+import { type AdminFake, adminFake } from './admin-helpers.js';
 
 /**
  * `admin roles|departments|invitations list`, `admin conferences start|end`, `admin recordings
- * finish|fail` and `admin init` with `--database` (or CONFCTL_DATABASE_URL unless --data) on the
- * run's PostgreSQL: the output of a data directory, the changes in the database.
+ * finish|fail`, `admin init`, `admin import` and `admin seed`, each case on a data directory
+ * (`CONFCTL_DATA`) and on the run's PostgreSQL (`--database`, or CONFCTL_DATABASE_URL unless
+ * --data): the output of a data directory, the changes in the store, read through the port.
  */
-const { database, admin, adminOn, query, schemaExists } = adminDatabaseFixture();
+const { admin, adminOn, schemaExists } = adminDatabaseFixture();
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 function scratch(): string {
@@ -25,20 +28,46 @@ function scratch(): string {
   return d;
 }
 
-/** A data directory with the demo set and two invitations, copied into a fresh database: both hold the same rows. */
-async function demoOnBoth(): Promise<{ local: AdminFake; url: string; mediaTo: string }> {
-  const local = admin();
-  await local.json(['admin', 'init', '--no-profile']);
-  await local.json(['admin', 'seed', '--demo']);
-  local.inspect((l) => {
-    const [tenant] = l.store.tenants.list();
-    for (const n of [1, 2]) void l.store.units.createUser(tenant.id, { first_name: 'Invited', last_name: `No ${n}`, email: `invited${n}@example.com` }, true);
-  });
-  const url = await database();
-  const mediaTo = join(scratch(), 'media');
-  await local.json(['admin', 'copy', '--from', local.dataDir, '--to', url, '--media-to', mediaTo]);
-  return { local, url, mediaTo };
+const all = q({ with_trashed: true, page_size: 100 });
+const firstPage = { page_size: 50, page_number: 1 };
+
+/** A data directory with the demo set and two invitations, made once for the file: the tests change copies of it. */
+let demo: Promise<AdminFake> | undefined;
+afterAll(async () => (await demo)?.dispose());
+function demoSource(): Promise<AdminFake> {
+  demo ??= (async () => {
+    const d = adminFake();
+    await d.json(['admin', 'init', '--no-profile']);
+    await d.json(['admin', 'seed', '--demo']);
+    d.inspect((l) => {
+      const [tenant] = l.store.tenants.list();
+      for (const n of [1, 2]) void l.store.units.createUser(tenant.id, { first_name: 'Invited', last_name: `No ${n}`, email: `invited${n}@example.com` }, true);
+    });
+    return d;
+  })();
+  return demo;
 }
+
+/**
+ * A store of `backend` holding the demo set and two invitations, and a data directory `local`
+ * holding the same: both copies of `demoSource`, the store's made by `admin copy` into the
+ * database, or of the directory's files. Both hold the same rows, their stamps included.
+ */
+async function demoOn(backend: Backend, more: Parameters<typeof adminOn>[1] = {}): Promise<{ f: BackendAdmin; local: AdminFake }> {
+  const source = (await demoSource()).dataDir;
+  const local = admin();
+  cpSync(source, local.dataDir, { recursive: true });
+  const f = await adminOn(backend, more);
+  if (f.url) await local.json(['admin', 'copy', '--from', local.dataDir, '--to', f.url, '--media-to', join(scratch(), 'media')]);
+  else cpSync(source, f.dataDir, { recursive: true });
+  return { f, local };
+}
+
+/** Runs `work` with two stores open on `f`'s store at once (two connections, two pools). */
+const twoStores = <T>(f: BackendAdmin, work: (stores: DataStore[]) => Promise<T>) => f.store((one) => f.store((two) => work([one, two])));
+
+/** A recording of tenant 1 as stored. */
+const recording = (f: BackendAdmin, id: number) => f.store((s) => s.recordings.get(1, id));
 
 describe.each(BACKENDS)('admin roles|departments|invitations list on an empty store (%s)', (backend) => {
   it('exit 4 (no tenant); a database is left without its schema, the password masked', async () => {
@@ -53,10 +82,9 @@ describe.each(BACKENDS)('admin roles|departments|invitations list on an empty st
   });
 });
 
-describe('admin roles|departments|invitations list --database', () => {
+describe.each(BACKENDS)('admin roles|departments|invitations list (%s)', (backend) => {
   it('print what the data directory prints, in JSON and as a table', async () => {
-    const { local, url } = await demoOnBoth();
-    const f = admin({ CONFCTL_DATABASE_URL: url });
+    const { f, local } = await demoOn(backend);
     for (const what of ['roles', 'departments', 'invitations']) {
       const there = await f.json<Record<string, unknown>[]>(['admin', what, 'list']);
       expect(there.length, what).toBeGreaterThan(0);
@@ -74,25 +102,23 @@ describe('admin roles|departments|invitations list --database', () => {
     expect(await f.run(['admin', 'roles', 'list', '--tenant', 'nowhere.test'])).toBe(4);
     expect(f.stderr()).toContain("no tenant has the domain 'nowhere.test'");
     // --data names a data directory: the environment's database is not used; both flags are exit 2.
-    expect(await f.run(['admin', 'roles', 'list', '--data', local.dataDir, '--database', url])).toBe(2);
+    expect(await f.run(['admin', 'roles', 'list', '--data', local.dataDir, '--database', f.url ?? 'postgres://confctl@db.invalid/confctl'])).toBe(2);
   });
 });
 
-describe('admin conferences start|end and recordings finish|fail --database', () => {
+describe.each(BACKENDS)('admin conferences start|end and recordings finish|fail (%s)', (backend) => {
   it('drives a conference through its life with the SQLite rules, errors and output', async () => {
-    const { local, url } = await demoOnBoth();
     const media = join(scratch(), 'media');
-    const f = admin({ CONFCTL_DATABASE_URL: url, CONFCTL_MEDIA_DIR: media });
-    const [{ id }] = await query<{ id: number }>(url, 'SELECT id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT 1');
-    const [{ id: other }] = await query<{ id: number }>(url, 'SELECT id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL AND id <> $1 ORDER BY id LIMIT 1', [id]);
+    const { f, local } = await demoOn(backend, { env: { CONFCTL_MEDIA_DIR: media } });
+    const [{ id }, { id: other }] = await f.store(waitingConferences);
     const conf = String(id);
 
     expect(await f.run(['admin', 'conferences', 'end', conf])).toBe(5);
     expect(f.stderr()).toContain(`error: Online conference ${id} has not started.`);
     expect(await f.run(['--dry-run', 'admin', 'conferences', 'start', conf])).toBe(0);
     expect(f.stdout()).toMatch(new RegExp(`would start conference ${id} '.+' and begin its recording`));
-    expect((await query(url, 'SELECT started_at FROM conferences WHERE id = $1', [id]))[0].started_at).toBeNull();
-    expect(await query(url, 'SELECT id FROM recordings WHERE online_conference_id = $1', [id])).toEqual([]);
+    expect((await f.store((s) => s.conferences.get(1, id)))?.started_at).toBeNull();
+    expect((await f.store((s) => s.recordings.listByConference(id, firstPage))).rows).toEqual([]);
 
     const started = await f.json(['admin', 'conferences', 'start', conf]);
     const localStarted = await local.json(['admin', 'conferences', 'start', conf]);
@@ -109,7 +135,7 @@ describe('admin conferences start|end and recordings finish|fail --database', ()
 
     expect(await f.run(['--dry-run', 'admin', 'conferences', 'end', conf])).toBe(0);
     expect(f.stdout()).toContain('1 running recording(s) would become Processing');
-    expect((await query(url, 'SELECT status FROM recordings WHERE id = $1', [started.recording.id]))[0].status).toBe(1);
+    expect((await recording(f, started.recording.id))?.status).toBe(1);
     const ended = await f.json(['admin', 'conferences', 'end', conf]);
     expect(Object.keys(ended)).toEqual(Object.keys(await local.json(['admin', 'conferences', 'end', conf])));
     expect(ended.conference.ended_at).toMatch(/^\d{4}-/);
@@ -128,7 +154,7 @@ describe('admin conferences start|end and recordings finish|fail --database', ()
     expect(finished).toMatchObject({ id: started.recording.id, status: 3, file_name: `rec-${rec}.wav`, stopped_at: ended.conference.ended_at });
     expect(readFileSync(join(media, 'recordings', `rec-${rec}.wav`)).equals(bytes)).toBe(true);
     expect(readdirSync(join(media, 'recordings'))).toEqual([`rec-${rec}.wav`]);
-    expect((await query(url, 'SELECT status, path FROM recordings WHERE id = $1', [started.recording.id]))[0]).toEqual({ status: 3, path: `recordings/rec-${rec}.wav` });
+    expect(await recording(f, started.recording.id)).toMatchObject({ status: 3, path: `recordings/rec-${rec}.wav` });
     expect(await f.run(['admin', 'recordings', 'finish', rec])).toBe(5);
     expect(f.stderr()).toContain(`error: Recording ${rec} is Finished; only a Recording or Processing recording can be finished.`);
     expect(await f.run(['admin', 'recordings', 'fail', rec])).toBe(5);
@@ -141,7 +167,7 @@ describe('admin conferences start|end and recordings finish|fail --database', ()
     const running = String(second.recording.id);
     expect(await f.run(['--dry-run', 'admin', 'recordings', 'fail', running])).toBe(0);
     expect(f.stdout()).toContain(`would mark recording ${running} Failed`);
-    expect((await query(url, 'SELECT status FROM recordings WHERE id = $1', [second.recording.id]))[0].status).toBe(1);
+    expect((await recording(f, second.recording.id))?.status).toBe(1);
     const failed = await f.json(['admin', 'recordings', 'fail', running]);
     expect(failed).toMatchObject({ id: second.recording.id, status: 4, stopped_at: expect.stringMatching(/^\d{4}-/) });
     expect(await f.run(['admin', 'recordings', 'finish', running])).toBe(5);
@@ -149,20 +175,15 @@ describe('admin conferences start|end and recordings finish|fail --database', ()
   });
 
   it('two concurrent starts of one conference: one starts it, the other is refused, one recording begins', async () => {
-    const { url } = await demoOnBoth();
-    const [{ id, tenant_id }] = await query<{ id: number; tenant_id: number }>(url, 'SELECT id::int, tenant_id::int FROM conferences WHERE started_at IS NULL AND deleted_at IS NULL ORDER BY id LIMIT 1');
-    const stores = [await openPostgresStore(url), await openPostgresStore(url)];
-    try {
-      const now = new Date();
-      const results = await Promise.allSettled(stores.map((s) => startConference(s, tenant_id, id, now)));
-      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-      expect(refused.reason).toBeInstanceOf(AdminError);
-      expect(refused.reason.message).toBe(`Online conference ${id} has already started.`);
-      expect(await query(url, 'SELECT status FROM recordings WHERE online_conference_id = $1', [id])).toEqual([{ status: 1 }]);
-    } finally {
-      await Promise.all(stores.map((s) => s.close()));
-    }
+    const { f } = await demoOn(backend);
+    const { id } = await f.store(waitingConference);
+    const now = new Date();
+    const results = await twoStores(f, (stores) => Promise.allSettled(stores.map(async (s) => startConference(s, 1, id, now))));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(AdminError);
+    expect(refused.reason.message).toBe(`Online conference ${id} has already started.`);
+    expect((await f.store((s) => s.recordings.listByConference(id, firstPage))).rows.map((r) => ({ status: r.status }))).toEqual([{ status: 1 }]);
   });
 });
 
@@ -233,6 +254,7 @@ describe.each(BACKENDS)('admin init (%s)', (backend) => {
   });
 });
 
+// Only a database can be out of reach: this case has no data-directory twin.
 describe('admin init --database', () => {
   it('unreachable: exit 8, the password masked', async () => {
     const f = admin();
@@ -242,7 +264,7 @@ describe('admin init --database', () => {
   });
 });
 
-describe('admin import --database', () => {
+describe.each(BACKENDS)('admin import (%s)', (backend) => {
   /** The stderr a command adds. */
   async function stderrOf(f: AdminFake, args: string[]): Promise<{ code: number; err: string }> {
     const start = f.stderr().length;
@@ -251,10 +273,10 @@ describe('admin import --database', () => {
   }
 
   it('imports all or nothing with the SQLite messages; --dry-run writes nothing; events queue their deliveries in the same transaction', async () => {
-    const url = await database();
-    const f = admin({ CONFCTL_DATABASE_URL: url });
+    const f = await adminOn(backend);
     const local = admin();
     const dir = scratch();
+    const users = () => f.store(async (s) => (await s.users.list(1, all)).rows);
     await f.json(['admin', 'init', '--no-profile']);
     await local.json(['admin', 'init', '--no-profile']);
 
@@ -263,19 +285,19 @@ describe('admin import --database', () => {
     expect(await f.json(['admin', 'import', 'departments', departments])).toEqual({ kind: 'departments', created: 2, tenant: 'localhost' });
     await local.json(['admin', 'import', 'departments', departments]);
 
-    const users = join(dir, 'users.ndjson');
-    writeFileSync(users, [
+    const usersFile = join(dir, 'users.ndjson');
+    writeFileSync(usersFile, [
       '{"first_name":"Grace","last_name":"Hopper","email":"grace@example.com","role":"Admin","department":"Sales"}',
       '{"first_name":"Alan","last_name":"Turing","email":"alan@example.com","department":"Research"}',
     ].join('\n'));
-    expect(await f.run(['--dry-run', 'admin', 'import', 'users', users])).toBe(0);
+    expect(await f.run(['--dry-run', 'admin', 'import', 'users', usersFile])).toBe(0);
     expect(f.stdout()).toContain('would import 2 users into tenant localhost');
-    expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 0 }]);
-    expect(await query(url, "SELECT count(*)::int AS n FROM departments WHERE name = 'Research'")).toEqual([{ n: 0 }]);
-    expect(await f.json(['admin', 'import', 'users', users])).toEqual({ kind: 'users', created: 2, tenant: 'localhost' });
-    await local.json(['admin', 'import', 'users', users]);
+    expect(await users()).toHaveLength(0);
+    expect((await f.store((s) => s.departments.list(1))).filter((d) => d.name === 'Research')).toHaveLength(0);
+    expect(await f.json(['admin', 'import', 'users', usersFile])).toEqual({ kind: 'users', created: 2, tenant: 'localhost' });
+    await local.json(['admin', 'import', 'users', usersFile]);
     expect(await f.json(['admin', 'departments', 'list', '--fields', 'name'])).toEqual([{ name: 'Sales' }, { name: 'Ops' }, { name: 'Research' }]);
-    expect(await query(url, 'SELECT u.email, u.role, d.name AS department FROM users u JOIN departments d ON d.id = u.department_id ORDER BY u.id')).toEqual([
+    expect((await users()).map((u) => ({ email: u.email, role: u.role, department: u.department_name }))).toEqual([
       { email: 'grace@example.com', role: 'Admin', department: 'Sales' },
       { email: 'alan@example.com', role: null, department: 'Research' },
     ]);
@@ -295,16 +317,18 @@ describe('admin import --database', () => {
     expect(there.err).toBe(here.err);
     expect(there.err).toContain('email: The email has already been taken.');
     expect(there.err).toContain('role: The selected role is invalid.');
-    expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 2 }]);
+    expect(await users()).toHaveLength(2);
 
     // Events: their calendar imported first; each event queues events.created for the destination.
     await f.json(['admin', 'webhooks', 'add', 'https://hooks.example.com/']);
     const calendars = join(dir, 'calendars.json');
     // Ids come from PostgreSQL's sequences, which the rolled-back dry run advanced: read Grace's.
-    const [{ id: grace }] = await query<{ id: number }>(url, "SELECT id::int FROM users WHERE email = 'grace@example.com'");
+    const grace = (await f.store((s) => s.users.findByEmail(1, 'grace@example.com')))!.id;
     writeFileSync(calendars, JSON.stringify([{ owner_type: 'User', owner_id: grace, name: 'Grace' }]));
     expect(await f.json(['admin', 'import', 'calendars', calendars])).toMatchObject({ created: 1 });
-    const [{ id: calendar }] = await query<{ id: number }>(url, 'SELECT id::int FROM calendars');
+    // The tenant's first calendar, the one imported.
+    const calendar = 1;
+    expect(await f.store((s) => s.calendars.get(1, calendar))).toMatchObject({ owner_type: 'User', owner_id: grace, name: 'Grace' });
     const events = join(dir, 'events.json');
     writeFileSync(events, JSON.stringify([
       { calendar_id: calendar, title: 'One', start: '2026-12-01T09:00:00Z', end: '2026-12-01T10:00:00Z' },
@@ -319,31 +343,35 @@ describe('admin import --database', () => {
     expect(refused.code).toBe(6);
     expect(refused.err).toContain('bad-events.json: 1 invalid record (record 2); nothing was imported.');
     expect(refused.err).toContain('bad-events.json#2: calendar_id: The selected calendar_id is invalid.');
-    expect(await query(url, 'SELECT count(*)::int AS n FROM webhook_deliveries')).toEqual([{ n: 0 }]);
+    const deliveries = () => f.store(async (s) => (await s.webhookOutbox.list({ limit: 100 })).reverse());
+    expect(await deliveries()).toHaveLength(0);
     expect(await f.json(['admin', 'import', 'events', events])).toEqual({ kind: 'events', created: 2, tenant: 'localhost' });
-    const queued = await query(url, "SELECT d.type, e.title FROM webhook_deliveries d JOIN events e ON e.id = (d.body::json->'data'->>'id')::bigint ORDER BY d.id");
-    expect(queued).toEqual([{ type: 'events.created', title: 'One' }, { type: 'events.created', title: 'Two' }]);
-    expect(await query(url, 'SELECT email FROM event_attendees')).toEqual([{ email: 'x@example.com' }]);
+    const queued = await f.store(async (s) => {
+      const events = [];
+      for (const d of (await s.webhookOutbox.list({ limit: 100 })).reverse()) {
+        const { id } = (JSON.parse(d.body) as { data: { id: number } }).data;
+        events.push({ type: d.type, event: (await s.events.get(1, calendar, id))! });
+      }
+      return events;
+    });
+    expect(queued.map((d) => ({ type: d.type, title: d.event.title }))).toEqual([{ type: 'events.created', title: 'One' }, { type: 'events.created', title: 'Two' }]);
+    expect(queued.flatMap((d) => d.event.attendees.map((a) => ({ email: a.email })))).toEqual([{ email: 'x@example.com' }]);
   });
 
   it('two concurrent imports of the same users: one writes them all, the other is refused whole (their e-mails taken)', async () => {
-    const url = await database();
-    const f = admin({ CONFCTL_DATABASE_URL: url });
+    const f = await adminOn(backend);
     await f.json(['admin', 'init', '--no-profile']);
     const text = Array.from({ length: 20 }, (_, i) => JSON.stringify({ first_name: 'Same', last_name: `No ${i}`, email: `same${i}@example.com` })).join('\n');
-    const stores = [await openPostgresStore(url), await openPostgresStore(url)];
-    try {
+    const results = await twoStores(f, async (stores) => {
       const [tenant] = await stores[0].tenants.list();
-      const results = await Promise.allSettled(stores.map((s) => importRecords(s, tenant.id, 'users', text, { fileName: 'same.ndjson' })));
-      expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<unknown>).value)).toEqual([{ kind: 'users', created: 20 }]);
-      const refused = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
-      expect(refused).toBeInstanceOf(ImportError);
-      expect(refused.rows).toHaveLength(20);
-      expect(refused.details()[0]).toBe('same.ndjson:1: email: The email has already been taken.');
-      expect(await query(url, 'SELECT count(*)::int AS n FROM users')).toEqual([{ n: 20 }]);
-    } finally {
-      await Promise.all(stores.map((s) => s.close()));
-    }
+      return Promise.allSettled(stores.map(async (s) => importRecords(s, tenant.id, 'users', text, { fileName: 'same.ndjson' })));
+    });
+    expect(results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<unknown>).value)).toEqual([{ kind: 'users', created: 20 }]);
+    const refused = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason;
+    expect(refused).toBeInstanceOf(ImportError);
+    expect(refused.rows).toHaveLength(20);
+    expect(refused.details()[0]).toBe('same.ndjson:1: email: The email has already been taken.');
+    expect(await f.store(async (s) => (await s.users.list(1, all)).total)).toBe(20);
   });
 
 });
@@ -360,8 +388,6 @@ describe.each(BACKENDS)('admin import without a tenant (%s)', (backend) => {
 });
 
 describe.each(BACKENDS)('admin seed --users/--customers (%s)', (backend) => {
-  const all = { page_size: 500, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc' as const, filter: null };
-
   it('--users/--customers add the rows a data directory gets, deterministically', async () => {
     const f = await adminOn(backend);
     const local = admin();
@@ -390,21 +416,31 @@ describe.each(BACKENDS)('admin seed --users/--customers (%s)', (backend) => {
   });
 });
 
-describe('admin seed --database', () => {
-  it('--demo: loaded into an empty database with its key, skipped where present, added to a tenant without it', async () => {
-    const url = await database();
+describe.each(BACKENDS)('admin seed --demo (%s)', (backend) => {
+  it('--demo: loaded into an empty store with its key, skipped where present, added to a tenant without it', async () => {
     const media = join(scratch(), 'media');
-    const f = admin({ CONFCTL_DATABASE_URL: url, CONFCTL_MEDIA_DIR: media });
-    expect(await f.run(['--dry-run', 'admin', 'seed', '--demo'])).toBe(0);
-    expect(f.stdout()).toContain("would create tenant localhost with the demo data set and an all-permissions key 'admin'");
-    expect(await schemaExists(url)).toBe(false);
+    const f = await adminOn(backend, { env: { CONFCTL_MEDIA_DIR: media } });
+    // Into a database without a tenant, --demo makes the first tenant and its key, as `serve
+    // --database --demo` does; a data directory is made by `admin init` (or `serve`), and seed refuses one without a tenant.
+    let init: Record<string, unknown> | undefined;
+    if (f.url) {
+      expect(await f.run(['--dry-run', 'admin', 'seed', '--demo'])).toBe(0);
+      expect(f.stdout()).toContain("would create tenant localhost with the demo data set and an all-permissions key 'admin'");
+      expect(await schemaExists(f.url)).toBe(false);
+    } else {
+      expect(await f.run(['admin', 'seed', '--demo'])).toBe(4);
+      expect(f.stderr()).toContain('has no tenant yet');
+      init = await f.json(['admin', 'init', '--no-profile']);
+    }
 
     const loaded = await f.json(['admin', 'seed', '--demo']);
-    expect(loaded).toMatchObject({ tenant: 'localhost', demo: { skipped: false }, key_id: expect.stringMatching(/^ak_/), secret: expect.any(String) });
+    const key = init ?? loaded;
+    expect(loaded).toMatchObject({ tenant: 'localhost', demo: { skipped: false } });
+    expect(key).toMatchObject({ key_id: expect.stringMatching(/^ak_/), secret: expect.any(String) });
     expect(loaded.demo.users).toBeGreaterThan(0);
-    expect((await query(url, 'SELECT count(*)::int AS n FROM users'))[0].n).toBe(loaded.demo.users);
+    expect(await f.store(async (s) => (await s.users.list(1, all)).total)).toBe(loaded.demo.users);
     for (const file of loaded.demo.files) expect(existsSync(join(media, file)), file).toBe(true);
-    expect(await f.json(['admin', 'keys', 'list', '--fields', 'id,name'])).toEqual([{ id: loaded.key_id, name: 'admin' }]);
+    expect(await f.json(['admin', 'keys', 'list', '--fields', 'id,name'])).toEqual([{ id: key.key_id, name: 'admin' }]);
 
     const again = await f.json(['admin', 'seed', '--demo', '--users', '3']);
     expect(again).toMatchObject({ tenant: 'localhost', demo: { skipped: true, users: 0 }, users: 3, customers: 0 });
@@ -413,21 +449,17 @@ describe('admin seed --database', () => {
 
     // Into another tenant, as on a data directory: the demo set, then the bulk rows, beside what the tenant holds.
     await f.json(['admin', 'tenants', 'add', 'acme.test']);
-    const tenantRows = async (domain: string) =>
-      (await query(url, `SELECT (SELECT count(*)::int FROM users WHERE tenant_id = t.tenant_id) AS users, (SELECT count(*)::int FROM customers WHERE tenant_id = t.tenant_id) AS customers,
-        (SELECT count(*)::int FROM conferences WHERE tenant_id = t.tenant_id) AS conferences,
-        (SELECT count(*)::int FROM recordings r JOIN conferences c ON c.id = r.online_conference_id WHERE c.tenant_id = t.tenant_id) AS recordings
-        FROM tenant_domains t WHERE t.domain = $1`, [domain]))[0];
-    const localhost = await tenantRows('localhost');
+    const rowsOf = (domain: string) => f.store(async (s) => tenantRows(s, (await s.tenants.byDomain(domain))!.id));
+    const localhost = await rowsOf('localhost');
     expect(await f.run(['--dry-run', 'admin', 'seed', '--demo', '--tenant', 'acme.test'])).toBe(0);
     expect(f.stdout()).toContain('would fill tenant acme.test with the demo data set');
     const acme = await f.json(['admin', 'seed', '--demo', '--users', '3', '--tenant', 'acme.test']);
     expect(acme).toMatchObject({ tenant: 'acme.test', demo: { skipped: false, users: 25, customers: 30, conferences: 4, recordings: 5 }, users: 3, customers: 0 });
     expect(acme).not.toHaveProperty('secret');
-    expect(await tenantRows('acme.test')).toEqual({ users: 28, customers: 30, conferences: 4, recordings: 5 });
-    expect(await tenantRows('localhost')).toEqual(localhost);
+    expect(await rowsOf('acme.test')).toEqual({ users: 28, customers: 30, conferences: 4, recordings: 5, meeting_links: 3 });
+    expect(await rowsOf('localhost')).toEqual(localhost);
     for (const file of acme.demo.files) expect(existsSync(join(media, file)), file).toBe(true);
     expect(await f.json(['admin', 'seed', '--demo', '--tenant', 'acme.test'])).toMatchObject({ demo: { skipped: true, users: 0 } });
-    expect(await tenantRows('acme.test')).toEqual({ users: 28, customers: 30, conferences: 4, recordings: 5 });
+    expect(await rowsOf('acme.test')).toEqual({ users: 28, customers: 30, conferences: 4, recordings: 5, meeting_links: 3 });
   });
 });

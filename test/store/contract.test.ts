@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { withReadPool } from '../../src/store/index.js';
-import { openStore } from '../../src/store/sqlite/index.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { withReadPool } from '../../src/store/sqlite/served.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { DataStore } from '../../src/store/port.js';
 import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
@@ -109,7 +109,7 @@ const postgres: StoreFactory = {
  * `serve`'s SQLite store: the same file store with its lists on a pool of read workers (one here,
  * started on the first list), every list there (`serve` keeps the bounded ones on the main thread).
  */
-const pooled = (store: DataStore): DataStore => withReadPool(store as ReturnType<typeof openStore>, { workers: 1, queue: 16, retryAfterSeconds: 1 }, 'all');
+const pooled = (store: SqliteStore): DataStore => withReadPool(store, { workers: 1, queue: 16, retryAfterSeconds: 1 }, 'all');
 const readWorkers: StoreFactory = {
   name: 'sqlite file, lists on read workers',
   backend: 'sqlite',

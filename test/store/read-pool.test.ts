@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { seedBulk } from '../../src/admin/seed/index.js';
-import { StoreBusy, withReadPool } from '../../src/store/index.js';
+import { StoreBusy } from '../../src/store/index.js';
 import { SMALL_TENANT_ROWS } from '../../src/store/sqlite/list-query.js';
 import { atOnce } from '../at-once.js';
 import { READ_POOL_DEFAULTS, ReadPool, spawnReadWorker, type ReadTask } from '../../src/store/sqlite/read-pool.js';
 import { openStore } from '../../src/store/sqlite/index.js';
+import { withReadPool } from '../../src/store/sqlite/served.js';
 
 let dir: string;
 let pool: ReadPool;

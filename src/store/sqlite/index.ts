@@ -27,6 +27,8 @@ import { unitsOfWork } from '../units.js';
 import { commitGroups } from './commit-groups.js';
 import { beforeWrites } from './write-guard.js';
 import { sqliteSnapshots } from './snapshots.js';
+import { withReadPool } from './served.js';
+import { ListMode } from './list-query.js';
 
 /**
  * Opens the SQLite store at `location` (a file path, created if needed, or `:memory:`), applies
@@ -40,6 +42,7 @@ export function openStore(location: string): SqliteStore {
   beforeWrites(db, commits.endRead);
   const tenancy = narrowChangeSignal(db);
   const schemaVersion = db.prepare('PRAGMA user_version').pluck();
+  const listMode = new ListMode();
   const store: Omit<SqliteStore, 'units'> & { units?: SqliteStore['units'] } = {
     backend: 'sqlite',
     location,
@@ -75,6 +78,7 @@ export function openStore(location: string): SqliteStore {
     changeToken: changeSignal(db),
     tenancyToken: tenancy.token,
     commits,
+    listMode,
     optimize() {
       try {
         db.exec('ANALYZE');
@@ -85,11 +89,14 @@ export function openStore(location: string): SqliteStore {
         if (!isSqliteBusyError(err)) throw err;
       }
     },
+    withReadPool(this: SqliteStore) {
+      return withReadPool(this);
+    },
     tenants: tenantRepo(db, tenancy.wrote),
     keys: keyRepo(db, tenancy.wrote),
     roles: roleRepo(db),
     departments: departmentRepo(db),
-    users: userRepo(db),
+    users: userRepo(db, listMode),
     bulk: bulkRepo(db),
     invitations: invitationRepo(db),
     faults: faultRuleRepo(db, tenancy.narrow()),
@@ -97,13 +104,13 @@ export function openStore(location: string): SqliteStore {
     webhookOutbox: webhookOutboxRepo(db),
     meetingLinks: meetingLinkRepo(db),
     clock: clockRepo(db, tenancy.narrow()),
-    customers: customerRepo(db),
+    customers: customerRepo(db, listMode),
     providers: providerRepo(db),
     connectedAccounts: connectedAccountRepo(db),
     conferenceAccounts: conferenceAccountRepo(db),
     calendars: calendarRepo(db),
     events: eventRepo(db),
-    conferences: conferenceRepo(db),
+    conferences: conferenceRepo(db, listMode),
     attendees: attendeeRepo(db),
     recordings: recordingRepo(db),
     snapshots: sqliteSnapshots(db, location, {

@@ -320,7 +320,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
  * known before it runs, from what the connection already holds:
  * - its tenant is small (at most SMALL_TENANT_ROWS rows in the table, deleted included): every
  *   statement, the count included, reaches the tenant's rows through the tenant index; or
- * - its total is cached (counted since the last write, here or by a read worker: `adoptTotal`),
+ * - its total is cached (counted since the last write, here or by a read worker: `ListMode.adoptTotal`),
  *   its page is a range (`CompiledList.range`: live rows in id order, unfiltered or an Equal
  *   filter) and `offset + page_size` is at most MAIN_THREAD_ROWS.
  * Anything else (a cold count of a large tenant, a Contains, another order, a deeper page) may
@@ -328,41 +328,57 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
  */
 export const MAIN_THREAD_ROWS = SMALL_TENANT_ROWS;
 
-/** Thrown out of a list by `ifBounded` before any of its SQL ran; allocated once (no stack per list). */
+/** Thrown out of a list by `ListMode.ifBounded` before any of its SQL ran; allocated once (no stack per list). */
 const UNBOUNDED = new Error('the list is not bounded');
 
-/** What `ListRunner.page` does besides running the list: see `ifBounded` and `adoptTotal`. */
-let mode: 'bounded' | { total: number; token: string } | undefined;
-
 /**
- * Runs `list` (a repository's list method, which runs synchronously) when the list is bounded (see
- * MAIN_THREAD_ROWS), answering its value; answers undefined, having run none of its SQL, when it is not.
+ * What the list runners of one store do besides running a list, set by `serve`'s read pool
+ * (sqlite/served.ts) around one synchronous call of a repository's list method: nothing, refuse
+ * an unbounded list before any of its SQL (`ifBounded`), or take a read worker's total instead of
+ * running (`adoptTotal`). One per store, shared by its runners. Nothing here allocates per list:
+ * the list method and its arguments are passed apart, not as a closure.
  */
-export function ifBounded<T>(list: () => T): T | undefined {
-  mode = 'bounded';
-  try {
-    return list();
-  } catch (err) {
-    if (err === UNBOUNDED) return undefined;
-    throw err;
-  } finally {
-    mode = undefined;
+export class ListMode {
+  /** 'run': run the list; 'bounded': see `ifBounded`; 'adopt': see `adoptTotal`. */
+  kind: 'run' | 'bounded' | 'adopt' = 'run';
+  /** With 'adopt': the worker's total and the change token it was counted at. */
+  total = 0;
+  token = '';
+
+  /**
+   * Runs `list(tenantId, query)` (a list method of this store's repositories, which runs
+   * synchronously) when the list is bounded (see MAIN_THREAD_ROWS), answering its value; answers
+   * undefined, having run none of its SQL, when it is not.
+   */
+  ifBounded<T>(list: (tenantId: number, query: ListQuery) => T, tenantId: number, query: ListQuery): T | undefined {
+    this.kind = 'bounded';
+    try {
+      return list(tenantId, query);
+    } catch (err) {
+      if (err === UNBOUNDED) return undefined;
+      throw err;
+    } finally {
+      this.kind = 'run';
+    }
   }
-}
 
-/**
- * Caches `total`, counted by a read worker, as the total of the list `list` would run (running
- * none of its SQL but the tenant's size), if the connection's change token is still `token` and
- * no transaction is open on it: nothing was committed by anyone since `token` was read, before the
- * worker's read began, so the worker counted the state the token describes. `token` must be read
- * with no write of this connection pending (a commit group's writes count before they commit).
- */
-export function adoptTotal(total: number, token: string, list: () => unknown): void {
-  mode = { total, token };
-  try {
-    list();
-  } finally {
-    mode = undefined;
+  /**
+   * Caches `total`, counted by a read worker, as the total of the list `list(tenantId, query)`
+   * would run (running none of its SQL but the tenant's size), if the connection's change token is
+   * still `token` and no transaction is open on it: nothing was committed by anyone since `token`
+   * was read, before the worker's read began, so the worker counted the state the token describes.
+   * `token` must be read with no write of this connection pending (a commit group's writes count
+   * before they commit).
+   */
+  adoptTotal(total: number, token: string, list: (tenantId: number, query: ListQuery) => unknown, tenantId: number, query: ListQuery): void {
+    this.kind = 'adopt';
+    this.total = total;
+    this.token = token;
+    try {
+      list(tenantId, query);
+    } finally {
+      this.kind = 'run';
+    }
   }
 }
 
@@ -387,9 +403,11 @@ export class ListRunner<Row> {
   private readonly seeks = new Map<string, { offset: number; id: number }>();
   private readonly changeToken: () => string;
   private readonly tenantRows: Database.Statement;
+  /** `mode`: the store's (see `ListMode`); a runner of its own by default, which only runs lists. */
   constructor(
     private readonly db: Db,
     readonly def: ListDef,
+    private readonly mode: ListMode = new ListMode(),
   ) {
     this.changeToken = changeSignal(db);
     this.tenantRows = db.prepare(
@@ -469,10 +487,14 @@ export class ListRunner<Row> {
   private page(tenantId: number, query: ListQuery, pluck: boolean, idOf: (row: Row) => unknown): { rows: Row[]; total: number } {
     const { c, params, countParams } = this.compile(tenantId, query);
     const totalKey = `${c.countSql}\u0000${JSON.stringify(countParams)}`;
-    if (mode === 'bounded' && !this.bounded(tenantId, c, totalKey)) throw UNBOUNDED;
-    if (mode !== undefined && mode !== 'bounded') {
-      if (!this.db.inTransaction && this.totalsStamp === mode.token) this.totals.set(totalKey, mode.total);
-      return { rows: [], total: mode.total };
+    const mode = this.mode;
+    if (mode.kind !== 'run') {
+      if (mode.kind === 'bounded') {
+        if (!this.bounded(tenantId, c, totalKey)) throw UNBOUNDED;
+      } else {
+        if (!this.db.inTransaction && this.totalsStamp === mode.token) this.totals.set(totalKey, mode.total);
+        return { rows: [], total: mode.total };
+      }
     }
     const total = this.total(totalKey, c.countSql, countParams);
     if (c.offset >= total) return { rows: [], total };

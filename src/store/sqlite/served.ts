@@ -1,7 +1,6 @@
 import type { ListQuery } from '../../contract/index.js';
-import type { DataDirStore, DataStore } from '../port.js';
+import type { DataStore } from '../port.js';
 import type { ListResult } from '../types.js';
-import { adoptTotal, ifBounded } from './list-query.js';
 import type { SqliteStore } from './store.js';
 import { READ_POOL_DEFAULTS, ReadPool, type ReadPoolOptions, type ReadTask } from './read-pool.js';
 
@@ -16,25 +15,23 @@ import { READ_POOL_DEFAULTS, ReadPool, type ReadPoolOptions, type ReadTask } fro
  * A list sent after a write was acknowledged sees it on either thread: the write was committed
  * before its answer left; the main thread's list reads in the request's own read transaction,
  * and the worker's read transaction begins after the list arrived. A worker's total becomes the
- * main thread's cached total when nothing was written since the list was sent (`adoptTotal`), so
+ * main thread's cached total when nothing was written since the list was sent (`ListMode.adoptTotal`), so
  * the next such list stays on the main thread. Closing stops the pool, then closes the store.
  * `every` = 'all' sends every list to the pool (the store contract suite runs its lists there).
  */
-export function withReadPool(served: DataDirStore, options: ReadPoolOptions = READ_POOL_DEFAULTS, every: 'unbounded' | 'all' = 'unbounded'): DataStore {
-  // The factory's `DataDirStore` is this adapter's `SqliteStore`: its lists answer at once, which
-  // running a bounded list on the main thread (`ifBounded`) needs.
-  const store = served as SqliteStore;
+export function withReadPool(store: SqliteStore, options: ReadPoolOptions = READ_POOL_DEFAULTS, every: 'unbounded' | 'all' = 'unbounded'): DataStore {
+  // `store`'s lists answer at once, which running a bounded list on the main thread (`ListMode.ifBounded`) needs.
   const pool = new ReadPool(store.location, options);
   /** No commit group holds writes not yet committed (they moved the change token already, but a worker may not see them yet). */
   const nothingPending = () => store.commits.settled(store.commits.mark()) === undefined;
   const read =
     <T extends ListResult<unknown>>(op: ReadTask['op'], list: (tenantId: number, query: ListQuery) => T) =>
     (tenantId: number, query: ListQuery): T | Promise<T> => {
-      const here = every === 'unbounded' ? ifBounded(() => list(tenantId, query)) : undefined;
+      const here = every === 'unbounded' ? store.listMode.ifBounded(list, tenantId, query) : undefined;
       if (here) return here;
       const token = nothingPending() ? store.changeToken() : undefined;
       return (pool.run({ op, tenantId, query }) as Promise<T>).then((answer) => {
-        if (token !== undefined) adoptTotal(answer.total, token, () => list(tenantId, query));
+        if (token !== undefined) store.listMode.adoptTotal(answer.total, token, list, tenantId, query);
         return answer;
       });
     };

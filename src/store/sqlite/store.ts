@@ -1,6 +1,7 @@
 /** The synchronous SQLite store (see `SqliteStore`) and its bulk loader. */
-import type { BulkRows, CommitGroups, UnitsOfWork } from '../port.js';
+import type { BulkRows, CommitGroups, DataStore, UnitsOfWork } from '../port.js';
 import type { AtomicOptions, Steps } from '../steps.js';
+import type { ListMode } from './list-query.js';
 import type { SnapshotStore } from '../snapshots.js';
 import type {
   AccessKeyRepo,
@@ -79,6 +80,10 @@ export interface SqliteStore {
   tenancyToken(): string;
   /** Group commit for `serve` (see `CommitGroups` and sqlite/commit-groups.ts). */
   commits: CommitGroups;
+  /** What this store's list runners do besides running a list; `serve`'s read pool sets it (sqlite/served.ts). */
+  readonly listMode: ListMode;
+  /** `DataDirStore.withReadPool`: `serve`'s pool (sqlite/served.ts has the one with other options). */
+  withReadPool(): DataStore;
   /** Named copies of the whole instance, files beside the database (see sqlite/snapshots.ts). */
   snapshots: SnapshotStore;
 

@@ -1,9 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTenantSteps } from '../../../src/local/init.js';
 import type { DataStore } from '../../../src/store/port.js';
 import { ask, type Steps } from '../../../src/store/steps.js';
 import type { TenantRecord } from '../../../src/store/types.js';
-import type { StoreFactory } from './fixtures.js';
+import { eachStore, type StoreFactory } from './fixtures.js';
 
 /** A tenant with its roles, then a failure: nothing of it may stay. */
 function* tenantThenFailure(domain: string): Steps<TenantRecord> {
@@ -18,9 +18,8 @@ function* tenantThenFailure(domain: string): Steps<TenantRecord> {
 export function atomicContract(factory: StoreFactory) {
   describe(`${factory.name}: atomic units`, () => {
     let store: DataStore;
-    beforeEach(async () => {
-      store = await factory.create();
-      return () => factory.dispose(store);
+    eachStore(factory, (s) => {
+      store = s;
     });
     const domains = async () => (await store.tenants.list()).map((t) => t.primary_domain);
 

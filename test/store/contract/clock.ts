@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { advanceClock, ClockRefused, setClock, showClock, startManualClock, stopManualClock, storedClock } from '../../../src/store/instance-clock.js';
 import type { DataStore } from '../../../src/store/port.js';
-import type { StoreFactory } from './fixtures.js';
+import { eachStore, type StoreFactory } from './fixtures.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 
@@ -13,9 +13,8 @@ const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 export function clockContract(factory: StoreFactory) {
   describe(`${factory.name}: the manual clock`, () => {
     let store: DataStore;
-    beforeEach(async () => {
-      store = await factory.create();
-      return () => factory.dispose(store);
+    eachStore(factory, (s) => {
+      store = s;
     });
 
     it('is absent at first: showing or moving it is refused, and nothing is written', async () => {

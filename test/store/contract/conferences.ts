@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '../../../src/store/index.js';
 import type { DataStore } from '../../../src/store/port.js';
-import { f, fixture, q, type Fixture, type StoreFactory } from './fixtures.js';
+import { eachStore, f, type Fixture, fixture, q, type StoreFactory } from './fixtures.js';
 
 /**
  * A user's Zoom account with a conference room, a calendar with one event of two attendees, and
@@ -32,11 +32,10 @@ export function conferenceContract(factory: StoreFactory) {
     let store: DataStore;
     let fx: Fixture;
     let world: World;
-    beforeEach(async () => {
-      store = await factory.create();
+    eachStore(factory, async (s) => {
+      store = s;
       fx = await fixture(store);
       world = await conferenceWorld(store, fx);
-      return () => factory.dispose(store);
     });
 
     it('providers are global and ensured once', async () => {

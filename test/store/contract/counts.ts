@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedBulk } from '../../../src/admin/seed/index.js';
 import { COUNTED_TABLES } from '../../../src/store/list-counts.js';
 import { openStore } from '../../../src/store/index.js';
 import type { DataStore } from '../../../src/store/port.js';
 import { conferenceWorld } from './conferences.js';
-import { asPostgres, fixture, q, type Fixture, type StoreFactory } from './fixtures.js';
+import { asPostgres, eachStore, type Fixture, fixture, q, type StoreFactory } from './fixtures.js';
 
 /**
  * SQL on the store's database, on a connection of its own (another process, as an admin command
@@ -42,10 +42,9 @@ export function countContract(factory: StoreFactory) {
   describe.skipIf(!factory.attach)(`${factory.name}: list counters`, () => {
     let store: DataStore;
     let fx: Fixture;
-    beforeEach(async () => {
-      store = await factory.create();
+    eachStore(factory, async (s) => {
+      store = s;
       fx = await fixture(store);
-      return () => factory.dispose(store);
     });
 
     /** The counters are COUNT(*), and each tenant's unfiltered totals (live, and with trashed) are the rows'. */

@@ -1,6 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DataStore } from '../../../src/store/port.js';
-import type { StoreFactory } from './fixtures.js';
+import { eachStore, type StoreFactory } from './fixtures.js';
 
 const RULE = { method: 'POST' as const, path: '/customers', status: 503, rate: 1, latency_ms: null, times: null, seed: 0, tenant_id: null };
 
@@ -12,9 +12,8 @@ const RULE = { method: 'POST' as const, path: '/customers', status: 503, rate: 1
 export function faultContract(factory: StoreFactory) {
   describe(`${factory.name}: fault rules`, () => {
     let store: DataStore;
-    beforeEach(async () => {
-      store = await factory.create();
-      return () => factory.dispose(store);
+    eachStore(factory, (s) => {
+      store = s;
     });
 
     it('adds, lists in id order, gets, removes and clears rules', async () => {

@@ -1,3 +1,4 @@
+import { beforeEach } from 'vitest';
 import type { ListFilter, ListQuery, Operator } from '../../../src/contract/index.js';
 import type { PostgresStore } from '../../../src/store/postgres/index.js';
 import type { DataStore } from '../../../src/store/port.js';
@@ -17,6 +18,27 @@ export interface StoreFactory {
   dispose(store: DataStore): Promise<void>;
   reopen?(store: DataStore): Promise<DataStore>;
   attach?(store: DataStore): Promise<DataStore>;
+}
+
+/**
+ * Gives each test of the calling `describe` a fresh store of `factory`: `prepare` receives it
+ * (to keep it, and to add what the tests share), and it is disposed after the test, or at once
+ * when `prepare` fails. A test that reopens its store does so with the answer's `reopen`, so that
+ * the new store is the one disposed.
+ */
+export function eachStore(factory: StoreFactory, prepare: (store: DataStore) => unknown): { reopen(store: DataStore): Promise<DataStore> } {
+  let current: DataStore;
+  beforeEach(async () => {
+    current = await factory.create();
+    try {
+      await prepare(current);
+    } catch (err) {
+      await factory.dispose(current);
+      throw err;
+    }
+    return () => factory.dispose(current);
+  });
+  return { reopen: async (store) => (current = await factory.reopen!(store)) };
 }
 
 /** The SQLite store behind `store`, for the few tests of what only it has (each says why). */

@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ListQuery, WorkHours } from '../../../src/contract/index.js';
 import type { DataStore } from '../../../src/store/port.js';
-import type { StoreFactory } from './fixtures.js';
+import { eachStore, type StoreFactory } from './fixtures.js';
 
 const page: ListQuery = { page_size: 100, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc', filter: null };
 
@@ -24,8 +24,8 @@ export function jsonContract(factory: StoreFactory) {
     let store: DataStore;
     let tenantId: number;
     /** Users covering every column kind: nulls, a department, a role, work hours, escapes, a deleted user. */
-    beforeEach(async () => {
-      store = await factory.create();
+    eachStore(factory, async (s) => {
+      store = s;
       tenantId = (await store.tenants.create('a.test')).id;
       const dept = await store.departments.create(tenantId, `Dépt ${TRICKY}`);
       await store.roles.create(tenantId, 'rôle "x"');
@@ -42,7 +42,6 @@ export function jsonContract(factory: StoreFactory) {
         avatar_url: 'https://example.com/a?b=1&c="2"',
       });
       await store.users.insert(tenantId, { first_name: 'C', last_name: 'Gone', email: 'c@example.com', deleted_at: '2024-01-02T03:04:05.678Z' });
-      return () => factory.dispose(store);
     });
 
     it('list rows are byte for byte JSON.stringify of the list objects', async () => {

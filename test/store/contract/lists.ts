@@ -1,17 +1,16 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { User } from '../../../src/contract/index.js';
 import type { DataStore } from '../../../src/store/port.js';
-import { f, fixture, q, type Fixture, type StoreFactory } from './fixtures.js';
+import { eachStore, f, type Fixture, fixture, q, type StoreFactory } from './fixtures.js';
 
 /** List queries: every operator on text, integer and date attributes, ordering, paging, derived attributes. */
 export function listContract(factory: StoreFactory) {
   describe(`${factory.name}: list queries`, () => {
     let store: DataStore;
     let fx: Fixture;
-    beforeEach(async () => {
-      store = await factory.create();
+    eachStore(factory, async (s) => {
+      store = s;
       fx = await fixture(store);
-      return () => factory.dispose(store);
     });
     const users = async (query = q()) => (await store.users.list(fx.a, query)).rows.map((r) => r.last_name);
     const customers = async (query = q()) => (await store.customers.list(fx.a, query)).rows.map((r) => r.first_name);

@@ -1,18 +1,17 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DataStore } from '../../../src/store/port.js';
-import { asPostgres, asSqlite, f, fixture, q, type Fixture, type StoreFactory } from './fixtures.js';
+import { asPostgres, asSqlite, eachStore, f, type Fixture, fixture, q, type StoreFactory } from './fixtures.js';
 
 /** Tenants, keys, roles, departments, users and customers: reads, writes, scoping, uniqueness. */
 export function repoContract(factory: StoreFactory) {
   describe(`${factory.name}: tenants, keys, users, customers`, () => {
     let store: DataStore;
     let fx: Fixture;
-    beforeEach(async () => {
-      store = await factory.create();
+    const stores = eachStore(factory, async (s) => {
+      store = s;
       fx = await fixture(store);
-      return () => factory.dispose(store);
     });
 
     it('resolves tenants by any domain, case-insensitively; domains are unique', async () => {
@@ -62,7 +61,7 @@ export function repoContract(factory: StoreFactory) {
         expect(rows[0]).toMatchObject({ id: record.id, secret_hash: record.secret_hash });
       }
       // What follows also holds after the store is closed and its database opened again.
-      if (factory.reopen) store = await factory.reopen(store);
+      if (factory.reopen) store = await stores.reopen(store);
       expect(await store.keys.get(record.id)).toEqual(record);
       const other = await store.keys.create({ tenant_id: fx.b, name: 'b', permissions: ['*'] });
       expect(other.record.id).not.toBe(record.id);

@@ -29,7 +29,7 @@ function snapshot(store: SqliteStore, tenantId: number, ids: Record<string, numb
 /**
  * Opens a fresh SQLite store. These cases call the seeders on the synchronous SQLite `SqliteStore`: this
  * part of the contract runs for the SQLite factories only. On PostgreSQL the same seeders run on
- * its store (test/admin/postgres-seed.test.ts proves the rows equal).
+ * its store (test/admin/seed/postgres-like-sqlite.test.ts proves the rows equal).
  */
 export interface SqliteStoreFactory {
   name: string;

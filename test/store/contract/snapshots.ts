@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DataStore } from '../../../src/store/port.js';
 import { NOT_IN_SNAPSHOTS, SNAPSHOT_TABLES, SnapshotError } from '../../../src/store/snapshots.js';
-import { asPostgres, fixture, q, type Fixture, type StoreFactory } from './fixtures.js';
+import { asPostgres, eachStore, type Fixture, fixture, q, type StoreFactory } from './fixtures.js';
 
 const FILES = [
   { path: 'recordings/rec-1.wav', content: Buffer.from([0, 1, 2, 255]) },
@@ -46,10 +46,9 @@ export function snapshotContract(factory: StoreFactory) {
   describe.skipIf(!factory.attach)(`${factory.name}: snapshots`, () => {
     let store: DataStore;
     let fx: Fixture;
-    beforeEach(async () => {
-      store = await factory.create();
+    eachStore(factory, async (s) => {
+      store = s;
       fx = await fixture(store);
-      return () => factory.dispose(store);
     });
 
     it('classifies every table of the schema: in snapshots, or left alone for a stated reason', async () => {

@@ -1,10 +1,10 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AttendeeInput } from '../../../src/contract/index.js';
 import { NotFoundError, RuleViolation, UniqueViolation } from '../../../src/store/index.js';
 import type { DataStore, RuleReason } from '../../../src/store/port.js';
 import type { ConferenceInsert } from '../../../src/store/types.js';
 import { conferenceWorld, type World } from './conferences.js';
-import { asPostgres, asSqlite, fixture, q, type Fixture, type StoreFactory } from './fixtures.js';
+import { asPostgres, asSqlite, eachStore, type Fixture, fixture, q, type StoreFactory } from './fixtures.js';
 
 const page = { page_size: 100, page_number: 1 };
 const guest = (email: string, name = email.split('@')[0]): AttendeeInput => ({ email, name });
@@ -35,11 +35,10 @@ export function unitContract(factory: StoreFactory) {
     let store: DataStore;
     let fx: Fixture;
     let world: World;
-    beforeEach(async () => {
-      store = await factory.create();
+    eachStore(factory, async (s) => {
+      store = s;
       fx = await fixture(store);
       world = await conferenceWorld(store, fx);
-      return () => factory.dispose(store);
     });
 
     /** A conference of the world's room (owned by Ada Lovelace) through `units.createConference`. */

@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DataStore } from '../../../src/store/port.js';
 import type { ClaimedDelivery } from '../../../src/store/types.js';
-import type { StoreFactory } from './fixtures.js';
+import { eachStore, type StoreFactory } from './fixtures.js';
 
 /** Times after anything the store stamps now (`nowIso`), so every queued delivery is due. */
 const T = '2999-01-01T00:00:00.000Z';
@@ -17,11 +17,10 @@ export function webhookContract(factory: StoreFactory) {
     let store: DataStore;
     let a: number;
     let b: number;
-    beforeEach(async () => {
-      store = await factory.create();
+    eachStore(factory, async (s) => {
+      store = s;
       a = (await store.tenants.create('a.example')).id;
       b = (await store.tenants.create('b.example')).id;
-      return () => factory.dispose(store);
     });
 
     const destination = (tenant_id: number, url: string, events: string[] | null = null, secret = 'whsec_s') => store.webhookDestinations.create({ tenant_id, url, events, secret });

@@ -11,7 +11,6 @@ import { type DemoSummary, seedDemo } from '../../../admin/seed/index.js';
 import { consentToLocalProfile, type LocalProfileChoice, saveLocalProfile } from '../local-profile.js';
 import type { ConnectionFlags } from './connections.js';
 import type { DataStore } from '../../../store/port.js';
-import { withReadPool } from '../../../store/index.js';
 import type { TenantRecord } from '../../../store/types.js';
 import type { CreatedKey } from '../../../local/init.js';
 import { retryDelaysFrom, serveLog, startWebhookSender } from './webhooks.js';
@@ -100,7 +99,7 @@ async function openLocalService(options: ServeOptions, ctx: CliContext): Promise
   const retryDelays = retryDelaysFrom(ctx.env);
   return {
     // Lists run on worker threads with read-only connections (docs/local-server.md, "Durability and concurrency").
-    store: withReadPool(store),
+    store: store.withReadPool(),
     signingSecret: local.signingSecret,
     mediaDir: layout.mediaDir,
     where: layout.dir,

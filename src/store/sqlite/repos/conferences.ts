@@ -1,6 +1,6 @@
 import type { OnlineConference } from '../../../contract/index.js';
 import type { Db } from '../db.js';
-import { type ListDef, ListRunner } from '../list-query.js';
+import { type ListDef, type ListMode, ListRunner } from '../list-query.js';
 import type { ConferenceInsert, ConferenceRepo } from '../../types.js';
 import { bool, NotFoundError, nowIso } from '../../util.js';
 
@@ -54,8 +54,9 @@ export function toConference(r: ConferenceRow): OnlineConference {
 
 const PATCHABLE = ['title', 'is_public', 'started_at', 'ended_at'] as const;
 
-export function conferenceRepo(db: Db): ConferenceRepo {
-  const lists = new ListRunner<ConferenceRow>(db, CONFERENCE_LIST_DEF);
+/** `mode`: the store's list mode (see `ListMode`), when `serve`'s read pool may run its lists. */
+export function conferenceRepo(db: Db, mode?: ListMode): ConferenceRepo {
+  const lists = new ListRunner<ConferenceRow>(db, CONFERENCE_LIST_DEF, mode);
   const insert = db.prepare(`INSERT INTO conferences (tenant_id, online_conference_account_id, public_id, title, is_public,
     backer_event_id, started_at, ended_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const get = db.prepare(`SELECT ${CONFERENCE_COLUMNS} FROM conferences WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL`);

@@ -1,7 +1,7 @@
 import { ADDRESS_FIELDS } from '../../../contract/address-fields.js';
 import type { Address, Customer } from '../../../contract/index.js';
 import type { Db } from '../db.js';
-import { ListRunner, type ListDef } from '../list-query.js';
+import { type ListDef, type ListMode, ListRunner } from '../list-query.js';
 import { addressSql, cityCountrySql, withTrigrams } from '../trigram.js';
 import type { CustomerInsert, CustomerPatch, CustomerRepo } from '../../types.js';
 import { guardUnique, NotFoundError, nowIso } from '../../util.js';
@@ -71,8 +71,9 @@ export function customerRow(input: CustomerInsert): Record<string, unknown> {
 export const addressParams = (a: Partial<Address> | null | undefined) => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, a?.[f] ?? null]));
 const PATCHABLE = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number'] as const;
 
-export function customerRepo(db: Db): CustomerRepo {
-  const lists = new ListRunner<CustomerRow>(db, CUSTOMER_LIST_DEF);
+/** `mode`: the store's list mode (see `ListMode`), when `serve`'s read pool may run its lists. */
+export function customerRepo(db: Db, mode?: ListMode): CustomerRepo {
+  const lists = new ListRunner<CustomerRow>(db, CUSTOMER_LIST_DEF, mode);
   const selectAny = db.prepare(`SELECT ${CUSTOMER_SELECT} FROM ${FROM} WHERE c.tenant_id = ? AND c.id = ?`);
   const selectLive = db.prepare(`SELECT ${CUSTOMER_SELECT} FROM ${FROM} WHERE c.tenant_id = ? AND c.id = ? AND c.deleted_at IS NULL`);
   const byEmail = db.prepare(`SELECT ${CUSTOMER_SELECT} FROM ${FROM} WHERE c.email = ? COLLATE NOCASE AND c.tenant_id = ? AND c.deleted_at IS NULL`);

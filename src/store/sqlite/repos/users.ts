@@ -1,6 +1,6 @@
 import type { User, WorkHours } from '../../../contract/index.js';
 import type { Db } from '../db.js';
-import { ListRunner, type ListDef } from '../list-query.js';
+import { type ListDef, type ListMode, ListRunner } from '../list-query.js';
 import { withTrigrams } from '../trigram.js';
 import type { UserInsert, UserPatch, UserRepo } from '../../types.js';
 import { guardUnique, NotFoundError, nowIso } from '../../util.js';
@@ -73,9 +73,10 @@ export function userRow(input: UserInsert) {
 export const USER_COLUMNS = Object.keys(userRow({ first_name: '', last_name: '', email: '', created_at: '' }));
 const PATCHABLE = ['department_id', 'first_name', 'last_name', 'email', 'timezone', 'work_hours', 'role'] as const;
 
-export function userRepo(db: Db): UserRepo {
-  const lists = new ListRunner<UserRow>(db, USER_LIST_DEF);
-  const jsonLists = new ListRunner<string>(db, USER_JSON_LIST_DEF);
+/** `mode`: the store's list mode (see `ListMode`), when `serve`'s read pool may run its lists. */
+export function userRepo(db: Db, mode?: ListMode): UserRepo {
+  const lists = new ListRunner<UserRow>(db, USER_LIST_DEF, mode);
+  const jsonLists = new ListRunner<string>(db, USER_JSON_LIST_DEF, mode);
   const selectAny = db.prepare(`SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = ? AND u.id = ?`);
   const selectLive = db.prepare(`SELECT ${USER_SELECT} FROM ${USER_FROM} WHERE u.tenant_id = ? AND u.id = ? AND u.deleted_at IS NULL`);
   const selectLiveJson = db.prepare('SELECT json FROM users WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL').pluck();
