@@ -177,6 +177,8 @@ export interface CompiledList {
    * data. `ListRunner.bounded` relies on it.
    */
   range?: boolean;
+  /** The total is the table's per-tenant row counter (store/list-counts.ts): one row read, whatever the tenant's size. */
+  counterTotal?: boolean;
   limit: number;
   offset: number;
 }
@@ -290,6 +292,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     tailSql,
     windowSql,
     range: range !== undefined,
+    counterTotal: !query.filter && def.counted !== undefined,
     countSql:
       !query.filter && def.counted
         ? counterTotalSql(def.counted, query.with_trashed, '?')
@@ -320,10 +323,11 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
  * known before it runs, from what the connection already holds:
  * - its tenant is small (at most SMALL_TENANT_ROWS rows in the table, deleted included): every
  *   statement, the count included, reaches the tenant's rows through the tenant index; or
- * - its total is cached (counted since the last write, here or by a read worker: `ListMode.adoptTotal`),
- *   its page is a range (`CompiledList.range`: live rows in id order, unfiltered or an Equal
- *   filter) and `offset + page_size` is at most MAIN_THREAD_ROWS.
- * Anything else (a cold count of a large tenant, a Contains, another order, a deeper page) may
+ * - its total is cached (counted since the last write, here or by a read worker: `ListMode.adoptTotal`)
+ *   or, unfiltered, read from the table's per-tenant row counter; and its page is a range
+ *   (`CompiledList.range`: live rows in id order, unfiltered or an Equal filter) and
+ *   `offset + page_size` is at most MAIN_THREAD_ROWS.
+ * Anything else (a cold filtered count of a large tenant, a Contains, another order, a deeper page) may
  * read the whole tenant, and goes to a worker.
  */
 export const MAIN_THREAD_ROWS = SMALL_TENANT_ROWS;
@@ -455,7 +459,7 @@ export class ListRunner<Row> {
   /** See MAIN_THREAD_ROWS; `compile` ran first (the tenant's access path and the cache are fresh). */
   private bounded(tenantId: number, c: CompiledList, totalKey: string): boolean {
     if (this.access.get(tenantId) === 'index') return true;
-    return c.range === true && c.offset + c.limit <= MAIN_THREAD_ROWS && this.totals.has(totalKey);
+    return c.range === true && c.offset + c.limit <= MAIN_THREAD_ROWS && (c.counterTotal === true || this.totals.has(totalKey));
   }
 
   private stmt(sql: string): Database.Statement {
