@@ -510,7 +510,7 @@ CREATE INDEX customers_city_country ON customers(${cityCountrySql('')} COLLATE N
     version: 14,
     name: 'the trigram tables written once per batch of pending rows',
     // See trigram.ts: migration 10's triggers wrote each row's texts to the FTS5 table, which
-    // wrote a segment per insert in a commit group (a customer's insert cost about 90 µs of CPU
+    // wrote a segment per insert in a commit group (a customer's insert cost about 95 µs of CPU
     // more than without them). The FTS tables hold every row's texts already: nothing is pending.
     sql: TRIGRAM_TABLES.map(trigramPendingDdl).join('\n'),
   },

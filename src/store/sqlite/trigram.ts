@@ -16,8 +16,8 @@
  * TRIGRAM_PENDING_MAX ids are pending the write that adds the last one brings the FTS table up to
  * date for all of them in one statement. Written row by row, FTS5 wrote a segment per insert (it
  * flushes its pending texts at every savepoint, and each statement of a transaction holding
- * others opens one): a customer's insert cost about 90 µs of CPU more than without the trigram
- * table, now about 20 (docs/performance.md). The ids pending are few, so a `Contains` reads the
+ * others opens one): a customer's insert cost about 95 µs of CPU more than without the trigram
+ * table, now about 30 (docs/performance.md). The ids pending are few, so a `Contains` reads the
  * FTS matches of the other rows and tests the pending rows' own texts (list-query.ts): exact at
  * every moment, in every process.
  */
