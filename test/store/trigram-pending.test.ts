@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 import { ListRunner, SMALL_TENANT_ROWS } from '../../src/store/sqlite/list-query.js';
+import { ReadPool } from '../../src/store/sqlite/read-pool.js';
 import { CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
 import { TRIGRAM_PENDING_MAX } from '../../src/store/sqlite/trigram.js';
 import { f, q } from './contract/fixtures.js';
@@ -21,11 +22,11 @@ const fillers = (count: number, from = 0) => `
   INSERT INTO customers (tenant_id, first_name, last_name, email, city, country, created_at, updated_at)
   SELECT 1, 'Filler' || i, 'Row', 'filler' || i || '@example.com', 'Springfield', 'US', '${AT}', '${AT}' FROM n`;
 
+const containsQuery = (attribute: string, value: string) => q({ page_size: 100, filter: f(attribute, 'text', 'Contains', value) });
+const answer = (r: { total: number; rows: { id: number }[] }) => ({ total: r.total, ids: r.rows.map((c) => c.id) });
+
 /** A Contains list of tenant 1's customers: its total and its ids (all on one page). */
-function contains(store: SqliteStore, attribute: string, value: string) {
-  const r = store.customers.list(1, q({ page_size: 100, filter: f(attribute, 'text', 'Contains', value) }));
-  return { total: r.total, ids: r.rows.map((c) => c.id) };
-}
+const contains = (store: SqliteStore, attribute: string, value: string) => answer(store.customers.list(1, containsQuery(attribute, value)));
 
 describe('trigram tables with pending rows (migration 14)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'confctl-trigram-'));
@@ -134,6 +135,25 @@ describe('trigram tables with pending rows (migration 14)', () => {
       expect(contains(store, 'last_name', 'lyrebird').total).toBe(1);
       expect(contains(store, 'last_name', 'row').total).toBe(CUSTOMERS + TRIGRAM_PENDING_MAX);
     } finally {
+      raw.close();
+      store.close();
+    }
+  });
+
+  it("a read worker's Contains list is as exact with pending rows", async () => {
+    const { store, raw, pending } = fixture();
+    const pool = new ReadPool(raw.name);
+    try {
+      const first = raw.prepare('SELECT min(id) FROM customers').pluck().get() as number;
+      raw.prepare("UPDATE customers SET email = 'kiwi@example.com' WHERE id = ?").run(first);
+      expect(pending()).toContain(first);
+      const inWorker = async (attribute: string, value: string) =>
+        answer((await pool.run({ op: 'customers.list', tenantId: 1, query: containsQuery(attribute, value) })) as { total: number; rows: { id: number }[] });
+      expect(await inWorker('email', 'kiwi@')).toEqual({ total: 1, ids: [first] });
+      expect(await inWorker('email', 'filler0@')).toEqual({ total: 0, ids: [] });
+      expect((await inWorker('email', 'FILLER')).total).toBe(CUSTOMERS - 1);
+    } finally {
+      await pool.close();
       raw.close();
       store.close();
     }
