@@ -46,7 +46,8 @@ export interface TableSource {
   readonly version: number;
   /**
    * Every table of the schema, in the order the schema created them: not the database's own, nor
-   * tables derived from the rows that have no twin in another store (SQLite's FTS5 trigram tables).
+   * tables derived from the rows that have no twin in another store (SQLite's FTS5 trigram tables and
+   * their pending ids).
    */
   readonly tables: readonly SchemaTable[];
   count(table: string): number;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/server/index.js';
 import { openDatabase } from '../../src/store/sqlite/db.js';
 import { openStore } from '../../src/store/sqlite/index.js';
+import { TRIGRAM_PENDING_MAX } from '../../src/store/sqlite/trigram.js';
 
 /** The durability mode and lock waits docs/local-server.md states for the local server. */
 describe('database settings', () => {
@@ -36,12 +37,14 @@ describe('database settings', () => {
       );
       const before = tempFiles();
       db.exec('BEGIN IMMEDIATE');
-      // Each insert is a statement of its own: FTS5 flushes the trigram texts at its savepoint,
-      // rewriting pages the earlier inserts dirtied, which the statement journal keeps.
-      for (let i = 0; i < 200; i++) insert.run(tenant, `ada${i}@example.com`);
+      // Each insert is a statement of its own, with a savepoint; every TRIGRAM_PENDING_MAX-th writes
+      // the pending trigram texts, rewriting pages the earlier inserts dirtied, which the statement journal keeps.
+      const rows = 2 * TRIGRAM_PENDING_MAX + 88;
+      for (let i = 0; i < rows; i++) insert.run(tenant, `ada${i}@example.com`);
       expect(tempFiles()).toBe(before);
       db.exec('COMMIT');
-      expect(db.prepare("SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH '{city_country} : \"ingfield, u\"'").pluck().get()).toBe(200);
+      expect(db.prepare("SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH '{city_country} : \"ingfield, u\"'").pluck().get()).toBe(2 * TRIGRAM_PENDING_MAX);
+      expect(db.prepare('SELECT COUNT(*) FROM customers_text_pending').pluck().get()).toBe(88);
     } finally {
       if (db.inTransaction) db.exec('ROLLBACK');
       db.close();

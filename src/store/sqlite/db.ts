@@ -16,11 +16,12 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
  * measured about 3.7x the insert rate here while still keeping every committed transaction
  * across a process crash. Only a power loss or OS crash can lose the last transactions (never
  * corrupt). `temp_store=MEMORY` keeps statement journals in memory: every statement of a
- * transaction that holds others (a commit group) opens a savepoint, at which FTS5 writes the
- * trigram texts it holds (trigram.ts), rewriting pages the transaction's earlier statements
- * dirtied; the journal of those pages went to a temporary file past 64 KiB, and a `POST
- * /customers` cost about 60 µs more CPU (docs/performance.md). Such a journal holds at most the
- * pages its transaction dirtied; SQLite's sorter spills to files whatever this setting.
+ * transaction that holds others (a commit group) opens a savepoint, and the statement that
+ * writes the pending trigram texts (trigram.ts) rewrites pages the transaction's earlier
+ * statements dirtied; when FTS5 wrote each insert's texts at its own savepoint, the journal of
+ * those pages went to a temporary file past 64 KiB, and a `POST /customers` cost about 60 µs more
+ * CPU (docs/performance.md). Such a journal holds at most the pages its transaction dirtied;
+ * SQLite's sorter spills to files whatever this setting.
  *
  * The database file is created owner-only (0600) whatever the umask, and an existing one (with
  * its `-wal` and `-shm` files) readable by others is narrowed to 0600; SQLite gives the `-wal`

@@ -27,9 +27,10 @@ export interface ColumnDef {
   countIndex?: string;
   /**
    * The trigram table (trigram.ts) that answers this attribute's `Contains` of 3 or more
-   * characters for a large tenant's live rows, and the attribute's column in it.
+   * characters for a large tenant's live rows, the attribute's column in it, and the table of the
+   * ids whose texts it may not hold yet.
    */
-  trigram?: { fts: string; column: string };
+  trigram?: { fts: string; pending: string; column: string };
 }
 
 /**
@@ -226,9 +227,11 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   let countIndex: string | undefined;
   if (!query.with_trashed) where.push(`${def.deletedColumn} IS NULL`);
   const col = query.filter && def.columns[query.filter.attribute];
+  let filterSql = '';
   if (query.filter) {
     if (!col) throw new Error(`Unknown filter attribute ${query.filter.attribute}`);
     const f = col.semi ? compileSemi(col.semi, col, query.filter) : compileFilter(col, query.filter);
+    filterSql = f.sql;
     countJoins = col.join === true && !col.semi;
     if (col.semi && query.filter.operator !== 'IsNull' && query.filter.operator !== 'NotNull') countIndex = col.semi.index;
     else if (col.countIndex) countIndex = col.countIndex;
@@ -307,12 +310,18 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
       : undefined;
   if (col?.trigram && match) {
     // A large tenant's live rows whose text contains the value: the trigram table's matches
-    // (a doclist, in id order), each looked up in the tenant index (covering: tenant, deleted_at, id).
-    const { fts } = col.trigram;
+    // (a doclist, in id order), each looked up in the tenant index (covering: tenant, deleted_at,
+    // id), but for the rows whose ids are pending (trigram.ts: their texts may be stale or
+    // missing there); of those, the ones whose own text passes the filter (a few hundred at most).
+    const { fts, pending } = col.trigram;
     const live = `${def.tenantColumn} = ? AND ${def.tenantColumn} > 0 AND ${def.deletedColumn} IS NULL`;
-    compiled.countSql = `SELECT COUNT(*) AS n FROM ${fts} CROSS JOIN ${def.from} INDEXED BY ${def.tenantIndex} ON ${def.idColumn} = ${fts}.rowid WHERE ${live} AND ${fts} MATCH ?`;
-    compiled.countParams = [match];
-    compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${pageJoins} WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${def.idColumn} IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?) ORDER BY ${order} LIMIT ? OFFSET ?`;
+    const notPending = `${fts}.rowid NOT IN (SELECT id FROM ${pending})`;
+    const pendingMatches = `SELECT ${def.idColumn} FROM ${pending} CROSS JOIN ${def.from} ON ${def.idColumn} = ${pending}.id WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${filterSql}`;
+    const indexedCount = `SELECT COUNT(*) FROM ${fts} CROSS JOIN ${def.from} INDEXED BY ${def.tenantIndex} ON ${def.idColumn} = ${fts}.rowid WHERE ${live} AND ${fts} MATCH ? AND ${notPending}`;
+    compiled.countSql = `SELECT (${indexedCount}) + (SELECT COUNT(*) FROM (${pendingMatches})) AS n`;
+    compiled.countParams = [match, TENANT, ...params];
+    const ids = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? AND ${notPending} UNION ALL ${pendingMatches}`;
+    compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${pageJoins} WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${def.idColumn} IN (${ids}) ORDER BY ${order} LIMIT ? OFFSET ?`;
   }
   return compiled;
 }

@@ -2,6 +2,7 @@
 import Database from 'better-sqlite3';
 import { RECORDING_STATUS } from '../../contract/index.js';
 import type { SchemaTable, TableSource } from '../tables.js';
+import { TRIGRAM_TABLES } from './trigram.js';
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -15,11 +16,16 @@ export function schemaVersionOf(file: string): number {
   }
 }
 
+/** Plain tables derived from the rows, which no other store has: the trigram tables' pending ids (the FTS5 tables are virtual ones). */
+const DERIVED = TRIGRAM_TABLES.map((t) => t.pending);
+
 function schemaTables(db: Database.Database): SchemaTable[] {
   const names = db
-    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table') ORDER BY rowid")
+    .prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table') AND name NOT IN (SELECT value FROM json_each(?)) ORDER BY rowid",
+    )
     .pluck()
-    .all() as string[];
+    .all(JSON.stringify(DERIVED)) as string[];
   return names.map((name) => ({
     name,
     columns: db.prepare('SELECT name FROM pragma_table_info(?) ORDER BY cid').pluck().all(name) as string[],

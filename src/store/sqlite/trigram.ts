@@ -9,7 +9,17 @@
  * `lower()`, which folds ASCII only (no ICU in better-sqlite3's build), and the tokenizer is
  * case-sensitive, so a match folds case exactly as the LIKE does (decisions §10: ASCII only).
  * The FTS tables are contentless (`content=''`, `contentless_delete=1`): they hold the index
- * alone, keyed by the row's id, and triggers keep them in step with every write by any process.
+ * alone, keyed by the row's id.
+ *
+ * Triggers keep them in step with every write by any process, through a plain table of pending
+ * ids (migration 14, `trigramPendingDdl`): a write records the row's id there, and once
+ * TRIGRAM_PENDING_MAX ids are pending the write that adds the last one brings the FTS table up to
+ * date for all of them in one statement. Written row by row, FTS5 wrote a segment per insert (it
+ * flushes its pending texts at every savepoint, and each statement of a transaction holding
+ * others opens one): a customer's insert cost about 95 µs of CPU more than without the trigram
+ * table, now about 30 (docs/performance.md). The ids pending are few, so a `Contains` reads the
+ * FTS matches of the other rows and tests the pending rows' own texts (list-query.ts): exact at
+ * every moment, in every process.
  */
 import type { ListDef } from './list-query.js';
 
@@ -27,6 +37,8 @@ export const cityCountrySql = (alias: string) => joinPartsSql(', ', [alias + 'ci
 export interface TrigramTable {
   table: 'users' | 'customers';
   fts: string;
+  /** The ids of the rows whose texts `fts` may not hold as they stand (migration 14). */
+  pending: string;
   columns: Readonly<Record<string, (alias: string) => string>>;
   /** The stored columns whose update changes a text. */
   sources: readonly string[];
@@ -38,12 +50,14 @@ export const TRIGRAM_TABLES: readonly TrigramTable[] = [
   {
     table: 'users',
     fts: 'users_text',
+    pending: 'users_text_pending',
     columns: { first_name: plain('first_name'), last_name: plain('last_name'), email: plain('email') },
     sources: ['first_name', 'last_name', 'email'],
   },
   {
     table: 'customers',
     fts: 'customers_text',
+    pending: 'customers_text_pending',
     columns: {
       first_name: plain('first_name'),
       middle_name: plain('middle_name'),
@@ -60,14 +74,17 @@ export const TRIGRAM_TABLES: readonly TrigramTable[] = [
 /** The shortest value a trigram index answers (in characters, as the tokenizer counts them). */
 export const TRIGRAM_MIN = 3;
 
-/** A trigger's insert of `t`'s texts for the row `NEW`. */
+/** Pending ids (per trigram table) at which a write brings the FTS table up to date (see the module's comment). */
+export const TRIGRAM_PENDING_MAX = 256;
+
+/** A trigger's insert of `t`'s texts for the row `NEW` (migration 10). */
 function trigramInsertSql(t: TrigramTable): string {
   const cols = Object.keys(t.columns);
   return `INSERT INTO ${t.fts}(rowid, ${cols.join(', ')}) VALUES (NEW.id, ${cols.map((c) => `lower(${t.columns[c]('NEW.')})`).join(', ')})`;
 }
 
-/** The names of the triggers that keep `t` in step, by what fires them. */
-export const trigramTriggers = (t: TrigramTable) => ({ insert: `${t.fts}_insert`, update: `${t.fts}_update`, delete: `${t.fts}_delete` });
+/** The names of the triggers that keep `t` in step, by what fires them (`flush`: an id added to `t.pending`). */
+export const trigramTriggers = (t: TrigramTable) => ({ insert: `${t.fts}_insert`, update: `${t.fts}_update`, delete: `${t.fts}_delete`, flush: `${t.fts}_flush` });
 
 /** Migration 10's DDL for one table: the FTS table, its triggers and the texts of the rows already stored. */
 export function trigramDdl(t: TrigramTable): string {
@@ -86,6 +103,36 @@ CREATE TRIGGER ${names.delete} AFTER DELETE ON ${t.table} BEGIN
   DELETE FROM ${t.fts} WHERE rowid = OLD.id;
 END;
 ${trigramFillSql(t, 'true')};
+`;
+}
+
+/**
+ * Migration 14's DDL for one table: migration 10's triggers replaced by ones recording ids in
+ * `t.pending`, and the trigger that writes the pending rows' texts once TRIGRAM_PENDING_MAX are
+ * pending (deleting their old texts first: an updated or deleted row's, and nothing for a new one).
+ */
+export function trigramPendingDdl(t: TrigramTable): string {
+  const names = trigramTriggers(t);
+  const record = (ids: string) => `INSERT OR IGNORE INTO ${t.pending}(id) VALUES ${ids}`;
+  return `
+DROP TRIGGER ${names.insert};
+DROP TRIGGER ${names.update};
+DROP TRIGGER ${names.delete};
+CREATE TABLE ${t.pending} (id INTEGER PRIMARY KEY);
+CREATE TRIGGER ${names.insert} AFTER INSERT ON ${t.table} BEGIN
+  ${record('(NEW.id)')};
+END;
+CREATE TRIGGER ${names.update} AFTER UPDATE OF ${t.sources.join(', ')} ON ${t.table} BEGIN
+  ${record('(OLD.id), (NEW.id)')};
+END;
+CREATE TRIGGER ${names.delete} AFTER DELETE ON ${t.table} BEGIN
+  ${record('(OLD.id)')};
+END;
+CREATE TRIGGER ${names.flush} AFTER INSERT ON ${t.pending} WHEN (SELECT count(*) FROM ${t.pending}) >= ${TRIGRAM_PENDING_MAX} BEGIN
+  DELETE FROM ${t.fts} WHERE rowid IN (SELECT id FROM ${t.pending});
+  ${trigramFillSql(t, `id IN (SELECT id FROM ${t.pending})`)};
+  DELETE FROM ${t.pending};
+END;
 `;
 }
 
@@ -111,7 +158,7 @@ export function trigramMatch(column: string, value: string): string | undefined 
 export function withTrigrams(def: ListDef, table: TrigramTable['table']): ListDef {
   const t = TRIGRAM_TABLES.find((x) => x.table === table)!;
   const columns = Object.fromEntries(
-    Object.entries(def.columns).map(([name, col]) => [name, name in t.columns ? { ...col, trigram: { fts: t.fts, column: name } } : col]),
+    Object.entries(def.columns).map(([name, col]) => [name, name in t.columns ? { ...col, trigram: { fts: t.fts, pending: t.pending, column: name } } : col]),
   );
   return { ...def, columns };
 }
