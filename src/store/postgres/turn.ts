@@ -42,6 +42,24 @@ export class TurnQueue<A, T> {
   }
 }
 
+/**
+ * `read` shared by every caller of one turn of the event loop: the first call of a turn sends it at
+ * the turn's end (`setImmediate`, so an answer never predates a question of the turn), and every
+ * caller of that turn gets the same promise and value, which callers must not modify. For a read
+ * every request makes several times (the change counters): one promise and one value per turn,
+ * not one each.
+ */
+export function oncePerTurn<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= new Promise<T>((resolve, reject) =>
+      setImmediate(() => {
+        pending = undefined;
+        read().then(resolve, reject);
+      }),
+    ));
+}
+
 /** Reads that are safe to share: plain `SELECT`s that lock nothing and call no function with side effects. */
 const SHAREABLE = /^SELECT\b/;
 const NOT_SHAREABLE = /\bFOR (UPDATE|SHARE|NO KEY UPDATE|KEY SHARE)\b|pg_advisory|nextval|setval/i;
