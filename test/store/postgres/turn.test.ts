@@ -72,6 +72,15 @@ describe('oncePerTurn', () => {
     expect(await read()).toEqual({ read: 2 });
   });
 
+  it('shares the read with a caller started at the end of the turn, from setImmediate, as the server starts its queued requests', async () => {
+    let reads = 0;
+    const read = oncePerTurn(async () => ++reads);
+    const first = read();
+    const queued = new Promise((resolve) => setImmediate(() => resolve(read())));
+    expect(await Promise.all([first, queued])).toEqual([1, 1]);
+    expect(reads).toBe(1);
+  });
+
   it("rejects every caller of a failed turn's read; the next turn reads again", async () => {
     let fail = true;
     const read = oncePerTurn(async () => {
