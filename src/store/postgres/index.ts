@@ -10,7 +10,7 @@ import { pgCustomers, pgUsers } from './people.js';
 import { createPool, inTransaction, one, type Queryable } from './pool.js';
 import { countInWindow, peekWindow, pruneWindows, readChangeCounters, sharedSetting, SIGNING_SECRET } from './shared.js';
 import { pgDepartments, pgInvitations, pgKeys, pgRoles, pgTenants } from './tenancy.js';
-import { sharingReads, TurnQueue } from './turn.js';
+import { oncePerTurn, sharingReads, TurnQueue } from './turn.js';
 import { lockNames } from './locks.js';
 import { unitsOfWork } from '../units.js';
 import { pgBulkInsert } from './bulk.js';
@@ -43,8 +43,9 @@ export async function hasSchema(url: string): Promise<boolean> {
 /**
  * Opens the PostgreSQL store at `url`: a pool, then the migrations (under an advisory lock, so
  * instances starting together migrate once). The requests of one turn of the event loop share
- * round trips (see `TurnQueue`): identical reads are sent once, so the change tokens, read from
- * the database on every call (one indexed read of two rows), cost one read per turn, and the
+ * round trips (see `TurnQueue`): identical reads are sent once, so the change counters, read from
+ * the database on every request (one read of a small table), cost one read and one map per turn
+ * (`oncePerTurn`) however many of its callers ask, and the
  * rate-limit windows of one key are counted for the whole turn in one statement. The large lists
  * run in the list lane (`options.lists`, see `ListLane`), on connections of their own.
  */
@@ -65,14 +66,11 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
   }
   const atomically = <T>(work: (tx: Queryable) => Promise<T>) => inTransaction(pool, work);
   const db = sharingReads(pool);
-  const changes = () => readChangeCounters(db);
+  const changes = oncePerTurn(() => readChangeCounters(pool));
   const requests = new TurnQueue(([k, ...more]: Array<{ keyId: string; tenantId: number; keyLimit: number }>) =>
     countInWindow(pool, `key:${k.keyId}`, `tenant:${k.tenantId}`, k.keyLimit, 1 + more.length),
   );
-  const totals = new ListTotals(async (tx, tables) => {
-    const counters = await readChangeCounters(tx);
-    return tables.map((t) => counters.get(t) ?? '').join(' ');
-  });
+  const totals = new ListTotals();
   const lists = new ListLane(url, options.lists ?? LIST_LANE_DEFAULTS);
   const reads = { lane: lists, totals };
   const atomic: DatabaseStore['atomic'] = (steps, options = {}) =>

@@ -35,6 +35,14 @@ const RANDOM_PAGE_COST = '-c random_page_cost=1.1';
 /** One snapshot for every statement of the transaction, which writes nothing. */
 const READ_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
 
+/** What a list does in its place in the lane: statements each in a snapshot of its own, or a snapshot transaction. */
+export interface LaneReads {
+  /** One statement at a time, each its own (implicit) transaction: one snapshot per statement. */
+  once: Queryable;
+  /** `work` in one read-only REPEATABLE READ transaction. */
+  snapshot<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
 /**
  * Where the large lists (users, customers, conferences) run: a pool of their own, so that
  * point reads and writes, on the store's main pool, never wait for a connection behind a flood of
@@ -43,10 +51,11 @@ const READ_SNAPSHOT = 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY';
  * `Retry-After`), never queued without bound, as on SQLite. A statement past the lane's
  * `statement_timeout` is refused the same way, so no list holds its place for ever.
  *
- * Each list is one read-only REPEATABLE READ transaction: its statements (the change counters, the
- * count, the page) all read the snapshot its first statement took, which is at least as new as
- * every write acknowledged before the request began. So a page and its total always show one
- * state, however many writes commit meanwhile.
+ * A list of several statements (the change counters, the count, the page) is one read-only
+ * REPEATABLE READ transaction: they all read the snapshot its first statement took, which is at
+ * least as new as every write acknowledged before the request began; a list of one statement (a
+ * page and the counters its cached total is checked against) needs none. So a page and its total
+ * always show one state, however many writes commit meanwhile.
  */
 export class ListLane {
   readonly pool: pg.Pool;
@@ -55,7 +64,7 @@ export class ListLane {
   /** The shared lists waiting for a place, by key: an identical list asked for meanwhile joins one instead of waiting too. */
   private readonly queued = new Map<string, Promise<unknown>>();
   /** Identical lists asked for in one turn of the event loop: read once, their askers sharing the answer. */
-  private readonly turn = new TurnQueue<{ key: string; work: (tx: Queryable) => Promise<unknown> }, unknown>(async (asked) => {
+  private readonly turn = new TurnQueue<{ key: string; work: (lane: LaneReads) => Promise<unknown> }, unknown>(async (asked) => {
     const value = await this.joinable(asked[0].key, asked[0].work);
     return new Array<unknown>(asked.length).fill(value);
   });
@@ -67,15 +76,25 @@ export class ListLane {
     this.pool = createPool(url, options.lists, { statement_timeout: options.statementTimeoutMs, options: RANDOM_PAGE_COST });
   }
 
+  private readonly reads: LaneReads = {
+    once: { query: (text, values) => this.pool.query(text, values) },
+    snapshot: (work) => inTransaction(this.pool, work, READ_SNAPSHOT),
+  };
+
+  /** Runs `work` in a read snapshot on a connection of the lane once a place is free; refuses with `StoreBusy` when the queue is full. */
+  run<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.place((lane) => lane.snapshot(work));
+  }
+
   /**
-   * Runs `work` in a read snapshot on a connection of the lane once a place is free (then calls
-   * `begun`); refuses with `StoreBusy` when the queue is full.
+   * Runs `work` with the lane's reads once a place is free (then calls `begun`); refuses with
+   * `StoreBusy` when the queue is full.
    */
-  async run<T>(work: (tx: Queryable) => Promise<T>, begun?: () => void): Promise<T> {
+  private async place<T>(work: (lane: LaneReads) => Promise<T>, begun?: () => void): Promise<T> {
     await this.enter();
     begun?.();
     try {
-      return await inTransaction(this.pool, work, READ_SNAPSHOT);
+      return await work(this.reads);
     } catch (err) {
       if ((err as { code?: unknown }).code === QUERY_CANCELED) throw new StoreBusy(this.options.retryAfterSeconds, 'a list ran past its statement timeout');
       throw err;
@@ -85,21 +104,21 @@ export class ListLane {
   }
 
   /**
-   * `run`, shared by the callers that ask with the same `key` (the same page of the same list) in
+   * `work` in a place of the lane, shared by the callers that ask with the same `key` (the same page of the same list) in
    * one turn of the event loop, or while an identical list waits for its place: one of them reads,
    * every one gets its answer, which callers must not modify. A list that has begun is never
    * joined, as its snapshot may predate the caller's request. So a flood of one list (pipelined
    * first pages) takes one place in the queue, not one each.
    */
-  shared<T>(key: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  shared<T>(key: string, work: (lane: LaneReads) => Promise<T>): Promise<T> {
     return this.turn.ask(key, { key, work }) as Promise<T>;
   }
 
-  private joinable(key: string, work: (tx: Queryable) => Promise<unknown>): Promise<unknown> {
+  private joinable(key: string, work: (lane: LaneReads) => Promise<unknown>): Promise<unknown> {
     const waiting = this.queued.get(key);
     if (waiting) return waiting;
     const willWait = this.running >= this.options.lists;
-    const answer = this.run(work, () => this.queued.delete(key));
+    const answer = this.place(work, () => this.queued.delete(key));
     if (willWait) {
       this.queued.set(key, answer);
       // Refused (the queue was full): the next identical list asks for a place again.

@@ -1,20 +1,23 @@
-import type { PgCompiledList } from './list-query.js';
-import type { Queryable } from './pool.js';
+import type { PgCompiledList, PgQuery } from './list-query.js';
+import { one, type Queryable } from './pool.js';
+import { tablesTokenSql } from './shared.js';
 
 /** Most totals held; past it the cache starts over, so it never grows beyond. */
 export const MAX_CACHED_TOTALS = 1000;
+
+type Counted = Pick<PgCompiledList, 'count' | 'tables'>;
+
+const keyOf = (list: Counted) => `${list.count.text}\0${JSON.stringify(list.count.values)}`;
 
 /**
  * The exact totals of list queries, each kept while the change counters of the tables it reads
  * stay the same (as the SQLite store keeps them while its change token does): a count over a large
  * tenant costs milliseconds of the database's CPU, the page beside it a few microseconds. A write
- * to customers leaves the users' totals alone. `tokens` answers the counters of the named tables,
- * read on the list's own connection, so another process's commit is seen by the next request.
+ * to customers leaves the users' totals alone. The counters are read in the list's own snapshot
+ * (`tablesTokenSql`), so another process's commit is seen by the next request.
  */
 export class ListTotals {
   private readonly totals = new Map<string, { token: string; total: number }>();
-
-  constructor(private readonly tokens: (tx: Queryable, tables: readonly string[]) => Promise<string>) {}
 
   /**
    * A page (`page(total)`, which may use the total to find it) and its total, read on `tx`, a
@@ -22,9 +25,9 @@ export class ListTotals {
    * those counters) and the page then show one state of the tables, whatever commits meanwhile,
    * and a total is filed only under the counters of the state it counted.
    */
-  async read<R>(tx: Queryable, list: Pick<PgCompiledList, 'count' | 'tables'>, page: (total: number) => Promise<R>): Promise<{ rows: R; total: number }> {
-    const token = await this.tokens(tx, list.tables);
-    const key = `${list.count.text}\0${JSON.stringify(list.count.values)}`;
+  async read<R>(tx: Queryable, list: Counted, page: (total: number) => Promise<R>): Promise<{ rows: R; total: number }> {
+    const token = (await one<{ token: string }>(tx, `SELECT ${tablesTokenSql('$1')} AS token`, [list.tables]))!.token;
+    const key = keyOf(list);
     const known = this.totals.get(key);
     const total = known?.token === token ? known.total : Number((await tx.query<{ n: number }>(list.count.text, list.count.values)).rows[0].n);
     if (known?.token !== token) {
@@ -32,5 +35,23 @@ export class ListTotals {
       this.totals.set(key, { token, total });
     }
     return { rows: await page(total), total };
+  }
+
+  /**
+   * A list whose total is cached, in one statement without a transaction: its page compiled for
+   * the cached total (`page(total)`: one `SELECT …`, or undefined when it takes more than one
+   * statement) with the tables' counters as one more column, all read in the statement's one
+   * snapshot. Answers the rows (`map`ped, without that column) and the total when the counters are
+   * still those the total was counted under; undefined when they moved, no total is cached, the
+   * page takes more than one statement or is empty (no row carries the counters): then `read` it.
+   */
+  async readKnown<R>(db: Queryable, list: Counted, page: (total: number) => PgQuery | undefined, map: (row: Record<string, unknown>) => R): Promise<{ rows: R[]; total: number } | undefined> {
+    const known = this.totals.get(keyOf(list));
+    const statement = known && page(known.total);
+    if (!known || !statement) return undefined;
+    const text = statement.text.replace(/^SELECT /, `SELECT ${tablesTokenSql(`$${statement.values.length + 1}`)} AS confctl_token, `);
+    const { rows } = await db.query<{ confctl_token: string | null }>(text, [...statement.values, list.tables]);
+    if (!rows.length || rows[0].confctl_token !== known.token) return undefined;
+    return { rows: rows.map(({ confctl_token, ...row }) => map(row)), total: known.total };
   }
 }

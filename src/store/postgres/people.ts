@@ -20,8 +20,8 @@ export interface ListReads {
 
 /**
  * One list page and its exact total. With `reads` (`serve`'s store) it runs in the list lane, in
- * one snapshot, its total from the cache while nothing was written, shared by the identical lists
- * of one turn; without (a unit's steps) on `db`, the unit's transaction.
+ * one snapshot (one statement while its total is cached and nothing it counts was written),
+ * shared by the identical lists of one turn; without (a unit's steps) on `db`, the unit's transaction.
  */
 export async function runList<R>(
   db: Queryable,
@@ -41,7 +41,15 @@ export async function runList<R>(
       const walked = walk ? await read(tx, walk.page) : [];
       return walk && walked.length === walk.rows ? walked : read(tx, full);
     };
-    return reads.lane.shared(`${page.text}\0${JSON.stringify(page.values)}`, (tx) => reads.totals.read(tx, list, atTotal(tx)));
+    // A page with no walk, whose total is cached, is one statement (`readKnown`); else one snapshot.
+    const single = (total: number) => {
+      const compiled = compileList(def, tenantId, query, total);
+      return compiled.walk ? undefined : compiled.page;
+    };
+    return reads.lane.shared(
+      `${page.text}\0${JSON.stringify(page.values)}`,
+      async (lane) => (await reads.totals.readKnown(lane.once, list, single, map)) ?? lane.snapshot((tx) => reads.totals.read(tx, list, atTotal(tx))),
+    );
   }
   const [rows, total] = await Promise.all([read(db, page), db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n))]);
   return { rows, total };

@@ -12,6 +12,14 @@ export async function readChangeCounters(db: Queryable): Promise<ReadonlyMap<str
   return new Map(rows.map((r) => [r.scope, r.counter]));
 }
 
+/**
+ * An SQL expression: the change counters of the tables named in the `text[]` parameter `param`, in
+ * that order, as one text (`'12 7'`, '' for a table without a counter). A list's total is cached
+ * under it; read in the statement or transaction of the list, it is the counters of that snapshot.
+ */
+export const tablesTokenSql = (param: string): string =>
+  `(SELECT string_agg(coalesce(c.counter::text, ''), ' ' ORDER BY t.n) FROM unnest(${param}::text[]) WITH ORDINALITY AS t(scope, n) LEFT JOIN confctl_changes c ON c.scope = t.scope)`;
+
 /** The name of the instance secret among `confctl_settings` (`SharedState.signingSecret`; `admin copy` stores the instance's). */
 export const SIGNING_SECRET = 'signing_secret';
 

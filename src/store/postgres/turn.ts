@@ -42,6 +42,28 @@ export class TurnQueue<A, T> {
   }
 }
 
+/**
+ * `read` shared by every caller of one turn of the event loop, the requests that the server's turns
+ * start at the turn's end included (server/turns.ts starts its queued requests from `setImmediate`,
+ * after a read scheduled by then would have gone): the first call of a turn sends it from the next
+ * turn's `setImmediate`, and every caller until then gets the same promise and value, which callers
+ * must not modify. An answer never predates a question: it is sent after every caller asked. For a
+ * read every request makes, several times, as it starts (the change counters): one round trip and
+ * one value for the whole batch, not one per caller or two per turn.
+ */
+export function oncePerTurn<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= new Promise<T>((resolve, reject) =>
+      setImmediate(() =>
+        setImmediate(() => {
+          pending = undefined;
+          read().then(resolve, reject);
+        }),
+      ),
+    ));
+}
+
 /** Reads that are safe to share: plain `SELECT`s that lock nothing and call no function with side effects. */
 const SHAREABLE = /^SELECT\b/;
 const NOT_SHAREABLE = /\bFOR (UPDATE|SHARE|NO KEY UPDATE|KEY SHARE)\b|pg_advisory|nextval|setval/i;

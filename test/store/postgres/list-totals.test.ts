@@ -5,7 +5,6 @@ import { createMigratedDatabase, type TestDatabase } from '../../pg/database.js'
 import { ListTotals } from '../../../src/store/postgres/list-totals.js';
 import { compileList } from '../../../src/store/postgres/list-query.js';
 import { PG_CUSTOMER_LIST_DEF } from '../../../src/store/postgres/people.js';
-import { readChangeCounters } from '../../../src/store/postgres/shared.js';
 
 const all: ListQuery = { page_size: 2, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null };
 
@@ -20,6 +19,19 @@ function countsOf(store: PostgresStore): string[] {
     };
   });
   return counted;
+}
+
+/** Every statement `store` sends on the list lane's connections from now on, as sent. */
+function laneStatements(store: PostgresStore): string[] {
+  const sent: string[] = [];
+  store.lists.pool.on('connect', (client) => {
+    const original = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      if (typeof args[0] === 'string') sent.push(args[0]);
+      return original(...args);
+    };
+  });
+  return sent;
 }
 
 /** List totals are cached per instance and recounted when any instance writes a table they read (its change counter moved). */
@@ -79,14 +91,40 @@ describe('PostgreSQL list totals', () => {
     expect(counted).toHaveLength(4);
   });
 
+  it('reads a list whose total is cached in one statement, without a transaction, until another instance writes what it counts', async () => {
+    const tenant = await a.tenants.create('t.example');
+    for (const n of [1, 2, 3]) await a.customers.insert(tenant.id, { first_name: 'C', last_name: `${n}`, email: `c${n}@t.example` });
+    const sent = laneStatements(a);
+    const lastNames = (list: { rows: Array<{ last_name: string }> }) => list.rows.map((c) => c.last_name);
+    const first = await a.customers.list(tenant.id, all);
+    expect([lastNames(first), first.total]).toEqual([['1', '2'], 3]);
+    expect(sent.filter((t) => t.startsWith('BEGIN'))).toHaveLength(1);
+    sent.length = 0;
+    const cached = await a.customers.list(tenant.id, { ...all, page_number: 2 });
+    expect([lastNames(cached), cached.total]).toEqual([['3'], 3]);
+    expect(cached.rows[0]).not.toHaveProperty('confctl_token');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^SELECT \(SELECT string_agg/);
+    // Another instance's write moves the counters: the statement's answer is set aside, the list read in a snapshot and recounted.
+    await b.customers.insert(tenant.id, { first_name: 'C', last_name: '4', email: 'c4@t.example' });
+    sent.length = 0;
+    const moved = await a.customers.list(tenant.id, { ...all, page_number: 2 });
+    expect([lastNames(moved), moved.total]).toEqual([['3', '4'], 4]);
+    expect(sent.filter((t) => t.startsWith('BEGIN'))).toHaveLength(1);
+    expect(sent.filter((t) => /FROM list_counts WHERE/.test(t))).toHaveLength(1);
+    // A page past the end has no row to carry the counters: read in a snapshot, the cached total kept.
+    sent.length = 0;
+    const past = await a.customers.list(tenant.id, { ...all, page_number: 9 });
+    expect([past.rows, past.total]).toEqual([[], 4]);
+    expect(sent.filter((t) => t.startsWith('BEGIN'))).toHaveLength(1);
+    expect(sent.filter((t) => /FROM list_counts WHERE/.test(t))).toHaveLength(0);
+  });
+
   it('reads a page and its total in one snapshot: a write committed between the count and the page shows in neither, and the next list counts it', async () => {
     const tenant = await a.tenants.create('t.example');
     for (const n of [1, 2]) await a.customers.insert(tenant.id, { first_name: 'C', last_name: `${n}`, email: `c${n}@t.example` });
     const list = compileList(PG_CUSTOMER_LIST_DEF, tenant.id, { ...all, page_size: 15 });
-    const totals = new ListTotals(async (tx, tables) => {
-      const counters = await readChangeCounters(tx);
-      return tables.map((t) => counters.get(t) ?? '').join(' ');
-    });
+    const totals = new ListTotals();
     let writes = 0;
     const page = (tx: Parameters<Parameters<typeof a.lists.run>[0]>[0]) => async () => {
       // Another instance's write commits after the count and before the page is read.

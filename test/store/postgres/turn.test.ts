@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../src/store/postgres/pool.js';
-import { sharingReads, TurnQueue } from '../../../src/store/postgres/turn.js';
+import { oncePerTurn, sharingReads, TurnQueue } from '../../../src/store/postgres/turn.js';
 
 /** A Queryable that records every statement it is sent and answers its text and values back. */
 function recording() {
@@ -54,6 +54,43 @@ describe('TurnQueue', () => {
     });
     const results = await Promise.allSettled([queue.ask('bad', 'bad'), queue.ask('bad', 'bad'), queue.ask('good', 'good')]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+  });
+});
+
+describe('oncePerTurn', () => {
+  it('reads once per turn, at its end, every caller of the turn sharing one value; the next turn reads again', async () => {
+    let reads = 0;
+    const read = oncePerTurn(async () => ({ read: ++reads }));
+    const early = read();
+    await Promise.resolve();
+    expect(reads).toBe(0);
+    const late = read();
+    expect(late).toBe(early);
+    const [a, b] = await Promise.all([early, late]);
+    expect(a).toBe(b);
+    expect(a).toEqual({ read: 1 });
+    expect(await read()).toEqual({ read: 2 });
+  });
+
+  it('shares the read with a caller started at the end of the turn, from setImmediate, as the server starts its queued requests', async () => {
+    let reads = 0;
+    const read = oncePerTurn(async () => ++reads);
+    const first = read();
+    const queued = new Promise((resolve) => setImmediate(() => resolve(read())));
+    expect(await Promise.all([first, queued])).toEqual([1, 1]);
+    expect(reads).toBe(1);
+  });
+
+  it("rejects every caller of a failed turn's read; the next turn reads again", async () => {
+    let fail = true;
+    const read = oncePerTurn(async () => {
+      if (fail) throw new Error('refused');
+      return 'ok';
+    });
+    const failed = await Promise.allSettled([read(), read()]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect(await read()).toBe('ok');
   });
 });
 
