@@ -72,10 +72,17 @@ describe('deep pages through a deferred join', () => {
       q({ page_size: 10, with_trashed: true }),
       q({ page_number: 3, filter: f('status', 'integer', 'NotEqual', 0) }),
       q({ page_number: 3, filter: f('last_name', 'text', 'Contains', 'son') }),
-      q({ page_number: 3, order_by: 'last_name' }),
+      q({ page_number: 3, order_by: 'last_name', filter: f('status', 'integer', 'NotEqual', 0) }),
     ]) {
       expect(compileList(USER_LIST_DEF, query).pageSql).not.toContain('page_id');
     }
+  });
+
+  it("skips a large tenant's unfiltered page in another order through the order's count index, a small tenant's not", () => {
+    const query = q({ page_number: 1000, order_by: 'last_name', order_direction: 'desc' });
+    expect(compileList(USER_LIST_DEF, query, 'scan').pageSql).toContain('page_id FROM users u INDEXED BY users_last_name_count WHERE');
+    expect(compileList(USER_LIST_DEF, query, 'index').pageSql).not.toContain('page_id');
+    expect(compileList(USER_LIST_DEF, { ...query, order_by: 'department' }, 'scan').pageSql).not.toContain('page_id');
   });
 
   it("an Equal filter of a large tenant skips ids through its column's count index, with the same rows as the plain query", () => {

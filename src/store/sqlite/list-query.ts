@@ -256,7 +256,8 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   // A deep page (what `--all` walks): OFFSET steps over every skipped row, reading and joining
   // it. Deferred join instead: skip ids alone through that index, which is covering, whatever the
   // tenant's size, then fetch and join only the page's rows; past the middle of the total, from
-  // the other end. Other orders and filters keep their own index walk (measured no better deferred).
+  // the other end. Filtered pages in other orders keep their own index walk (measured no better
+  // deferred); unfiltered ones skip through the order's count index (below).
   const range = rangeIndex(def, query, col || undefined, access);
   const byId = def.columns[query.order_by]?.sql === def.idColumn;
   const walk = range ?? (query.with_trashed && !query.filter && byId ? def.tenantIdsIndex : undefined);
@@ -271,6 +272,15 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     const after = query.order_direction === 'desc' ? '<' : '>';
     if (!query.filter) seekSql = deferred(`${ids(query.order_direction, ` AND ${def.idColumn} ${after} ?`)} LIMIT ?`);
     tailSql = deferred(`${ids(query.order_direction === 'desc' ? 'asc' : 'desc')} LIMIT ? OFFSET ?`);
+  }
+  // An unfiltered large tenant's page in the order of another attribute: the planner walks the
+  // attribute's plain index and reads each row to test its tenant and deleted_at, so page 1,000
+  // of a million users read 15,000 rows (13-53 ms). The attribute's count index (attribute,
+  // tenant, deleted_at) holds both: the page's ids are skipped to in that index alone, the same
+  // entries in the same order, then only the page's rows are read (0.4-5.5 ms, the same rows).
+  const orderCol = def.columns[query.order_by];
+  if (access === 'scan' && !query.filter && !byId && orderCol?.countIndex && !orderCol.join) {
+    pageSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${orderCol.countIndex} WHERE ${byIndex} ORDER BY ${order} LIMIT ? OFFSET ?`);
   }
   // A date range in id order, for a large tenant: a walk in id order testing each row meets the
   // matches at once when they lie early in that order, but a range of late dates (dates grow
