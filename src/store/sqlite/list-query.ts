@@ -249,7 +249,8 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
       : [from, whereSql];
   const order = compileOrder(def, query.order_by, query.order_direction);
   const offset = (query.page_number - 1) * query.page_size;
-  const pageJoins = def.selectJoins !== false || countJoins || def.columns[query.order_by]?.join ? (def.joins ?? '') : '';
+  const orderCol = def.columns[query.order_by];
+  const pageJoins = def.selectJoins !== false || countJoins || orderCol?.join ? (def.joins ?? '') : '';
   let pageSql = `SELECT ${def.select} FROM ${from} ${pageJoins} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
   // A live list in id order, unfiltered or an Equal filter: the page walks `range` (see
   // `rangeIndex`); with trashed rows, unfiltered, the index of all the tenant's rows in id order.
@@ -259,7 +260,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   // the other end. Filtered pages in other orders keep their own index walk (measured no better
   // deferred); unfiltered ones skip through the order's count index (below).
   const range = rangeIndex(def, query, col || undefined, access);
-  const byId = def.columns[query.order_by]?.sql === def.idColumn;
+  const byId = orderCol?.sql === def.idColumn;
   const walk = range ?? (query.with_trashed && !query.filter && byId ? def.tenantIdsIndex : undefined);
   const deferred = (ids: string) => `SELECT ${def.select} FROM (${ids}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${pageJoins} ORDER BY ${order}`;
   let seekSql: string | undefined;
@@ -278,7 +279,6 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   // of a million users read 15,000 rows (13-53 ms). The attribute's count index (attribute,
   // tenant, deleted_at) holds both: the page's ids are skipped to in that index alone, the same
   // entries in the same order, then only the page's rows are read (0.4-5.5 ms, the same rows).
-  const orderCol = def.columns[query.order_by];
   if (access === 'scan' && !query.filter && !byId && orderCol?.countIndex && !orderCol.join) {
     pageSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${orderCol.countIndex} WHERE ${byIndex} ORDER BY ${order} LIMIT ? OFFSET ?`);
   }
@@ -299,16 +299,18 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     const first = `SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${tenantIds} WHERE ${tenantRows} ORDER BY ${order} LIMIT ${WINDOW_ROWS}`;
     windowSql = `SELECT ${def.select} FROM (${first}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${pageJoins} WHERE ${where[where.length - 1]} ORDER BY ${order} LIMIT ? OFFSET ?`;
   }
+  /** Unfiltered, the table's per-tenant counter is the total. */
+  const counted = query.filter ? undefined : def.counted;
   const compiled: CompiledList = {
     pageSql,
     seekSql,
     tailSql,
     windowSql,
     range: range !== undefined,
-    counterTotal: !query.filter && def.counted !== undefined,
+    counterTotal: counted !== undefined,
     countSql:
-      !query.filter && def.counted
-        ? counterTotalSql(def.counted, query.with_trashed, '?')
+      counted !== undefined
+        ? counterTotalSql(counted, query.with_trashed, '?')
         : `SELECT COUNT(*) AS n FROM ${countFrom} ${countJoins ? (def.joins ?? '') : ''} WHERE ${countWhere}`,
     params,
     limit: query.page_size,

@@ -17,7 +17,7 @@ export function schemaVersionOf(file: string): number {
 }
 
 /** Plain tables derived from the rows, which no other store has: the trigram tables' pending ids (the FTS5 tables are virtual ones). */
-const DERIVED = TRIGRAM_TABLES.map((t) => t.pending);
+export const DERIVED_TABLES: readonly string[] = TRIGRAM_TABLES.map((t) => t.pending);
 
 function schemaTables(db: Database.Database): SchemaTable[] {
   const names = db
@@ -25,7 +25,7 @@ function schemaTables(db: Database.Database): SchemaTable[] {
       "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table') AND name NOT IN (SELECT value FROM json_each(?)) ORDER BY rowid",
     )
     .pluck()
-    .all(JSON.stringify(DERIVED)) as string[];
+    .all(JSON.stringify(DERIVED_TABLES)) as string[];
   return names.map((name) => ({
     name,
     columns: db.prepare('SELECT name FROM pragma_table_info(?) ORDER BY cid').pluck().all(name) as string[],

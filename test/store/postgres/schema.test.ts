@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/store/sqlite/db.js';
 import { fold } from '../../../src/store/postgres/schema.js';
-import { TRIGRAM_TABLES } from '../../../src/store/sqlite/trigram.js';
+import { DERIVED_TABLES } from '../../../src/store/sqlite/tables.js';
 import { connect, migratedDatabase } from './databases.js';
 
 const T0 = '2025-01-01T00:00:00.000Z';
@@ -22,8 +22,8 @@ describe('the schema beside SQLite', () => {
     const sqlite = openDatabase(':memory:');
     const env = await migratedDatabase();
     try {
-      // SQLite's trigram pending ids are its own way to its trigram indexes, not rows: PostgreSQL indexes the texts itself.
-      const pending = new Set(TRIGRAM_TABLES.map((t) => t.pending));
+      // SQLite's plain tables derived from the rows (its trigram pending ids) have no PostgreSQL twin: PostgreSQL indexes the texts itself.
+      const pending = new Set(DERIVED_TABLES);
       const all = sqlite.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name").pluck().all() as string[];
       const tables = all.filter((name) => !pending.has(name));
       expect(tables.length).toBe(all.length - pending.size);
