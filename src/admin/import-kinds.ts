@@ -60,7 +60,7 @@ export class ImportContext {
   }
 }
 
-export interface KindSpec<T = any> {
+export interface KindSpec<T = unknown> {
   schema: z.ZodType<T>;
   /** Adds reference and uniqueness errors of one well-formed record. */
   check(row: T, ctx: ImportContext, errors: FieldErrors): Steps<void>;
