@@ -15,6 +15,9 @@ const NO_ADAPTERS = {
   regex: '(^|/)store/(sqlite|postgres)(/|$)',
   message: 'cli/, admin/ and local/ reach a store through the port (src/store/), never an adapter (ARCHITECTURE.md).',
 };
+/** Each adapter stands alone: what both read (columns, row mappers, list definitions) lives in src/store/rows/. */
+const NO_SQLITE = { regex: '(^|/)sqlite(/|$)', message: 'The PostgreSQL adapter and src/store/rows/ do not import the SQLite adapter: share through src/store/rows/.' };
+const NO_POSTGRES = { regex: '(^|/)postgres(/|$)', message: 'The SQLite adapter and src/store/rows/ do not import the PostgreSQL adapter: share through src/store/rows/.' };
 const NO_CLI = {
   regex: '^(\\.\\./)+cli(/|$)',
   message: 'Nothing below the CLI imports src/cli/: move what both need below it.',
@@ -87,6 +90,9 @@ export default tseslint.config(
   { files: ['src/**/*.ts'], ignores: ['src/cli/**'], rules: layerRules([NO_CLI]) },
   { files: ['src/admin/**/*.ts', 'src/local/**/*.ts'], rules: layerRules([NO_CLI, NO_ADAPTERS]) },
   { files: ['src/cli/**/*.ts'], rules: layerRules([NO_ADAPTERS]) },
+  { files: ['src/store/postgres/**/*.ts'], rules: layerRules([NO_CLI, NO_SQLITE]) },
+  { files: ['src/store/sqlite/**/*.ts'], rules: layerRules([NO_CLI, NO_POSTGRES]) },
+  { files: ['src/store/rows/**/*.ts'], rules: layerRules([NO_CLI, NO_SQLITE, NO_POSTGRES]) },
   // The clock module is the one place that reads the system clock.
   { files: [CLOCK_MODULE], rules: layerRules([NO_CLI], []) },
 );

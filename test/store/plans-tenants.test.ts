@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
 import { seedBulk } from '../../src/admin/seed/index.js';
-import { compileList, ListRunner, SMALL_TENANT_ROWS, TENANT, type ListDef, type TenantAccess } from '../../src/store/sqlite/list-query.js';
-import { CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
-import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
+import { compileList, ListRunner, SMALL_TENANT_ROWS, TENANT, type TenantAccess } from '../../src/store/sqlite/list-query.js';
+import type { ListDef } from '../../src/store/rows/list-def.js';
+import { SQLITE_CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
+import { SQLITE_USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,8 +37,8 @@ describe('query plans with a big and a small tenant', () => {
   store.optimize();
   store.close();
   const db = new Database(file);
-  const users = new ListRunner(db, USER_LIST_DEF);
-  const customers = new ListRunner(db, CUSTOMER_LIST_DEF);
+  const users = new ListRunner(db, SQLITE_USER_LIST_DEF);
+  const customers = new ListRunner(db, SQLITE_CUSTOMER_LIST_DEF);
   const text = (p: { page: string[]; count: string[] }) => ({ page: p.page.join(' | '), count: p.count.join(' | ') });
   const page15 = (over: Partial<ListQuery> = {}) => q({ page_size: 15, ...over });
   /** A query's total and page ids as compiled for `access`, run on the file's connection (no runner, no trigram path). */
@@ -149,12 +150,12 @@ describe('query plans with a big and a small tenant', () => {
       return { n: r.total, ids: (r.rows as { id: number }[]).map((row) => row.id) };
     };
     const cases: [ListRunner<unknown>, ListDef, string, string][] = [
-      ...['son', 'SON', 'sOn', 'mit', 'an', '"br', 'n_5', '50%', 'émile', 'Émile', 'zzzq', '@'].map((v) => [users, USER_LIST_DEF, 'last_name', v] as [ListRunner<unknown>, ListDef, string, string]),
-      [users, USER_LIST_DEF, 'email', '.1234@'],
-      [users, USER_LIST_DEF, 'first_name', 'ann'],
-      [customers, CUSTOMER_LIST_DEF, 'address', 'main'],
-      [customers, CUSTOMER_LIST_DEF, 'city_country', 'germany'],
-      [customers, CUSTOMER_LIST_DEF, 'contact_number', '555'],
+      ...['son', 'SON', 'sOn', 'mit', 'an', '"br', 'n_5', '50%', 'émile', 'Émile', 'zzzq', '@'].map((v) => [users, SQLITE_USER_LIST_DEF, 'last_name', v] as [ListRunner<unknown>, ListDef, string, string]),
+      [users, SQLITE_USER_LIST_DEF, 'email', '.1234@'],
+      [users, SQLITE_USER_LIST_DEF, 'first_name', 'ann'],
+      [customers, SQLITE_CUSTOMER_LIST_DEF, 'address', 'main'],
+      [customers, SQLITE_CUSTOMER_LIST_DEF, 'city_country', 'germany'],
+      [customers, SQLITE_CUSTOMER_LIST_DEF, 'contact_number', '555'],
     ];
     let trigram = 0;
     for (const [runner, def, attribute, value] of cases) {
@@ -192,8 +193,8 @@ describe('query plans with a big and a small tenant', () => {
     ];
     for (const tenant of [big, small])
       for (const query of queries) {
-        const a = run(USER_LIST_DEF, tenant, query, 'index');
-        expect(run(USER_LIST_DEF, tenant, query, 'scan')).toEqual(a);
+        const a = run(SQLITE_USER_LIST_DEF, tenant, query, 'index');
+        expect(run(SQLITE_USER_LIST_DEF, tenant, query, 'scan')).toEqual(a);
         expect(a.ids.length).toBeGreaterThan(0);
         expect(users.run(tenant, query).total).toBe(a.n);
       }

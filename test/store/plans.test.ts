@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/db.js';
 import { ListRunner } from '../../src/store/sqlite/list-query.js';
-import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
+import { SQLITE_USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
 
 /**
@@ -21,7 +21,7 @@ describe('query plans', () => {
       strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + i * 60, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + i * 60, 'unixepoch'),
       CASE WHEN i % 20 = 0 THEN '2025-01-01T00:00:00.000Z' END FROM n;
     ANALYZE;`);
-  const runner = new ListRunner(db, USER_LIST_DEF);
+  const runner = new ListRunner(db, SQLITE_USER_LIST_DEF);
   const plan = (query: ReturnType<typeof q>) => runner.explain(1, query);
 
   it('has no index leading with tenant_id on users or customers but the partial tenant indexes', () => {

@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import type { CalendarEvent, ConnectedAccount, ListQuery, OnlineConference, OnlineConferenceAccount, OnlineConferenceAttendee, OnlineConferenceRecording, PageQuery, TypeName } from '../../contract/index.js';
-import { CONFERENCE_ACCOUNT_COLUMNS, CONNECTED_COLUMNS } from '../sqlite/repos/accounts.js';
-import { ATTENDEE_COLUMNS } from '../sqlite/repos/attendees.js';
-import { EVENT_COLUMNS, type EventAttendeeRow, type EventRow } from '../sqlite/repos/calendars.js';
-import { CONFERENCE_COLUMNS, CONFERENCE_LIST_DEF, type ConferenceRow, toConference } from '../sqlite/repos/conferences.js';
-import { RECORDING_COLUMNS } from '../sqlite/repos/recordings.js';
+import { CONFERENCE_ACCOUNT_COLUMNS, CONNECTED_COLUMNS } from '../rows/accounts.js';
+import { ATTENDEE_COLUMNS } from '../rows/conferences.js';
+import { EVENT_COLUMNS, type EventAttendeeRow, type EventRow } from '../rows/calendars.js';
+import { CONFERENCE_COLUMNS, CONFERENCE_LIST_DEF, type ConferenceRow, toConference } from '../rows/conferences.js';
+import { RECORDING_COLUMNS } from '../rows/conferences.js';
 import type { AttendeeInsert, CalendarRecord, ConferenceInsert, ConnectedAccountInsert, ConferenceAccountInsert, EventInsert, EventPatch, ListResult, ProviderRecord, RecordingInsert } from '../types.js';
 import { bool, NotFoundError, nowIso, pageOffset } from '../util.js';
 import { type ListReads, patchSet, runList } from './people.js';

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import type { Customer, ListQuery, User } from '../../contract/index.js';
 import type { CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.js';
-import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../sqlite/repos/customers.js';
-import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../sqlite/repos/users.js';
+import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../rows/customers.js';
+import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../rows/users.js';
 import { NotFoundError, nowIso } from '../util.js';
 import { compileList } from './list-query.js';
 import type { ListTotals } from './list-totals.js';

@@ -1,4 +1,5 @@
-import { addressSql, cityCountrySql, TRIGRAM_TABLES, trigramDdl, trigramPendingDdl } from './trigram.js';
+import { TRIGRAM_TABLES, trigramDdl, trigramPendingDdl } from './trigram.js';
+import { addressSql, cityCountrySql } from '../rows/texts.js';
 import { listCountsDdl } from './list-counts.js';
 import type { Db } from './db.js';
 import { SQLITE_USER_JSON, USER_JSON_FIELDS } from '../user-json.js';
