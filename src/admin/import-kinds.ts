@@ -10,15 +10,12 @@ import type { z } from 'zod';
 import type { TypeName } from '../contract/common.js';
 import { USER_STATUS } from '../contract/resources.js';
 import { addError, type FieldErrors } from '../contract/validation.js';
-import { ask, type StepStore, type Steps } from './steps.js';
+import { ask, type Steps } from './steps.js';
 import { emitEvent } from './events.js';
 import * as S from './import-schemas.js';
 
 const SELECTED_INVALID = 'The selected :attribute is invalid.';
 const TAKEN = 'The :attribute has already been taken.';
-
-/** What an import reads and writes (see steps.ts). */
-export type ImportStore = StepStore;
 
 /** State shared by the records of one import (duplicates within the file, caches). */
 export class ImportContext {
