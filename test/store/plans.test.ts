@@ -57,4 +57,16 @@ describe('query plans', () => {
       (db.prepare(`SELECT COUNT(*) AS n FROM users WHERE tenant_id = 1 AND deleted_at IS NULL AND department_id = 1`).get() as { n: number }).n,
     );
   });
+
+  it('counts department_id Equal from its covering index and walks its page there in id order (the plain index read every row)', () => {
+    const query = q({ filter: f('department_id', 'integer', 'Equal', 1) });
+    const p = plan(query);
+    expect(p.count.join(' ')).toMatch(/USING COVERING INDEX users_department_tenant \(department_id=\? AND tenant_id=\? AND deleted_at=\?\)/);
+    expect(p.page.join(' ')).toMatch(/USING INDEX users_department_tenant \(department_id=\? AND tenant_id=\? AND deleted_at=\?\)/);
+    expect(p.page.join(' ')).not.toMatch(/TEMP B-TREE/);
+    const expected = db.prepare(`SELECT id FROM users WHERE tenant_id = 1 AND deleted_at IS NULL AND department_id = 1 ORDER BY id`).pluck().all() as number[];
+    const page = runner.run(1, { ...query, page_size: 15, page_number: 3 });
+    expect(page.total).toBe(expected.length);
+    expect(page.rows.map((r) => (r as { id: number }).id)).toEqual(expected.slice(30, 45));
+  });
 });
