@@ -19,11 +19,12 @@ describe('migrations and pragmas', () => {
     const db = openDatabase(':memory:');
     const tables = db.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name").pluck().all();
     expect(tables).toEqual([
-      'access_keys', 'calendars', 'conference_accounts', 'conference_attendees', 'conferences', 'connected_accounts', 'customers', 'customers_text_pending',
+      'access_keys', 'calendars', 'conference_accounts', 'conference_attendees', 'conferences', 'connected_accounts', 'customers', 'customers_text_mark', 'customers_text_pending',
       'departments', 'event_attendees', 'events', 'fault_rules', 'instance_clock', 'invitations', 'list_counts', 'meeting_links', 'providers', 'recordings', 'roles', 'tenant_domains', 'tenants', 'users',
-      'users_text_pending', 'webhook_attempts', 'webhook_deliveries', 'webhook_destinations',
+      'users_text_mark', 'users_text_pending', 'webhook_attempts', 'webhook_deliveries', 'webhook_destinations',
     ]);
-    // The trigram indexes (FTS5, contentless) of migration 10; the ids they may not hold yet are in the *_text_pending tables (migration 14).
+    // The trigram indexes (FTS5, contentless) of migration 10; the ids they may not hold yet are in the *_text_pending tables (migration 14)
+    // or above the id in the *_text_mark tables (migration 15).
     expect(db.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'virtual' ORDER BY name").pluck().all()).toEqual(['customers_text', 'users_text']);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);

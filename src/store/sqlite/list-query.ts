@@ -21,16 +21,23 @@ export interface ColumnDef {
    */
   semi?: { fk: string; table: string; column: string; index: string };
   /**
-   * The covering index on (column, tenant, deleted_at) WHERE tenant > 0 (migration 9) that a large
-   * tenant's count of a filter on this column names: it reads the index alone, never the rows.
+   * The covering index that a large tenant's count of a filter on this column names: it reads the
+   * index alone, never the rows. On (column, tenant, deleted_at) WHERE tenant > 0 (migrations 9
+   * and 10), or on (column, id, tenant, deleted_at) (`countIndexById`).
    */
   countIndex?: string;
   /**
-   * The trigram table (trigram.ts) that answers this attribute's `Contains` of 3 or more
-   * characters for a large tenant's live rows, the attribute's column in it, and the table of the
-   * ids whose texts it may not hold yet.
+   * `countIndex` is on (column, id, tenant, deleted_at), of every row (migration 15): a value's
+   * entries hold every tenant's rows, live and trashed, in id order, so a walk of them is in id
+   * order but may step over other tenants' entries (no `CompiledList.range`).
    */
-  trigram?: { fts: string; pending: string; column: string };
+  countIndexById?: boolean;
+  /**
+   * The trigram table (trigram.ts) that answers this attribute's `Contains` of 3 or more
+   * characters for a large tenant's live rows, the attribute's column in it, the table of the
+   * ids whose texts it may not hold yet, and the table of its mark (the rows above it are not there).
+   */
+  trigram?: { fts: string; pending: string; mark: string; column: string };
 }
 
 /**
@@ -206,8 +213,10 @@ function compileSemi(semi: NonNullable<ColumnDef['semi']>, col: ColumnDef, filte
  * id order, when there is one: the tenant index (tenant, deleted_at) for an unfiltered list, the
  * filter column's count index (column, tenant, deleted_at) for an Equal filter on a large
  * tenant. With every key column bound by equality, equal keys sort by rowid, so the page walks
- * `offset + limit` entries and never sorts. (A small tenant's filtered list keeps the tenant index:
- * at most SMALL_TENANT_ROWS rows either way.)
+ * `offset + limit` entries and never sorts. A count index on (column, id, tenant, deleted_at)
+ * (`ColumnDef.countIndexById`) is walked the same way, in id order, but its entries of the value
+ * are every tenant's. (A small tenant's filtered list keeps the tenant index: at most
+ * SMALL_TENANT_ROWS rows either way.)
  */
 function rangeIndex(def: ListDef, query: ListQuery, col: ColumnDef | undefined, access: TenantAccess): string | undefined {
   if (query.with_trashed || def.columns[query.order_by]?.sql !== def.idColumn) return undefined;
@@ -306,7 +315,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     seekSql,
     tailSql,
     windowSql,
-    range: range !== undefined,
+    range: range !== undefined && !(query.filter && col?.countIndexById),
     counterTotal: counted !== undefined,
     countSql:
       counted !== undefined
@@ -323,16 +332,22 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   if (col?.trigram && match) {
     // A large tenant's live rows whose text contains the value: the trigram table's matches
     // (a doclist, in id order), each looked up in the tenant index (covering: tenant, deleted_at,
-    // id), but for the rows whose ids are pending (trigram.ts: their texts may be stale or
-    // missing there); of those, the ones whose own text passes the filter (a few hundred at most).
+    // id), but for the stale rows (trigram.ts: their texts may be stale or missing there): of the
+    // rows pending at or below the mark and the rows above it (a few hundred at most, above it by
+    // their ids alone: NOT INDEXED keeps any index out but the rowid), the ones whose own text
+    // passes the filter.
     const { fts, pending } = col.trigram;
+    const mark = `(SELECT indexed_to FROM ${col.trigram.mark})`;
     const live = `${def.tenantColumn} = ? AND ${def.tenantColumn} > 0 AND ${def.deletedColumn} IS NULL`;
     const notPending = `${fts}.rowid NOT IN (SELECT id FROM ${pending})`;
-    const pendingMatches = `SELECT ${def.idColumn} FROM ${pending} CROSS JOIN ${def.from} ON ${def.idColumn} = ${pending}.id WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${filterSql}`;
+    const matching = `${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${filterSql}`;
+    const staleMatches =
+      `SELECT ${def.idColumn} FROM ${pending} CROSS JOIN ${def.from} ON ${def.idColumn} = ${pending}.id WHERE ${pending}.id <= ${mark} AND ${matching}` +
+      ` UNION ALL SELECT ${def.idColumn} FROM ${def.from} NOT INDEXED WHERE ${def.idColumn} > ${mark} AND ${matching}`;
     const indexedCount = `SELECT COUNT(*) FROM ${fts} CROSS JOIN ${def.from} INDEXED BY ${def.tenantIndex} ON ${def.idColumn} = ${fts}.rowid WHERE ${live} AND ${fts} MATCH ? AND ${notPending}`;
-    compiled.countSql = `SELECT (${indexedCount}) + (SELECT COUNT(*) FROM (${pendingMatches})) AS n`;
-    compiled.countParams = [match, TENANT, ...params];
-    const ids = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? AND ${notPending} UNION ALL ${pendingMatches}`;
+    compiled.countSql = `SELECT (${indexedCount}) + (SELECT COUNT(*) FROM (${staleMatches})) AS n`;
+    compiled.countParams = [match, TENANT, ...params, TENANT, ...params];
+    const ids = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? AND ${notPending} UNION ALL ${staleMatches}`;
     compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${pageJoins} WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${def.idColumn} IN (${ids}) ORDER BY ${order} LIMIT ? OFFSET ?`;
   }
   return compiled;
