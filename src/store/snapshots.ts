@@ -85,7 +85,5 @@ export const NOT_IN_SNAPSHOTS: Readonly<Record<string, string>> = {
   customers_text: "SQLite's trigram index of customers' texts, likewise",
   users_text_pending: "the users whose texts SQLite's trigram index may not hold yet (trigram.ts): derived, its triggers record them as a restore writes the rows",
   customers_text_pending: 'the customers whose texts the trigram index may not hold yet, likewise',
-  users_text_mark: "the highest user id SQLite's trigram index was brought up to date to (trigram.ts): derived, its triggers move it as a restore writes the rows",
-  customers_text_mark: "the highest customer id SQLite's trigram index was brought up to date to, likewise",
   list_counts: "rows per tenant of the counted lists (store/list-counts.ts): derived, its triggers count as a restore writes the rows",
 };

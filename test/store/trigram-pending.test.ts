@@ -28,83 +28,38 @@ const answer = (r: { total: number; rows: { id: number }[] }) => ({ total: r.tot
 /** A Contains list of tenant 1's customers: its total and its ids (all on one page). */
 const contains = (store: SqliteStore, attribute: string, value: string) => answer(store.customers.list(1, containsQuery(attribute, value)));
 
-describe('trigram tables with pending rows (migrations 14 and 15)', () => {
+describe('trigram tables with pending rows (migration 14)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'confctl-trigram-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let files = 0;
 
   /** A store whose tenant 1 holds CUSTOMERS fillers, and a plain connection to its file. */
-  function fixture(): { store: SqliteStore; raw: Database.Database; pending: () => number[]; mark: () => number } {
+  function fixture(): { store: SqliteStore; raw: Database.Database; pending: () => number[] } {
     const file = join(dir, `db-${++files}.sqlite`);
     const store = openStore(file);
     store.tenants.create('big.test');
     const raw = new Database(file);
     raw.exec(fillers(CUSTOMERS));
     const pending = () => raw.prepare('SELECT id FROM customers_text_pending ORDER BY id').pluck().all() as number[];
-    const mark = () => raw.prepare('SELECT indexed_to FROM customers_text_mark').pluck().get() as number;
-    return { store, raw, pending, mark };
+    return { store, raw, pending };
   }
 
-  it('records no new row as pending: the rows above the mark are, and the insert TRIGRAM_PENDING_MAX above it brings the FTS table up to date', () => {
-    const { store, raw, pending, mark } = fixture();
+  it('flushes the pending texts into the FTS table when TRIGRAM_PENDING_MAX ids are pending, and empties the pending table', () => {
+    const { store, raw, pending } = fixture();
     try {
-      // Inserted one by one: the FTS table was brought up to date at every TRIGRAM_PENDING_MAX-th id.
       const left = CUSTOMERS % TRIGRAM_PENDING_MAX;
-      expect(pending()).toEqual([]);
-      expect(mark()).toBe(CUSTOMERS - left);
+      expect(pending()).toHaveLength(left);
       const match = raw.prepare("SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH '{email} : \"filler\"'").pluck();
       expect(match.get()).toBe(CUSTOMERS - left);
-      // The list reads the trigram table for this tenant, and counts the rows above the mark by their own text.
+      // The list reads the trigram table for this tenant, and counts the pending rows by their own text.
       expect(new ListRunner(raw, CUSTOMER_LIST_DEF).explain(1, q({ filter: f('email', 'text', 'Contains', 'filler') })).count.join(' ')).toMatch(/customers_text VIRTUAL TABLE/);
       expect(contains(store, 'email', 'FILLER').total).toBe(CUSTOMERS);
-      expect(contains(store, 'email', `filler${CUSTOMERS - 1}@`)).toEqual({ total: 1, ids: [CUSTOMERS] });
       raw.exec(fillers(TRIGRAM_PENDING_MAX - left - 1, CUSTOMERS));
-      expect(mark()).toBe(CUSTOMERS - left);
-      expect(contains(store, 'email', 'filler').total).toBe(CUSTOMERS + TRIGRAM_PENDING_MAX - left - 1);
+      expect(pending()).toHaveLength(TRIGRAM_PENDING_MAX - 1);
       raw.exec(fillers(1, CUSTOMERS + TRIGRAM_PENDING_MAX));
       expect(pending()).toEqual([]);
-      expect(mark()).toBe(CUSTOMERS + TRIGRAM_PENDING_MAX - left);
       expect(match.get()).toBe(CUSTOMERS + TRIGRAM_PENDING_MAX - left);
       expect(contains(store, 'email', 'filler').total).toBe(CUSTOMERS + TRIGRAM_PENDING_MAX - left);
-    } finally {
-      raw.close();
-      store.close();
-    }
-  });
-
-  it('flushes when TRIGRAM_PENDING_MAX ids are pending (updates, a delete), the rows above the mark with them', () => {
-    const { store, raw, pending, mark } = fixture();
-    try {
-      expect(mark()).toBeLessThan(CUSTOMERS);
-      raw.exec(`UPDATE customers SET last_name = 'Bilby' WHERE id <= ${TRIGRAM_PENDING_MAX - 1}`);
-      expect(pending()).toHaveLength(TRIGRAM_PENDING_MAX - 1);
-      expect(contains(store, 'last_name', 'bilb').total).toBe(TRIGRAM_PENDING_MAX - 1);
-      raw.exec(`DELETE FROM customers WHERE id = ${TRIGRAM_PENDING_MAX}`);
-      expect(pending()).toEqual([]);
-      expect(mark()).toBe(CUSTOMERS);
-      const match = raw.prepare("SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH '{last_name} : \"bilb\"'").pluck();
-      expect(match.get()).toBe(TRIGRAM_PENDING_MAX - 1);
-      expect(raw.prepare("SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH '{email} : \"filler\"'").pluck().get()).toBe(CUSTOMERS - 1);
-      expect(contains(store, 'last_name', 'row').total).toBe(CUSTOMERS - TRIGRAM_PENDING_MAX);
-      expect(contains(store, 'last_name', 'bilb').total).toBe(TRIGRAM_PENDING_MAX - 1);
-    } finally {
-      raw.close();
-      store.close();
-    }
-  });
-
-  it('records a row inserted at or below the mark (an explicit id, as a restore writes it) as pending', () => {
-    const { store, raw, pending, mark } = fixture();
-    try {
-      raw.prepare('DELETE FROM customers WHERE id = 7').run();
-      expect(pending()).toEqual([7]);
-      // Flushed (the next TRIGRAM_PENDING_MAX-th id): the FTS table holds nothing of id 7, and nothing is pending.
-      raw.exec(fillers(TRIGRAM_PENDING_MAX, CUSTOMERS));
-      expect(pending()).toEqual([]);
-      expect(mark()).toBeGreaterThan(7);
-      raw.exec(`INSERT INTO customers (id, tenant_id, first_name, last_name, email, created_at, updated_at) VALUES (7, 1, 'Wil', 'Wallaby', 'wil@wallaby.example', '${AT}', '${AT}')`);
-      expect(pending()).toEqual([7]);
-      expect(contains(store, 'last_name', 'allab')).toEqual({ total: 1, ids: [7] });
     } finally {
       raw.close();
       store.close();
@@ -228,44 +183,6 @@ describe('trigram tables with pending rows (migrations 14 and 15)', () => {
       expect(check.prepare('SELECT id FROM customers_text_pending').pluck().all()).toEqual([1]);
       expect(contains(store, 'email', 'filler0@').total).toBe(0);
       expect(contains(store, 'email', 'platypus').total).toBe(1);
-    } finally {
-      check.close();
-      store.close();
-    }
-  });
-
-  it("migration 15 upgrades a version-14 database in place: the mark at the highest id, the pending rows kept, one index per customers' attribute", () => {
-    const file = join(dir, 'v14.sqlite');
-    const raw = new Database(file);
-    for (const m of MIGRATIONS.filter((m) => m.version <= 14)) raw.exec(m.sql);
-    raw.pragma('user_version = 14');
-    raw.exec(`INSERT INTO tenants (id, created_at) VALUES (1, '${AT}');`);
-    raw.exec(fillers(CUSTOMERS));
-    raw.exec("UPDATE customers SET last_name = 'Dingo' WHERE id = 3");
-    const pendingBefore = raw.prepare('SELECT id FROM customers_text_pending ORDER BY id').pluck().all() as number[];
-    raw.close();
-    // Migration 14 recorded every new row: some are pending, the others' texts are in the FTS table.
-    expect(pendingBefore).toContain(3);
-    expect(pendingBefore).toContain(CUSTOMERS);
-    const store = openStore(file);
-    const check = new Database(file);
-    try {
-      expect(check.prepare('SELECT indexed_to FROM customers_text_mark').pluck().get()).toBe(CUSTOMERS);
-      expect(check.prepare('SELECT id FROM customers_text_pending ORDER BY id').pluck().all()).toEqual(pendingBefore);
-      expect(contains(store, 'email', 'filler').total).toBe(CUSTOMERS);
-      expect(contains(store, 'last_name', 'dingo')).toEqual({ total: 1, ids: [3] });
-      expect(contains(store, 'email', `filler${CUSTOMERS - 1}@`)).toEqual({ total: 1, ids: [CUSTOMERS] });
-      const indexes = check.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'customers' AND sql IS NOT NULL ORDER BY name").raw().all() as [string, string][];
-      expect(indexes.map(([name]) => name)).toEqual([
-        'customers_address', 'customers_city_country', 'customers_contact_number_count', 'customers_created_at_count', 'customers_deleted',
-        'customers_email_count', 'customers_email_live', 'customers_first_name_count', 'customers_last_name_count', 'customers_middle_name_count',
-        'customers_tenant', 'customers_tenant_ids', 'customers_updated_at_count',
-      ]);
-      expect(Object.fromEntries(indexes)['customers_email_count']).toBe('CREATE INDEX customers_email_count ON customers(email COLLATE NOCASE, id, tenant_id, deleted_at)');
-      // A new row records nothing: it lies above the mark.
-      const added = store.customers.insert(1, { first_name: 'Kim', last_name: 'Koala', email: 'kim@koala.example' });
-      expect(check.prepare('SELECT id FROM customers_text_pending ORDER BY id').pluck().all()).toEqual(pendingBefore);
-      expect(contains(store, 'last_name', 'koal')).toEqual({ total: 1, ids: [added.id] });
     } finally {
       check.close();
       store.close();

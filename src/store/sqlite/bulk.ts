@@ -25,7 +25,7 @@ import { isSqliteBusyError } from '../busy.js';
 import { type Db } from './db.js';
 import { CUSTOMER_COLUMNS, customerRow } from './repos/customers.js';
 import { USER_COLUMNS, userRow } from './repos/users.js';
-import { TRIGRAM_TABLES, type TrigramTable, trigramFlushSql, trigramTriggers } from './trigram.js';
+import { TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramTriggers } from './trigram.js';
 import { counterInsertTrigger, recountListCounts } from './list-counts.js';
 
 const [USERS_TEXT, CUSTOMERS_TEXT] = TRIGRAM_TABLES;
@@ -88,13 +88,14 @@ export function bulkRepo(db: Db): BulkRepo {
         return names.get(id)!;
       };
       let id = db.prepare('SELECT coalesce(max(id), 0) FROM users').pluck().get() as number;
+      const firstId = id + 1;
       const loaded = take(rows, count, (row) => {
         const stored = userRow(row);
         id++;
         const text = userJsonText({ id, ...stored, name: `${stored.first_name} ${stored.last_name}`, department_name: nameOf(stored.department_id) });
         insert.run(id, tenantId, text, ...values(stored, USER_COLUMNS));
       });
-      fillTrigrams(db, USERS_TEXT);
+      fillTrigrams(db, USERS_TEXT, firstId);
       restore();
       recountListCounts(db, ['users']);
       return loaded;
@@ -105,8 +106,9 @@ export function bulkRepo(db: Db): BulkRepo {
         return take(rows, count, (row: CustomerInsert) => insert.run(tenantId, ...values(customerRow(row), CUSTOMER_COLUMNS)));
       }
       const restore = suspend(db, 'customers', [trigramTriggers(CUSTOMERS_TEXT).insert, counterInsertTrigger('customers')]);
+      const firstId = (db.prepare('SELECT coalesce(max(id), 0) FROM customers').pluck().get() as number) + 1;
       const loaded = take(rows, count, (row: CustomerInsert) => insert.run(tenantId, ...values(customerRow(row), CUSTOMER_COLUMNS)));
-      fillTrigrams(db, CUSTOMERS_TEXT);
+      fillTrigrams(db, CUSTOMERS_TEXT, firstId);
       restore();
       recountListCounts(db, ['customers']);
       return loaded;
@@ -129,15 +131,15 @@ export function bulkRepo(db: Db): BulkRepo {
 }
 
 /**
- * Brings `t`'s trigram table up to date (`trigramFlushSql`: the loaded rows lie above its mark)
- * with a FILL_HASH_BYTES pending index, then sets FTS5's default (1 MiB) back: the configuration
- * table keeps that row (FTS5 has no command to delete a setting, and its tables may not be
- * written directly), so later writes behave as in a table that never had the setting.
+ * Writes the texts of the rows from `firstId` on into `t`'s trigram table with a FILL_HASH_BYTES
+ * pending index, then sets FTS5's default (1 MiB) back: the configuration table keeps that row
+ * (FTS5 has no command to delete a setting, and its tables may not be written directly), so later
+ * writes behave as in a table that never had the setting.
  */
-function fillTrigrams(db: Db, t: TrigramTable): void {
+function fillTrigrams(db: Db, t: TrigramTable, firstId: number): void {
   const hashsize = (bytes: number) => db.exec(`INSERT INTO ${t.fts}(${t.fts}, rank) VALUES ('hashsize', ${bytes})`);
   hashsize(FILL_HASH_BYTES);
-  db.exec(trigramFlushSql(t));
+  db.prepare(trigramFillSql(t, 'id >= ?')).run(firstId);
   hashsize(FTS5_DEFAULT_HASH_BYTES);
 }
 

@@ -34,10 +34,10 @@ export interface ColumnDef {
   countIndexById?: boolean;
   /**
    * The trigram table (trigram.ts) that answers this attribute's `Contains` of 3 or more
-   * characters for a large tenant's live rows, the attribute's column in it, the table of the
-   * ids whose texts it may not hold yet, and the table of its mark (the rows above it are not there).
+   * characters for a large tenant's live rows, the attribute's column in it, and the table of the
+   * ids whose texts it may not hold yet.
    */
-  trigram?: { fts: string; pending: string; mark: string; column: string };
+  trigram?: { fts: string; pending: string; column: string };
 }
 
 /**
@@ -332,22 +332,16 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   if (col?.trigram && match) {
     // A large tenant's live rows whose text contains the value: the trigram table's matches
     // (a doclist, in id order), each looked up in the tenant index (covering: tenant, deleted_at,
-    // id), but for the stale rows (trigram.ts: their texts may be stale or missing there): of the
-    // rows pending at or below the mark and the rows above it (a few hundred at most, above it by
-    // their ids alone: NOT INDEXED keeps any index out but the rowid), the ones whose own text
-    // passes the filter.
+    // id), but for the rows whose ids are pending (trigram.ts: their texts may be stale or
+    // missing there); of those, the ones whose own text passes the filter (a few hundred at most).
     const { fts, pending } = col.trigram;
-    const mark = `(SELECT indexed_to FROM ${col.trigram.mark})`;
     const live = `${def.tenantColumn} = ? AND ${def.tenantColumn} > 0 AND ${def.deletedColumn} IS NULL`;
     const notPending = `${fts}.rowid NOT IN (SELECT id FROM ${pending})`;
-    const matching = `${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${filterSql}`;
-    const staleMatches =
-      `SELECT ${def.idColumn} FROM ${pending} CROSS JOIN ${def.from} ON ${def.idColumn} = ${pending}.id WHERE ${pending}.id <= ${mark} AND ${matching}` +
-      ` UNION ALL SELECT ${def.idColumn} FROM ${def.from} NOT INDEXED WHERE ${def.idColumn} > ${mark} AND ${matching}`;
+    const pendingMatches = `SELECT ${def.idColumn} FROM ${pending} CROSS JOIN ${def.from} ON ${def.idColumn} = ${pending}.id WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${filterSql}`;
     const indexedCount = `SELECT COUNT(*) FROM ${fts} CROSS JOIN ${def.from} INDEXED BY ${def.tenantIndex} ON ${def.idColumn} = ${fts}.rowid WHERE ${live} AND ${fts} MATCH ? AND ${notPending}`;
-    compiled.countSql = `SELECT (${indexedCount}) + (SELECT COUNT(*) FROM (${staleMatches})) AS n`;
-    compiled.countParams = [match, TENANT, ...params, TENANT, ...params];
-    const ids = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? AND ${notPending} UNION ALL ${staleMatches}`;
+    compiled.countSql = `SELECT (${indexedCount}) + (SELECT COUNT(*) FROM (${pendingMatches})) AS n`;
+    compiled.countParams = [match, TENANT, ...params];
+    const ids = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? AND ${notPending} UNION ALL ${pendingMatches}`;
     compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${pageJoins} WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${def.idColumn} IN (${ids}) ORDER BY ${order} LIMIT ? OFFSET ?`;
   }
   return compiled;

@@ -1,4 +1,4 @@
-import { addressSql, cityCountrySql, TRIGRAM_TABLES, trigramDdl, trigramMarkDdl, trigramPendingDdl } from './trigram.js';
+import { addressSql, cityCountrySql, TRIGRAM_TABLES, trigramDdl, trigramPendingDdl } from './trigram.js';
 import { listCountsDdl } from './list-counts.js';
 import type { Db } from './db.js';
 import { SQLITE_USER_JSON, USER_JSON_FIELDS } from '../user-json.js';
@@ -69,7 +69,8 @@ const countIndexSql = ([table, column, text]: readonly [string, string, boolean]
  * dominant tenant such an index hijacks the planner (ARCHITECTURE.md, "Index trap"), so they are
  * partial on `tenant_id > 0` (every row): the planner can use them only in a query that says so,
  * which the list compiler writes for small tenants only (list-query.ts, `TenantAccess`). Any
- * index holding `tenant_id` after another column is partial the same way (migration 3).
+ * index holding `tenant_id` right after another column is partial the same way (migration 3);
+ * migration 15's hold the id between (`MERGED_COUNT_INDEXES`).
  */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   {
@@ -537,18 +538,14 @@ CREATE INDEX customers_city_country ON customers(${cityCountrySql('')} COLLATE N
   },
   {
     version: 15,
-    name: "new rows of the trigram tables pending by their id, above a mark; one index per customers' attribute instead of two",
-    // See trigram.ts: migration 14's insert trigger recorded every new row's id in the pending
-    // table (a row write and a trigger more per POST /customers); rows above the mark are pending
-    // without it. MERGED_COUNT_INDEXES: a customer's insert wrote 20 indexes, now 13; each was a
-    // B-tree insert and a page more to write at every commit (docs/performance.md).
-    sql: `${TRIGRAM_TABLES.map(trigramMarkDdl).join('\n')}
-${MERGED_COUNT_INDEXES.map(
-  ([column, plain, text]) => `DROP INDEX IF EXISTS ${plain};
+    name: "one index per customers' attribute instead of two",
+    // See MERGED_COUNT_INDEXES: a customer's insert wrote 20 indexes, now 13; each was a B-tree
+    // insert and a page more to write at each commit (docs/performance.md).
+    sql: MERGED_COUNT_INDEXES.map(
+      ([column, plain, text]) => `DROP INDEX IF EXISTS ${plain};
 DROP INDEX IF EXISTS customers_${column}_count;
 CREATE INDEX customers_${column}_count ON customers(${column}${text ? ' COLLATE NOCASE' : ''}, id, tenant_id, deleted_at);`,
-).join('\n')}
-`,
+    ).join('\n'),
   },
 ];
 

@@ -17,16 +17,9 @@
  * date for all of them in one statement. Written row by row, FTS5 wrote a segment per insert (it
  * flushes its pending texts at every savepoint, and each statement of a transaction holding
  * others opens one): a customer's insert cost about 95 µs of CPU more than without the trigram
- * table, then about 30 (docs/performance.md).
- *
- * New rows record nothing (migration 15, `trigramMarkDdl`): a one-row table holds the highest id
- * the FTS table was brought up to date to (the mark), and a new row takes a higher id (SQLite's
- * rowid is the largest plus one), so the rows above the mark are pending by construction. A row
- * inserted at or below the mark (an explicit id, or the id of a deleted last row taken again) is
- * recorded as pending, and so is a row TRIGRAM_PENDING_MAX or more above the mark, which brings
- * the FTS table up to date: fewer than that many rows lie above it. The stale rows (those
- * above the mark and those pending) are few, so a `Contains` reads the FTS matches of the other
- * rows and tests the stale rows' own texts (list-query.ts): exact at every moment, in every process.
+ * table, now about 30 (docs/performance.md). The ids pending are few, so a `Contains` reads the
+ * FTS matches of the other rows and tests the pending rows' own texts (list-query.ts): exact at
+ * every moment, in every process.
  */
 import type { ListDef } from './list-query.js';
 
@@ -44,10 +37,8 @@ export const cityCountrySql = (alias: string) => joinPartsSql(', ', [alias + 'ci
 export interface TrigramTable {
   table: 'users' | 'customers';
   fts: string;
-  /** The ids of the rows at or below `mark` whose texts `fts` may not hold as they stand (migration 14). */
+  /** The ids of the rows whose texts `fts` may not hold as they stand (migration 14). */
   pending: string;
-  /** The one-row table of the mark: `fts` holds no text of a row above `indexed_to` (migration 15). */
-  mark: string;
   columns: Readonly<Record<string, (alias: string) => string>>;
   /** The stored columns whose update changes a text. */
   sources: readonly string[];
@@ -60,7 +51,6 @@ export const TRIGRAM_TABLES: readonly TrigramTable[] = [
     table: 'users',
     fts: 'users_text',
     pending: 'users_text_pending',
-    mark: 'users_text_mark',
     columns: { first_name: plain('first_name'), last_name: plain('last_name'), email: plain('email') },
     sources: ['first_name', 'last_name', 'email'],
   },
@@ -68,7 +58,6 @@ export const TRIGRAM_TABLES: readonly TrigramTable[] = [
     table: 'customers',
     fts: 'customers_text',
     pending: 'customers_text_pending',
-    mark: 'customers_text_mark',
     columns: {
       first_name: plain('first_name'),
       middle_name: plain('middle_name'),
@@ -147,45 +136,6 @@ END;
 `;
 }
 
-/** The mark's value, as SQL (see `TrigramTable.mark`). */
-export const markSql = (t: TrigramTable) => `(SELECT indexed_to FROM ${t.mark})`;
-
-/**
- * Brings `t.fts` up to date (migration 15): the old texts of the pending rows out, the texts of
- * the pending rows still there and of the rows above the mark in, nothing pending, the mark at the
- * highest id. Statements separated by semicolons, for a trigger's body or `exec`.
- */
-export function trigramFlushSql(t: TrigramTable): string {
-  return `DELETE FROM ${t.fts} WHERE rowid IN (SELECT id FROM ${t.pending});
-  ${trigramFillSql(t, `id IN (SELECT id FROM ${t.pending}) OR id > ${markSql(t)}`)};
-  DELETE FROM ${t.pending};
-  UPDATE ${t.mark} SET indexed_to = (SELECT coalesce(max(id), 0) FROM ${t.table});`;
-}
-
-/**
- * Migration 15's DDL for one table: the mark, at the highest id (migration 14's FTS table holds
- * every row's text but the pending ones', which stay pending). An insert records its row as
- * pending only at or below the mark, or TRIGRAM_PENDING_MAX or more above it, which flushes: one
- * trigger on an insert (each trigger fired costs a sub-program's run), and the flush brings the
- * rows above the mark in too.
- */
-export function trigramMarkDdl(t: TrigramTable): string {
-  const names = trigramTriggers(t);
-  const far = (id: string) => `${id} >= ${markSql(t)} + ${TRIGRAM_PENDING_MAX}`;
-  return `
-CREATE TABLE ${t.mark} (id INTEGER PRIMARY KEY CHECK (id = 1), indexed_to INTEGER NOT NULL);
-INSERT INTO ${t.mark} (id, indexed_to) SELECT 1, coalesce(max(id), 0) FROM ${t.table};
-DROP TRIGGER ${names.insert};
-DROP TRIGGER ${names.flush};
-CREATE TRIGGER ${names.insert} AFTER INSERT ON ${t.table} WHEN NEW.id <= ${markSql(t)} OR ${far('NEW.id')} BEGIN
-  INSERT OR IGNORE INTO ${t.pending}(id) VALUES (NEW.id);
-END;
-CREATE TRIGGER ${names.flush} AFTER INSERT ON ${t.pending} WHEN ${far('NEW.id')} OR (SELECT count(*) FROM ${t.pending}) >= ${TRIGRAM_PENDING_MAX} BEGIN
-  ${trigramFlushSql(t)}
-END;
-`;
-}
-
 /** Writes the texts of `t.table`'s rows that `where` selects (rows loaded with the insert trigger suspended). */
 export function trigramFillSql(t: TrigramTable, where: string): string {
   const cols = Object.keys(t.columns);
@@ -208,7 +158,7 @@ export function trigramMatch(column: string, value: string): string | undefined 
 export function withTrigrams(def: ListDef, table: TrigramTable['table']): ListDef {
   const t = TRIGRAM_TABLES.find((x) => x.table === table)!;
   const columns = Object.fromEntries(
-    Object.entries(def.columns).map(([name, col]) => [name, name in t.columns ? { ...col, trigram: { fts: t.fts, pending: t.pending, mark: t.mark, column: name } } : col]),
+    Object.entries(def.columns).map(([name, col]) => [name, name in t.columns ? { ...col, trigram: { fts: t.fts, pending: t.pending, column: name } } : col]),
   );
   return { ...def, columns };
 }

@@ -51,14 +51,13 @@ function contents(store: SqliteStore, tenantId: number) {
       })),
       journal: db.pragma('journal_mode', { simple: true }),
       // What the trigram indexes answer for the tenant's rows (filled by the loader, not by the insert triggers, when deferred):
-      // a pending row (migration 14) or one above the mark (migration 15) is answered by its own text, the others by the index.
+      // a pending row (migration 14) is answered by its own text, the others by the index.
       trigrams: (['users', 'customers'] as const).map((table) => {
         const match = db.prepare(`SELECT rowid FROM ${table}_text WHERE ${table}_text MATCH ? AND rowid NOT IN (SELECT id FROM ${table}_text_pending)`).pluck();
-        const mark = db.prepare(`SELECT indexed_to FROM ${table}_text_mark`).pluck().get() as number;
         const pending = new Set(db.prepare(`SELECT id FROM ${table}_text_pending`).pluck().all() as number[]);
         // every 50th row: a match reads the doclists of every trigram of the e-mail, most of them in every row
         const emails = db.prepare(`SELECT id, lower(email) AS email FROM ${table} WHERE tenant_id = ? AND id % 50 = 0 ORDER BY id`).all(tenantId) as { id: number; email: string }[];
-        return emails.filter((r) => pending.has(r.id) || r.id > mark || (match.all(`{email} : "${r.email}"`) as number[]).includes(r.id)).map((r) => r.id);
+        return emails.filter((r) => pending.has(r.id) || (match.all(`{email} : "${r.email}"`) as number[]).includes(r.id)).map((r) => r.id);
       }),
     };
   } finally {
