@@ -119,8 +119,10 @@ describe('lists on the main thread and on read workers', () => {
     // An Equal filter in id order: cold on a worker, then here.
     expect(await onWorker(control, call, '/users?filter_attribute=status&filter_value=0')).toBe(true);
     expect(await onWorker(control, call, '/users?filter_attribute=status&filter_value=0&page_number=2')).toBe(false);
+    // The customers' Equal walks (last_name, id, tenant, deleted_at), whose entries of a value are
+    // every tenant's (migration 15): how many it steps over is not known, so it stays on a worker.
     expect(await onWorker(control, call, '/customers?filter_attribute=last_name&filter_value=Smith')).toBe(true);
-    expect(await onWorker(control, call, '/customers?filter_attribute=last_name&filter_value=Smith&page_number=2')).toBe(false);
+    expect(await onWorker(control, call, '/customers?filter_attribute=last_name&filter_value=Smith&page_number=2')).toBe(true);
     // Lists whose page may read the whole tenant stay on workers, warm or not: a Contains (the
     // head-of-line case), another order, trashed rows, another operator.
     for (const path of [

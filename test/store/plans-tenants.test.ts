@@ -82,6 +82,31 @@ describe('query plans with a big and a small tenant', () => {
     expect(plans).not.toMatch(/users_tenant|users_department_tenant|ANY\(/);
   });
 
+  it("customers' attributes have one index each, on (attribute, id, tenant, deleted_at) (migration 15): it orders and counts, and pages in either order give the plain query's rows", () => {
+    const lastName = (db.prepare('SELECT last_name FROM customers WHERE tenant_id = ? ORDER BY id LIMIT 1 OFFSET 500').pluck().get(big) as string).toUpperCase();
+    const equal = page15({ filter: f('last_name', 'text', 'Equal', lastName), page_number: 3 });
+    const plan = text(customers.explain(big, equal));
+    // the Equal filter's ids in id order from the value's entries, its count from them alone
+    expect(plan.page).toMatch(/^CO-ROUTINE page \| SEARCH c USING COVERING INDEX customers_last_name_count \(last_name=\?\) \|/);
+    expect(plan.page).not.toMatch(/^CO-ROUTINE page \| [^|]+ \| USE TEMP B-TREE/);
+    expect(plan.count).toBe('SEARCH c USING COVERING INDEX customers_last_name_count (last_name=?)');
+    // the value's entries are every tenant's, live and trashed: not a range of exactly the tenant's rows
+    expect(compileList(SQLITE_CUSTOMER_LIST_DEF, equal).range).toBe(false);
+    expect(compileList(SQLITE_USER_LIST_DEF, page15({ filter: f('last_name', 'text', 'Equal', lastName) })).range).toBe(true);
+    const plain = (where: string, order: string, page: number) =>
+      (db.prepare(`SELECT id FROM customers WHERE tenant_id = ? AND deleted_at IS NULL AND ${where} ORDER BY ${order} LIMIT 15 OFFSET ?`).all(big, (page - 1) * 15) as { id: number }[]).map((r) => r.id);
+    const count = (where: string) => db.prepare(`SELECT COUNT(*) FROM customers WHERE tenant_id = ? AND deleted_at IS NULL AND ${where}`).pluck().get(big);
+    expect(run(SQLITE_CUSTOMER_LIST_DEF, big, equal, 'scan')).toEqual({ n: count(`last_name = '${lastName}' COLLATE NOCASE`), ids: plain(`last_name = '${lastName}' COLLATE NOCASE`, 'id', 3) });
+    // a filtered page in the attribute's order walks the same index, ties by id, no sort
+    const byEmail = page15({ order_by: 'email', order_direction: 'desc', page_number: 4, filter: f('id', 'integer', 'GreaterThan', 100) });
+    expect(text(customers.explain(big, byEmail)).page).toBe('SCAN c USING INDEX customers_email_count');
+    expect(run(SQLITE_CUSTOMER_LIST_DEF, big, byEmail, 'scan').ids).toEqual(plain('id > 100', 'email COLLATE NOCASE DESC, id DESC', 4));
+    // an updated_at range counted from the index alone
+    expect(text(customers.explain(big, page15({ filter: f('updated_at', 'date', 'LessThan', '2024-01-03T00:00:00.000Z') }))).count).toBe(
+      'SEARCH c USING COVERING INDEX customers_updated_at_count (updated_at<?)',
+    );
+  });
+
   it('the big tenant walks by id or by the order index and stops after the page (no sort)', () => {
     // its live rows in id order: the range of the tenant index, or of the filter column's count index for Equal
     const byId = text(users.explain(big, page15()));
@@ -102,8 +127,9 @@ describe('query plans with a big and a small tenant', () => {
     const byName = text(customers.explain(big, page15({ order_by: 'last_name' })));
     expect(byName.page).toMatch(/^CO-ROUTINE page \| (SCAN|SEARCH) c USING COVERING INDEX customers_last_name_count\b/);
     expect(byName.page).not.toMatch(/^CO-ROUTINE page \| [^|]+ \| USE TEMP B-TREE FOR ORDER BY/);
-    // a filtered page keeps the order's plain index
-    expect(text(customers.explain(big, page15({ order_by: 'last_name', filter: f('first_name', 'text', 'Contains', 'a') }))).page).toMatch(/^SCAN c USING INDEX customers_last_name$/);
+    // a filtered page walks the order's index: for customers, the count index on (attribute, id,
+    // tenant, deleted_at) of migration 15, in the order of the plain index it replaced (no sort)
+    expect(text(customers.explain(big, page15({ order_by: 'last_name', filter: f('first_name', 'text', 'Contains', 'a') }))).page).toBe('SCAN c USING INDEX customers_last_name_count');
     // the derived texts walk their expression indexes (migration 13), in both directions
     expect(text(customers.explain(big, page15({ order_by: 'address', order_direction: 'desc' }))).page).toBe('SCAN c USING INDEX customers_address');
     expect(text(customers.explain(big, page15({ order_by: 'city_country' }))).page).toBe('SCAN c USING INDEX customers_city_country');

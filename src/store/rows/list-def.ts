@@ -23,10 +23,17 @@ export interface ColumnDef {
    */
   semi?: { fk: string; table: string; column: string; index: string };
   /**
-   * The covering index on (column, tenant, deleted_at) WHERE tenant > 0 (migration 9) that a large
-   * tenant's count of a filter on this column names: it reads the index alone, never the rows.
+   * The covering index that a large tenant's count of a filter on this column names: it reads the
+   * index alone, never the rows. On (column, tenant, deleted_at) WHERE tenant > 0 (migrations 9
+   * and 10), or on (column, id, tenant, deleted_at) (`countIndexById`).
    */
   countIndex?: string;
+  /**
+   * `countIndex` is on (column, id, tenant, deleted_at), of every row (migration 15): a value's
+   * entries hold every tenant's rows, live and trashed, in id order, so a walk of them is in id
+   * order but may step over other tenants' entries (no `CompiledList.range`).
+   */
+  countIndexById?: boolean;
   /**
    * SQLite's trigram table (sqlite/trigram.ts) that answers this attribute's `Contains` of 3 or more
    * characters for a large tenant's live rows, the attribute's column in it, and the table of the

@@ -148,8 +148,10 @@ function compileSemi(semi: NonNullable<ColumnDef['semi']>, col: ColumnDef, filte
  * id order, when there is one: the tenant index (tenant, deleted_at) for an unfiltered list, the
  * filter column's count index (column, tenant, deleted_at) for an Equal filter on a large
  * tenant. With every key column bound by equality, equal keys sort by rowid, so the page walks
- * `offset + limit` entries and never sorts. (A small tenant's filtered list keeps the tenant index:
- * at most SMALL_TENANT_ROWS rows either way.)
+ * `offset + limit` entries and never sorts. A count index on (column, id, tenant, deleted_at)
+ * (`ColumnDef.countIndexById`) is walked the same way, in id order, but its entries of the value
+ * are every tenant's. (A small tenant's filtered list keeps the tenant index: at most
+ * SMALL_TENANT_ROWS rows either way.)
  */
 function rangeIndex(def: ListDef, query: ListQuery, col: ColumnDef | undefined, access: TenantAccess): string | undefined {
   if (query.with_trashed || def.columns[query.order_by]?.sql !== def.idColumn) return undefined;
@@ -248,7 +250,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     seekSql,
     tailSql,
     windowSql,
-    range: range !== undefined,
+    range: range !== undefined && !(query.filter && col?.countIndexById),
     counterTotal: counted !== undefined,
     countSql:
       counted !== undefined
