@@ -1,6 +1,6 @@
 // Measures how long the slowest list classes hold the event loop in a tenant of N rows (users and
 // customers each), cold (the total not cached, the statements prepared): the figures behind
-// MAIN_THREAD_TENANT_ROWS in src/store/sqlite/list-query.ts. Each case runs on a freshly opened
+// MAIN_THREAD_COUNT_ROWS in src/store/sqlite/list-query.ts. Each case runs on a freshly opened
 // store, three times; the least is reported (the machine is shared).
 // Usage: npx tsx test/store/tools/main-thread-lists.ts [N...]
 
