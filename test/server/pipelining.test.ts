@@ -89,6 +89,25 @@ describe('lanes', () => {
     expect(started).toHaveLength(120);
   });
 
+  it(`read every connection while the next turn starts every queued request, though ${MAX_QUEUED} or more are queued`, async () => {
+    const { started, send, answer } = setup();
+    // 1,100 requests: 64 start at once, and queued batches that follow one another at once
+    // (the manual clock stands still) double the budget of a turn to 512.
+    const first = pipeliners(send, 110);
+    expect(first.every((s) => s.isPaused())).toBe(true);
+    while (started.length < 1_100) await endOfTurn();
+    started.forEach(answer);
+    await endOfTurn();
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(first.some((s) => s.isPaused())).toBe(false);
+    // 600 more: 512 start in this turn, 88 queue, all of which the next turn starts.
+    const second = pipeliners(send, 60);
+    expect(started).toHaveLength(1_612);
+    expect(second.some((s) => s.isPaused())).toBe(false);
+    await endOfTurn();
+    expect(started).toHaveLength(1_700);
+  });
+
   it('do not read again a held connection that has too many requests waiting of its own', async () => {
     const { started, send } = setup();
     const sockets = pipeliners(send, 13);
