@@ -1,9 +1,9 @@
 /**
  * How long a turn of the event loop should last while requests queue for one: the number started
- * per turn halves when a turn of queued requests took longer and doubles when it took under half,
- * between 1 and `MAX_PER_TURN`. (A request's work runs on after the call that starts it, in
- * promise callbacks, so a queued batch is sized by how long the last turn took, not timed as its
- * requests start.)
+ * per turn falls to what fitted in `TURN_MS` (at least halving) when a turn of queued requests
+ * took longer, and doubles when it took under half, between 1 and `MAX_PER_TURN`. (A request's
+ * work runs on after the call that starts it, in promise callbacks, so a queued batch is sized by
+ * how long the last turn took, not timed as its requests start.)
  */
 const TURN_MS = 10;
 /** The number of requests a turn starts at first, and may start without looking at the clock. */
@@ -14,16 +14,21 @@ export const FIRST_PER_TURN = 64;
  */
 export const MAX_PER_TURN = 512;
 
+/** Of `count` requests that took `ms`, the number that fit in a turn: at least 1. */
+const fitting = (count: number, ms: number): number => Math.max(1, Math.floor((count * TURN_MS) / ms));
+
 /**
  * Spreads the start of requests over turns of the event loop, so that no burst of requests (one
  * connection's pipelined backlog, or the first requests of many connections at once) holds the
  * loop while other sockets wait. A turn starts at most its budget of requests, and past the first
  * `FIRST_PER_TURN` only while it has lasted under `TURN_MS` (the work of the requests it started
- * at once, whose promise callbacks run between two sockets' reads, is in that time); the rest
- * queue and start at the end of the turn (`setImmediate`), requests of idle connections before
- * those of connections with others in flight, then the loop serves sockets again. The count starts
- * again at the end of every turn. Requests queued once keep their order: nothing starts at once
- * while any is queued. `onDrained` is called at the end of the turn that empties the queue.
+ * at once, whose promise callbacks run between two sockets' reads, is in that time; a turn that
+ * lasted longer sets the budget to what fitted, so that a budget learnt on cheap requests does not
+ * start a batch of costly ones); the rest queue and start at the end of the turn (`setImmediate`),
+ * requests of idle connections before those of connections with others in flight, then the loop
+ * serves sockets again. The count starts again at the end of every turn. Requests queued once keep
+ * their order: nothing starts at once while any is queued. `onDrained` is called at the end of the
+ * turn that empties the queue.
  */
 export function createTurns(onDrained: () => void = () => {}, now: () => number = () => performance.now()) {
   const fresh: (() => void)[] = [];
@@ -41,7 +46,7 @@ export function createTurns(onDrained: () => void = () => {}, now: () => number 
     const at = now();
     if (lastBatch !== undefined) {
       const took = at - lastBatch;
-      if (took > TURN_MS) perTurn = Math.max(1, perTurn >> 1);
+      if (took > TURN_MS) perTurn = Math.max(1, Math.min(perTurn >> 1, fitting(perTurn, took)));
       else if (took < TURN_MS / 2) perTurn = Math.min(MAX_PER_TURN, perTurn * 2);
     }
     const queued = fresh.length + pipelined.length;
@@ -58,8 +63,14 @@ export function createTurns(onDrained: () => void = () => {}, now: () => number 
     if (queued && !left) onDrained();
   };
 
-  const hasRoom = (): boolean =>
-    started < perTurn && !fresh.length && !pipelined.length && (started < FIRST_PER_TURN || now() - began! < TURN_MS);
+  const hasRoom = (): boolean => {
+    if (started >= perTurn || fresh.length || pipelined.length) return false;
+    if (started < FIRST_PER_TURN) return true;
+    const lasted = now() - began!;
+    if (lasted < TURN_MS) return true;
+    perTurn = fitting(started, lasted);
+    return false;
+  };
 
   return {
     /** Requests queued for a later turn. */

@@ -76,16 +76,43 @@ describe('turns, counted and timed', () => {
     expect(turns.budget()).toBe(16);
   });
 
-  it(`past ${FIRST_PER_TURN} requests, start no more at once in a turn that has lasted 10 ms`, async () => {
+  it('cut the budget to what fitted in 10 ms when a queued batch took far longer', async () => {
     const { turns, advance } = clocked();
     let started = 0;
-    for (let i = 0; i < 1_100; i++) turns.run(() => started++, false);
+    for (let i = 0; i < 200; i++) turns.run(() => started++, false);
+    await endOfTurn();
+    advance(100); // the 64 of the first batch took 100 ms: 6 fit in 10
+    await endOfTurn();
+    expect([started, turns.budget()]).toEqual([134, 6]);
+  });
+
+  /** Turns whose budget queued batches have grown to `MAX_PER_TURN`, at the start of a turn. */
+  async function grown() {
+    const { turns, advance } = clocked();
+    for (let i = 0; i < 1_100; i++) turns.run(() => {}, false);
     while (turns.queued()) await endOfTurn();
     await endOfTurn();
     expect(turns.budget()).toBe(MAX_PER_TURN);
-    // Each request's work takes 1 ms: the first 64 start whatever the time, then those of the first 10 ms.
-    const before = started;
+    return { turns, advance };
+  }
+
+  it(`past ${FIRST_PER_TURN} requests, start no more at once in a turn that has lasted 10 ms`, async () => {
+    const { turns, advance } = await grown();
+    let started = 0;
+    // The first 64 take no time, the others 1 ms each: those of the first 10 ms start.
     for (let i = 0; i < 100; i++) turns.run(() => (started++, advance(i < FIRST_PER_TURN ? 0 : 1)), false);
-    expect([started - before, turns.queued()]).toEqual([FIRST_PER_TURN + 10, 26]);
+    expect([started, turns.queued(), turns.budget()]).toEqual([FIRST_PER_TURN + 10, 26, FIRST_PER_TURN + 10]);
+    await endOfTurn();
+    expect(started).toBe(100);
+  });
+
+  it('cut the budget to what fitted in 10 ms when the requests a turn started at once took longer', async () => {
+    const { turns, advance } = await grown();
+    let started = 0;
+    // 64 requests of 1 ms each: 10 fit in a turn, and the next batch is no larger.
+    for (let i = 0; i < 100; i++) turns.run(() => (started++, advance(1)), false);
+    expect([started, turns.queued(), turns.budget()]).toEqual([FIRST_PER_TURN, 36, 10]);
+    await endOfTurn();
+    expect(started).toBe(FIRST_PER_TURN + 10);
   });
 });
