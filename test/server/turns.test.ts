@@ -26,10 +26,10 @@ describe('turns', () => {
   });
 });
 
-/** Turns on a manual clock: `advance` moves it, as a request's work would. */
+/** Turns of up to `MAX_PER_TURN` (a store of round trips) on a manual clock: `advance` moves it, as a request's work would. */
 function clocked() {
   let clock = 0;
-  const turns = createTurns(undefined, () => clock);
+  const turns = createTurns(undefined, () => clock, MAX_PER_TURN);
   return { turns, advance: (ms: number) => (clock += ms) };
 }
 
