@@ -10,15 +10,12 @@ import type { z } from 'zod';
 import type { TypeName } from '../contract/common.js';
 import { USER_STATUS } from '../contract/resources.js';
 import { addError, type FieldErrors } from '../contract/validation.js';
-import { ask, type StepStore, type Steps } from './steps.js';
+import { ask, type Steps } from './steps.js';
 import { emitEvent } from './events.js';
 import * as S from './import-schemas.js';
 
 const SELECTED_INVALID = 'The selected :attribute is invalid.';
 const TAKEN = 'The :attribute has already been taken.';
-
-/** What an import reads and writes (see steps.ts). */
-export type ImportStore = StepStore;
 
 /** State shared by the records of one import (duplicates within the file, caches). */
 export class ImportContext {
@@ -60,7 +57,7 @@ export class ImportContext {
   }
 }
 
-export interface KindSpec<T = any> {
+export interface KindSpec<T = unknown> {
   schema: z.ZodType<T>;
   /** Adds reference and uniqueness errors of one well-formed record. */
   check(row: T, ctx: ImportContext, errors: FieldErrors): Steps<void>;

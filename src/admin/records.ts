@@ -79,7 +79,7 @@ export function readRecords(text: string, fileName: string): { format: ImportFor
     if (!Array.isArray(parsed)) {
       throw new ImportError(fileName, 'json', 'line', [{ line: 1, errors: { file: ['The file must be a JSON array or NDJSON.'] } }]);
     }
-    return { format: 'json', records: parsed.map((value, i) => ({ line: i + 1, value })), bad: [] };
+    return { format: 'json', records: (parsed as unknown[]).map((value, i) => ({ line: i + 1, value })), bad: [] };
   }
   const records: ImportRecord[] = [];
   const bad: ImportRowError[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
 import { compileList, type TenantAccess } from '../../src/store/sqlite/list-query.js';
-import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
+import { SQLITE_USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
 
 /**
@@ -24,7 +24,7 @@ describe('list-query compiler: the SQL of each access path', () => {
     ["scan", q({ filter: f('department', 'text', 'NotNull'), order_by: 'last_name', order_direction: 'desc' }), " FROM users u LEFT JOIN departments d ON d.id = u.department_id WHERE u.tenant_id = ? AND u.deleted_at IS NULL AND u.department_id IS NOT NULL ORDER BY u.last_name COLLATE NOCASE DESC, u.id DESC LIMIT ? OFFSET ?", "SELECT COUNT(*) AS n FROM users u  WHERE u.tenant_id = ? AND u.deleted_at IS NULL AND u.department_id IS NOT NULL"],
   ];
   it.each(cases)('%s %#', (access, query, page, count) => {
-    const c = compileList(USER_LIST_DEF, query, access);
+    const c = compileList(SQLITE_USER_LIST_DEF, query, access);
     expect(c.pageSql.slice(c.pageSql.indexOf(' FROM users u'))).toBe(page);
     expect(c.countSql).toBe(count);
   });

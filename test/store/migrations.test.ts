@@ -71,6 +71,37 @@ describe('migrations and pragmas', () => {
     check.close();
   });
 
+  it("migration 15 replaces each customers' attribute's two indexes by one in place, and the lists read it", () => {
+    const file = path.join(dir, 'v14.db');
+    const raw = new Database(file);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 14)) raw.exec(m.sql);
+    raw.pragma('user_version = 14');
+    raw.exec(`INSERT INTO tenants (id, created_at) VALUES (1, 'x');
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+      INSERT INTO customers (tenant_id, first_name, last_name, email, created_at, updated_at)
+      SELECT 1, 'F' || (i % 7), 'L' || (i % 5), 'c' || i || '@x.example', 'x', 'x' FROM n;`);
+    raw.close();
+    const s = openStore(file);
+    const query = { page_size: 15, page_number: 2, with_trashed: false, order_by: 'first_name', order_direction: 'desc', filter: { attribute: 'last_name', type: 'text', operator: 'Equal', value: 'l3' } } as const;
+    const listed = s.customers.list(1, query);
+    s.close();
+    const check = new Database(file);
+    try {
+      const indexes = check.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'customers' AND sql IS NOT NULL ORDER BY name").raw().all() as [string, string][];
+      expect(indexes.map(([name]) => name)).toEqual([
+        'customers_address', 'customers_city_country', 'customers_contact_number_count', 'customers_created_at_count', 'customers_deleted',
+        'customers_email_count', 'customers_email_live', 'customers_first_name_count', 'customers_last_name_count', 'customers_middle_name_count',
+        'customers_tenant', 'customers_tenant_ids', 'customers_updated_at_count',
+      ]);
+      expect(Object.fromEntries(indexes).customers_email_count).toBe('CREATE INDEX customers_email_count ON customers(email COLLATE NOCASE, id, tenant_id, deleted_at)');
+      expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+      const expected = check.prepare("SELECT id FROM customers WHERE last_name = 'l3' COLLATE NOCASE ORDER BY first_name COLLATE NOCASE DESC, id DESC LIMIT 15 OFFSET 15").pluck().all();
+      expect({ total: listed.total, ids: listed.rows.map((c) => c.id) }).toEqual({ total: 60, ids: expected });
+    } finally {
+      check.close();
+    }
+  });
+
   it('refuses a database from a newer schema', () => {
     const file = path.join(dir, 'newer.db');
     const raw = new Database(file);

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
 import { seedBulk } from '../../src/admin/seed/index.js';
-import { compileList, ListRunner, type ListDef } from '../../src/store/sqlite/list-query.js';
-import { CONFERENCE_LIST_DEF } from '../../src/store/sqlite/repos/conferences.js';
-import { CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
-import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
+import { compileList, ListRunner } from '../../src/store/sqlite/list-query.js';
+import type { ListDef } from '../../src/store/rows/list-def.js';
+import { CONFERENCE_LIST_DEF } from '../../src/store/rows/conferences.js';
+import { SQLITE_CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
+import { SQLITE_USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
 import { openStore } from '../../src/store/sqlite/index.js';
 import { atOnce } from '../at-once.js';
@@ -50,13 +51,13 @@ describe('deep pages through a deferred join', () => {
   const ids = (rows: unknown[]) => (rows as { id: number }[]).map((r) => r.id);
 
   it('walks the covering tenant index for the ids and looks up only the page rows', () => {
-    const users = new ListRunner(db, USER_LIST_DEF);
+    const users = new ListRunner(db, SQLITE_USER_LIST_DEF);
     for (const tenant of [big, small]) {
       const { page } = users.explain(tenant, q({ page_size: 10, page_number: 3 }));
       expect(page.join(' | ')).toMatch(/SEARCH u USING COVERING INDEX users_tenant \(tenant_id=\? AND deleted_at=\?\)/);
       expect(page.join(' | ')).toMatch(/SEARCH u USING INTEGER PRIMARY KEY \(rowid=\?\)/);
     }
-    const customers = new ListRunner(db, CUSTOMER_LIST_DEF);
+    const customers = new ListRunner(db, SQLITE_CUSTOMER_LIST_DEF);
     expect(customers.explain(big, q({ page_number: 5, order_direction: 'desc' })).page.join(' | ')).toMatch(/COVERING INDEX customers_tenant/);
     // with trashed rows: the index of all the tenant's rows, in id order (migration 13)
     for (const tenant of [big, small]) {
@@ -74,19 +75,19 @@ describe('deep pages through a deferred join', () => {
       q({ page_number: 3, filter: f('last_name', 'text', 'Contains', 'son') }),
       q({ page_number: 3, order_by: 'last_name', filter: f('status', 'integer', 'NotEqual', 0) }),
     ]) {
-      expect(compileList(USER_LIST_DEF, query).pageSql).not.toContain('page_id');
+      expect(compileList(SQLITE_USER_LIST_DEF, query).pageSql).not.toContain('page_id');
     }
   });
 
   it("skips a large tenant's unfiltered page in another order through the order's count index, a small tenant's not", () => {
     const query = q({ page_number: 1000, order_by: 'last_name', order_direction: 'desc' });
-    expect(compileList(USER_LIST_DEF, query, 'scan').pageSql).toContain('page_id FROM users u INDEXED BY users_last_name_count WHERE');
-    expect(compileList(USER_LIST_DEF, query, 'index').pageSql).not.toContain('page_id');
-    expect(compileList(USER_LIST_DEF, { ...query, order_by: 'department' }, 'scan').pageSql).not.toContain('page_id');
+    expect(compileList(SQLITE_USER_LIST_DEF, query, 'scan').pageSql).toContain('page_id FROM users u INDEXED BY users_last_name_count WHERE');
+    expect(compileList(SQLITE_USER_LIST_DEF, query, 'index').pageSql).not.toContain('page_id');
+    expect(compileList(SQLITE_USER_LIST_DEF, { ...query, order_by: 'department' }, 'scan').pageSql).not.toContain('page_id');
   });
 
   it("an Equal filter of a large tenant skips ids through its column's count index, with the same rows as the plain query", () => {
-    const users = new ListRunner(db, USER_LIST_DEF);
+    const users = new ListRunner(db, SQLITE_USER_LIST_DEF);
     const status0 = (over: Partial<ListQuery>) => q({ filter: f('status', 'integer', 'Equal', 0), ...over });
     expect(users.explain(big, status0({ page_size: 10, page_number: 3 })).page.join(' | ')).toMatch(
       /SEARCH u USING COVERING INDEX users_status_count \(status=\? AND tenant_id=\? AND deleted_at=\?\)/,
@@ -107,7 +108,7 @@ describe('deep pages through a deferred join', () => {
     const named = all.filter((_, i) => i % 7 === 0);
     named.forEach((id, i) => rename.run(['McTest', 'MCTEST', 'mctest'][i % 3], id));
     db.prepare("UPDATE customers SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").run(named[4]);
-    const customers = new ListRunner(db, CUSTOMER_LIST_DEF);
+    const customers = new ListRunner(db, SQLITE_CUSTOMER_LIST_DEF);
     const mctest = (over: Partial<ListQuery>) => q({ filter: f('last_name', 'text', 'Equal', 'mcTEST'), ...over });
     expect(customers.explain(big, mctest({ page_number: 2 })).page.join(' | ')).toMatch(/COVERING INDEX customers_last_name_count/);
     const expected = ids(db.prepare("SELECT id FROM customers WHERE tenant_id = ? AND deleted_at IS NULL AND last_name = 'mctest' COLLATE NOCASE ORDER BY id").all(big));
@@ -122,8 +123,8 @@ describe('deep pages through a deferred join', () => {
   });
 
   it('answers the same rows, in the same order, as the plain OFFSET query', () => {
-    const users = new ListRunner(db, USER_LIST_DEF);
-    const customers = new ListRunner(db, CUSTOMER_LIST_DEF);
+    const users = new ListRunner(db, SQLITE_USER_LIST_DEF);
+    const customers = new ListRunner(db, SQLITE_CUSTOMER_LIST_DEF);
     for (const tenant of [big, small]) {
       for (const query of [
         q({ page_size: 100, page_number: 17 }),
@@ -137,8 +138,8 @@ describe('deep pages through a deferred join', () => {
         q({ page_size: 7, page_number: 4, with_trashed: true }),
       ]) {
         const got = users.run(tenant, query).rows;
-        expect(got).toEqual(plain(USER_LIST_DEF, tenant, query));
-        expect(customers.run(tenant, query).rows).toEqual(plain(CUSTOMER_LIST_DEF, tenant, query));
+        expect(got).toEqual(plain(SQLITE_USER_LIST_DEF, tenant, query));
+        expect(customers.run(tenant, query).rows).toEqual(plain(SQLITE_CUSTOMER_LIST_DEF, tenant, query));
         if (query.page_number < 1000 && tenant === big) expect(got.length).toBeGreaterThan(0);
       }
     }
@@ -151,21 +152,21 @@ describe('deep pages through a deferred join', () => {
     const everyone = ids(db.prepare('SELECT id FROM customers WHERE tenant_id = ? ORDER BY id DESC').all(big));
     const pages: number[] = [];
     for (let p = 1; p <= Math.ceil(everyone.length / 100); p++) {
-      pages.push(...ids(new ListRunner(db, CUSTOMER_LIST_DEF).run(big, q({ page_number: p, with_trashed: true, order_direction: 'desc' })).rows));
+      pages.push(...ids(new ListRunner(db, SQLITE_CUSTOMER_LIST_DEF).run(big, q({ page_number: p, with_trashed: true, order_direction: 'desc' })).rows));
     }
     expect(pages).toEqual(everyone);
   });
 
   it("a large tenant's date range in id order, against the range, picks its page among the matching ids: the rows of the plain query", () => {
-    const users = new ListRunner(db, USER_LIST_DEF);
+    const users = new ListRunner(db, SQLITE_USER_LIST_DEF);
     const stamps = db.prepare('SELECT created_at FROM users WHERE tenant_id = ? ORDER BY id').pluck().all(big) as string[];
     const [early, late] = [stamps[300], stamps[2700]];
     const range = (operator: 'GreaterThan' | 'LessThanOrEqual', value: string, over: Partial<ListQuery> = {}) => q({ filter: f('created_at', 'date', operator, value), ...over });
     // the page among all the matching ids, through the count index, sorted; first, the tenant's first rows in the order
     expect(users.explain(big, range('GreaterThan', early)).page.join(' | ')).toMatch(/^CO-ROUTINE page \| SEARCH u USING COVERING INDEX users_created_at_count \(created_at>\?\) \| USE TEMP B-TREE FOR ORDER BY/);
     expect(users.explain(big, range('LessThanOrEqual', late, { order_direction: 'desc' })).page.join(' | ')).toMatch(/USING COVERING INDEX users_created_at_count \(created_at<\?\)/);
-    expect(compileList(USER_LIST_DEF, range('GreaterThan', early)).windowSql).toContain('INDEXED BY users_tenant WHERE u.tenant_id = ? AND u.tenant_id > 0 AND u.deleted_at IS NULL ORDER BY u.id ASC LIMIT 5000)');
-    expect(compileList(USER_LIST_DEF, range('GreaterThan', early), 'index').windowSql).toBeUndefined();
+    expect(compileList(SQLITE_USER_LIST_DEF, range('GreaterThan', early)).windowSql).toContain('INDEXED BY users_tenant WHERE u.tenant_id = ? AND u.tenant_id > 0 AND u.deleted_at IS NULL ORDER BY u.id ASC LIMIT 5000)');
+    expect(compileList(SQLITE_USER_LIST_DEF, range('GreaterThan', early), 'index').windowSql).toBeUndefined();
     const reference = db.prepare('SELECT id FROM users WHERE tenant_id = ? AND deleted_at IS NULL AND (created_at > ? OR ? = 0) AND (created_at <= ? OR ? = 0) ORDER BY id');
     // Beyond the window: the first page of the late rows (not among the tenant's first 5,000), a page across the window's end, the last page, both directions.
     const wideStamps = db.prepare('SELECT created_at FROM users WHERE tenant_id = ? AND deleted_at IS NULL ORDER BY id').pluck().all(wide) as string[];
@@ -176,7 +177,7 @@ describe('deep pages through a deferred join', () => {
         const expected = order_direction === 'asc' ? matching : [...matching].reverse();
         // page 334 holds the window's last 5 rows and 10 beyond it
         for (const page_number of [1, 2, 334, Math.ceil(matching.length / 15)]) {
-          const got = new ListRunner(db, USER_LIST_DEF).run(wide, range(operator, value, { page_size: 15, page_number, order_direction }));
+          const got = new ListRunner(db, SQLITE_USER_LIST_DEF).run(wide, range(operator, value, { page_size: 15, page_number, order_direction }));
           expect([got.total, ids(got.rows)]).toEqual([matching.length, expected.slice((page_number - 1) * 15, page_number * 15)]);
         }
       }
@@ -188,12 +189,12 @@ describe('deep pages through a deferred join', () => {
         const expected = order_direction === 'asc' ? matching : [...matching].reverse();
         for (const [page_size, page_number] of [[15, 1], [100, 3], [7, 40]]) {
           const query = range(operator, value, { page_size, page_number, order_direction });
-          const got = new ListRunner(db, USER_LIST_DEF).run(big, query);
+          const got = new ListRunner(db, SQLITE_USER_LIST_DEF).run(big, query);
           const page = expected.slice((page_number - 1) * page_size, page_number * page_size);
           expect(got.total).toBe(matching.length);
           expect(ids(got.rows)).toEqual(page);
           // the whole tenant fits in the window here: the page among all the matching ids, run alone
-          const c = compileList(USER_LIST_DEF, query);
+          const c = compileList(SQLITE_USER_LIST_DEF, query);
           expect(ids(db.prepare(c.pageSql).all(big, value, c.limit, c.offset))).toEqual(page);
         }
       }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
 import { seedBulk } from '../../src/admin/seed/index.js';
-import { compileList, ListRunner, SMALL_TENANT_ROWS, TENANT, type ListDef, type TenantAccess } from '../../src/store/sqlite/list-query.js';
-import { CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
-import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
+import { compileList, ListRunner, SMALL_TENANT_ROWS, TENANT, type TenantAccess } from '../../src/store/sqlite/list-query.js';
+import type { ListDef } from '../../src/store/rows/list-def.js';
+import { SQLITE_CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
+import { SQLITE_USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,8 +37,8 @@ describe('query plans with a big and a small tenant', () => {
   store.optimize();
   store.close();
   const db = new Database(file);
-  const users = new ListRunner(db, USER_LIST_DEF);
-  const customers = new ListRunner(db, CUSTOMER_LIST_DEF);
+  const users = new ListRunner(db, SQLITE_USER_LIST_DEF);
+  const customers = new ListRunner(db, SQLITE_CUSTOMER_LIST_DEF);
   const text = (p: { page: string[]; count: string[] }) => ({ page: p.page.join(' | '), count: p.count.join(' | ') });
   const page15 = (over: Partial<ListQuery> = {}) => q({ page_size: 15, ...over });
   /** A query's total and page ids as compiled for `access`, run on the file's connection (no runner, no trigram path). */
@@ -81,6 +82,31 @@ describe('query plans with a big and a small tenant', () => {
     expect(plans).not.toMatch(/users_tenant|users_department_tenant|ANY\(/);
   });
 
+  it("customers' attributes have one index each, on (attribute, id, tenant, deleted_at) (migration 15): it orders and counts, and pages in either order give the plain query's rows", () => {
+    const lastName = (db.prepare('SELECT last_name FROM customers WHERE tenant_id = ? ORDER BY id LIMIT 1 OFFSET 500').pluck().get(big) as string).toUpperCase();
+    const equal = page15({ filter: f('last_name', 'text', 'Equal', lastName), page_number: 3 });
+    const plan = text(customers.explain(big, equal));
+    // the Equal filter's ids in id order from the value's entries, its count from them alone
+    expect(plan.page).toMatch(/^CO-ROUTINE page \| SEARCH c USING COVERING INDEX customers_last_name_count \(last_name=\?\) \|/);
+    expect(plan.page).not.toMatch(/^CO-ROUTINE page \| [^|]+ \| USE TEMP B-TREE/);
+    expect(plan.count).toBe('SEARCH c USING COVERING INDEX customers_last_name_count (last_name=?)');
+    // the value's entries are every tenant's, live and trashed: not a range of exactly the tenant's rows
+    expect(compileList(SQLITE_CUSTOMER_LIST_DEF, equal).range).toBe(false);
+    expect(compileList(SQLITE_USER_LIST_DEF, page15({ filter: f('last_name', 'text', 'Equal', lastName) })).range).toBe(true);
+    const plain = (where: string, order: string, page: number) =>
+      (db.prepare(`SELECT id FROM customers WHERE tenant_id = ? AND deleted_at IS NULL AND ${where} ORDER BY ${order} LIMIT 15 OFFSET ?`).all(big, (page - 1) * 15) as { id: number }[]).map((r) => r.id);
+    const count = (where: string) => db.prepare(`SELECT COUNT(*) FROM customers WHERE tenant_id = ? AND deleted_at IS NULL AND ${where}`).pluck().get(big);
+    expect(run(SQLITE_CUSTOMER_LIST_DEF, big, equal, 'scan')).toEqual({ n: count(`last_name = '${lastName}' COLLATE NOCASE`), ids: plain(`last_name = '${lastName}' COLLATE NOCASE`, 'id', 3) });
+    // a filtered page in the attribute's order walks the same index, ties by id, no sort
+    const byEmail = page15({ order_by: 'email', order_direction: 'desc', page_number: 4, filter: f('id', 'integer', 'GreaterThan', 100) });
+    expect(text(customers.explain(big, byEmail)).page).toBe('SCAN c USING INDEX customers_email_count');
+    expect(run(SQLITE_CUSTOMER_LIST_DEF, big, byEmail, 'scan').ids).toEqual(plain('id > 100', 'email COLLATE NOCASE DESC, id DESC', 4));
+    // an updated_at range counted from the index alone
+    expect(text(customers.explain(big, page15({ filter: f('updated_at', 'date', 'LessThan', '2024-01-03T00:00:00.000Z') }))).count).toBe(
+      'SEARCH c USING COVERING INDEX customers_updated_at_count (updated_at<?)',
+    );
+  });
+
   it('the big tenant walks by id or by the order index and stops after the page (no sort)', () => {
     // its live rows in id order: the range of the tenant index, or of the filter column's count index for Equal
     const byId = text(users.explain(big, page15()));
@@ -101,8 +127,9 @@ describe('query plans with a big and a small tenant', () => {
     const byName = text(customers.explain(big, page15({ order_by: 'last_name' })));
     expect(byName.page).toMatch(/^CO-ROUTINE page \| (SCAN|SEARCH) c USING COVERING INDEX customers_last_name_count\b/);
     expect(byName.page).not.toMatch(/^CO-ROUTINE page \| [^|]+ \| USE TEMP B-TREE FOR ORDER BY/);
-    // a filtered page keeps the order's plain index
-    expect(text(customers.explain(big, page15({ order_by: 'last_name', filter: f('first_name', 'text', 'Contains', 'a') }))).page).toMatch(/^SCAN c USING INDEX customers_last_name$/);
+    // a filtered page walks the order's index: for customers, the count index on (attribute, id,
+    // tenant, deleted_at) of migration 15, in the order of the plain index it replaced (no sort)
+    expect(text(customers.explain(big, page15({ order_by: 'last_name', filter: f('first_name', 'text', 'Contains', 'a') }))).page).toBe('SCAN c USING INDEX customers_last_name_count');
     // the derived texts walk their expression indexes (migration 13), in both directions
     expect(text(customers.explain(big, page15({ order_by: 'address', order_direction: 'desc' }))).page).toBe('SCAN c USING INDEX customers_address');
     expect(text(customers.explain(big, page15({ order_by: 'city_country' }))).page).toBe('SCAN c USING INDEX customers_city_country');
@@ -149,12 +176,12 @@ describe('query plans with a big and a small tenant', () => {
       return { n: r.total, ids: (r.rows as { id: number }[]).map((row) => row.id) };
     };
     const cases: [ListRunner<unknown>, ListDef, string, string][] = [
-      ...['son', 'SON', 'sOn', 'mit', 'an', '"br', 'n_5', '50%', 'émile', 'Émile', 'zzzq', '@'].map((v) => [users, USER_LIST_DEF, 'last_name', v] as [ListRunner<unknown>, ListDef, string, string]),
-      [users, USER_LIST_DEF, 'email', '.1234@'],
-      [users, USER_LIST_DEF, 'first_name', 'ann'],
-      [customers, CUSTOMER_LIST_DEF, 'address', 'main'],
-      [customers, CUSTOMER_LIST_DEF, 'city_country', 'germany'],
-      [customers, CUSTOMER_LIST_DEF, 'contact_number', '555'],
+      ...['son', 'SON', 'sOn', 'mit', 'an', '"br', 'n_5', '50%', 'émile', 'Émile', 'zzzq', '@'].map((v) => [users, SQLITE_USER_LIST_DEF, 'last_name', v] as [ListRunner<unknown>, ListDef, string, string]),
+      [users, SQLITE_USER_LIST_DEF, 'email', '.1234@'],
+      [users, SQLITE_USER_LIST_DEF, 'first_name', 'ann'],
+      [customers, SQLITE_CUSTOMER_LIST_DEF, 'address', 'main'],
+      [customers, SQLITE_CUSTOMER_LIST_DEF, 'city_country', 'germany'],
+      [customers, SQLITE_CUSTOMER_LIST_DEF, 'contact_number', '555'],
     ];
     let trigram = 0;
     for (const [runner, def, attribute, value] of cases) {
@@ -192,8 +219,8 @@ describe('query plans with a big and a small tenant', () => {
     ];
     for (const tenant of [big, small])
       for (const query of queries) {
-        const a = run(USER_LIST_DEF, tenant, query, 'index');
-        expect(run(USER_LIST_DEF, tenant, query, 'scan')).toEqual(a);
+        const a = run(SQLITE_USER_LIST_DEF, tenant, query, 'index');
+        expect(run(SQLITE_USER_LIST_DEF, tenant, query, 'scan')).toEqual(a);
         expect(a.ids.length).toBeGreaterThan(0);
         expect(users.run(tenant, query).total).toBe(a.n);
       }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/db.js';
 import { ListRunner } from '../../src/store/sqlite/list-query.js';
-import { USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
+import { SQLITE_USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
 
 /**
@@ -21,7 +21,7 @@ describe('query plans', () => {
       strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + i * 60, 'unixepoch'), strftime('%Y-%m-%dT%H:%M:%fZ', 1700000000 + i * 60, 'unixepoch'),
       CASE WHEN i % 20 = 0 THEN '2025-01-01T00:00:00.000Z' END FROM n;
     ANALYZE;`);
-  const runner = new ListRunner(db, USER_LIST_DEF);
+  const runner = new ListRunner(db, SQLITE_USER_LIST_DEF);
   const plan = (query: ReturnType<typeof q>) => runner.explain(1, query);
 
   it('has no index leading with tenant_id on users or customers but the partial tenant indexes', () => {
@@ -56,5 +56,17 @@ describe('query plans', () => {
     expect(runner.run(1, q({ filter: f('department', 'text', 'Equal', 'ENG') })).total).toBe(
       (db.prepare(`SELECT COUNT(*) AS n FROM users WHERE tenant_id = 1 AND deleted_at IS NULL AND department_id = 1`).get() as { n: number }).n,
     );
+  });
+
+  it('counts department_id Equal from its covering index and walks its page there in id order (the plain index read every row)', () => {
+    const query = q({ filter: f('department_id', 'integer', 'Equal', 1) });
+    const p = plan(query);
+    expect(p.count.join(' ')).toMatch(/USING COVERING INDEX users_department_tenant \(department_id=\? AND tenant_id=\? AND deleted_at=\?\)/);
+    expect(p.page.join(' ')).toMatch(/USING INDEX users_department_tenant \(department_id=\? AND tenant_id=\? AND deleted_at=\?\)/);
+    expect(p.page.join(' ')).not.toMatch(/TEMP B-TREE/);
+    const expected = db.prepare(`SELECT id FROM users WHERE tenant_id = 1 AND deleted_at IS NULL AND department_id = 1 ORDER BY id`).pluck().all() as number[];
+    const page = runner.run(1, { ...query, page_size: 15, page_number: 3 });
+    expect(page.total).toBe(expected.length);
+    expect(page.rows.map((r) => (r as { id: number }).id)).toEqual(expected.slice(30, 45));
   });
 });

@@ -72,7 +72,8 @@ it("a worker's total counted while a commit group waits to commit is not kept by
   // worker's read may precede: with a group open when the list is sent, its total is not kept.
   let groupOpen = true;
   const commits = { ...store.commits, settled: (mark: number) => (groupOpen ? new Promise<void>(() => undefined) : store.commits.settled(mark)) };
-  const served = withReadPool({ ...store, commits }, { ...READ_POOL_DEFAULTS, spawn });
+  // `countRows`: the tenant's cold count goes to a worker, as a tenant past MAIN_THREAD_COUNT_ROWS rows would.
+  const served = withReadPool({ ...store, commits }, { ...READ_POOL_DEFAULTS, spawn, countRows: SMALL_TENANT_ROWS });
   pool = { close: () => served.close() } as ReadPool;
   const live = (await served.users.list(tenant.id, query)).total;
   expect(sent).toHaveLength(1);

@@ -8,7 +8,7 @@ import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
 import { ListRunner, SMALL_TENANT_ROWS } from '../../src/store/sqlite/list-query.js';
 import { ReadPool } from '../../src/store/sqlite/read-pool.js';
-import { CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
+import { SQLITE_CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
 import { TRIGRAM_PENDING_MAX } from '../../src/store/sqlite/trigram.js';
 import { f, q } from './contract/fixtures.js';
 
@@ -52,7 +52,7 @@ describe('trigram tables with pending rows (migration 14)', () => {
       const match = raw.prepare("SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH '{email} : \"filler\"'").pluck();
       expect(match.get()).toBe(CUSTOMERS - left);
       // The list reads the trigram table for this tenant, and counts the pending rows by their own text.
-      expect(new ListRunner(raw, CUSTOMER_LIST_DEF).explain(1, q({ filter: f('email', 'text', 'Contains', 'filler') })).count.join(' ')).toMatch(/customers_text VIRTUAL TABLE/);
+      expect(new ListRunner(raw, SQLITE_CUSTOMER_LIST_DEF).explain(1, q({ filter: f('email', 'text', 'Contains', 'filler') })).count.join(' ')).toMatch(/customers_text VIRTUAL TABLE/);
       expect(contains(store, 'email', 'FILLER').total).toBe(CUSTOMERS);
       raw.exec(fillers(TRIGRAM_PENDING_MAX - left - 1, CUSTOMERS));
       expect(pending()).toHaveLength(TRIGRAM_PENDING_MAX - 1);

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
-import { toUser, USER_FROM, USER_SELECT, type UserRow } from '../../src/store/sqlite/repos/users.js';
+import { toUser, USER_FROM, USER_SELECT, type UserRow } from '../../src/store/rows/users.js';
 
 /** Text that JSON.stringify must escape or may pass through: quotes, backslashes, control characters, U+2028, astral unicode. */
 const TRICKY = 'Zoë "Q" \\ back\\slash\t\n\r\b\f\u0000\u001f\u007f\u2028\u2029 €😀 <tag>&\'';

@@ -31,7 +31,7 @@ export interface HandlerContext<B = unknown, Q = unknown> {
  * `{url, expires_at}` (`temporaryUrl`); a resource may come as `JsonText` (rows of a `ListResult`
  * too), already serialized by the store. It throws `HttpError` (404, 409 ...) or `ValidationError`.
  */
-export interface Handler<B = any, Q = any> {
+export interface Handler<B = unknown, Q = unknown> {
   /**
    * Checks against stored data (references, uniqueness) of the body fields that passed the
    * schema, adding messages to `errors`. Runs even when other fields failed, and before any

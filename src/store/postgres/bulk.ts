@@ -6,8 +6,8 @@
  * (the users' JSON text, the change counters) run as for any insert.
  */
 import type { CustomerInsert, UserInsert } from '../types.js';
-import { CUSTOMER_COLUMNS, customerRow } from '../sqlite/repos/customers.js';
-import { USER_COLUMNS, userRow } from '../sqlite/repos/users.js';
+import { CUSTOMER_COLUMNS, customerRow } from '../rows/customers.js';
+import { USER_COLUMNS, userRow } from '../rows/users.js';
 import { all, type Queryable } from './pool.js';
 
 /** Rows per INSERT: one round trip each, a few MB of parameters. */

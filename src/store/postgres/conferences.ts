@@ -1,9 +1,10 @@
+import type pg from 'pg';
 import type { CalendarEvent, ConnectedAccount, ListQuery, OnlineConference, OnlineConferenceAccount, OnlineConferenceAttendee, OnlineConferenceRecording, PageQuery, TypeName } from '../../contract/index.js';
-import { CONFERENCE_ACCOUNT_COLUMNS, CONNECTED_COLUMNS } from '../sqlite/repos/accounts.js';
-import { ATTENDEE_COLUMNS } from '../sqlite/repos/attendees.js';
-import { EVENT_COLUMNS, type EventAttendeeRow, type EventRow } from '../sqlite/repos/calendars.js';
-import { CONFERENCE_COLUMNS, CONFERENCE_LIST_DEF, type ConferenceRow, toConference } from '../sqlite/repos/conferences.js';
-import { RECORDING_COLUMNS } from '../sqlite/repos/recordings.js';
+import { CONFERENCE_ACCOUNT_COLUMNS, CONNECTED_COLUMNS } from '../rows/accounts.js';
+import { ATTENDEE_COLUMNS } from '../rows/conferences.js';
+import { EVENT_COLUMNS, type EventAttendeeRow, type EventRow } from '../rows/calendars.js';
+import { CONFERENCE_COLUMNS, CONFERENCE_LIST_DEF, type ConferenceRow, toConference } from '../rows/conferences.js';
+import { RECORDING_COLUMNS } from '../rows/conferences.js';
 import type { AttendeeInsert, CalendarRecord, ConferenceInsert, ConnectedAccountInsert, ConferenceAccountInsert, EventInsert, EventPatch, ListResult, ProviderRecord, RecordingInsert } from '../types.js';
 import { bool, NotFoundError, nowIso, pageOffset } from '../util.js';
 import { type ListReads, patchSet, runList } from './people.js';
@@ -13,13 +14,13 @@ import { fold } from './schema.js';
 const iso = (t: string | null | undefined) => (t ? new Date(t).toISOString() : null);
 
 /** A page of rows by id and its total, for the page-only lists (accounts, attendees, recordings). */
-async function pageById<R>(db: Queryable, columns: string, from: string, where: string, args: unknown[], p: PageQuery): Promise<ListResult<R>> {
+async function pageById<R extends pg.QueryResultRow>(db: Queryable, columns: string, from: string, where: string, args: unknown[], p: PageQuery): Promise<ListResult<R>> {
   const n = args.length;
   const [rows, total] = await Promise.all([
-    all<any>(db, `SELECT ${columns} FROM ${from} WHERE ${where} ORDER BY id LIMIT $${n + 1} OFFSET $${n + 2}`, [...args, p.page_size, pageOffset(p)]),
+    all<R>(db, `SELECT ${columns} FROM ${from} WHERE ${where} ORDER BY id LIMIT $${n + 1} OFFSET $${n + 2}`, [...args, p.page_size, pageOffset(p)]),
     one<{ n: number }>(db, `SELECT count(*) AS n FROM ${from} WHERE ${where}`, args),
   ]);
-  return { rows: rows as R[], total: total!.n };
+  return { rows, total: total!.n };
 }
 
 export function pgProviders(db: Queryable) {
@@ -33,9 +34,9 @@ export function pgProviders(db: Queryable) {
 }
 
 /** Connected accounts or conference accounts of an owner (one shape, two tables). */
-function ownedAccounts<R, I>(db: Queryable, table: string, columns: string, insertColumns: string[], values: (i: I) => unknown[]) {
+function ownedAccounts<R extends pg.QueryResultRow, I>(db: Queryable, table: string, columns: string, insertColumns: string[], values: (i: I) => unknown[]) {
   const where = 'owner_id = $1 AND owner_type = $2 AND tenant_id = $3 AND deleted_at IS NULL';
-  const get = (tenantId: number, id: number) => one<any>(db, `SELECT ${columns} FROM ${table} WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`, [tenantId, id]) as Promise<R | undefined>;
+  const get = (tenantId: number, id: number) => one<R>(db, `SELECT ${columns} FROM ${table} WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`, [tenantId, id]);
   return {
     insert: async (tenantId: number, i: I): Promise<R> => {
       const now = nowIso();

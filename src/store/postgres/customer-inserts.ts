@@ -1,5 +1,5 @@
 import type { Customer } from '../../contract/index.js';
-import { CUSTOMER_COLUMNS, CUSTOMER_SELECT, customerRow, type CustomerRow, toCustomer } from '../sqlite/repos/customers.js';
+import { CUSTOMER_COLUMNS, CUSTOMER_SELECT, customerRow, type CustomerRow, toCustomer } from '../rows/customers.js';
 import type { CustomerInsert } from '../types.js';
 import { UniqueViolation } from '../util.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';

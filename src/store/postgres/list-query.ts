@@ -1,5 +1,5 @@
 import type { ListFilter, ListQuery } from '../../contract/index.js';
-import type { ColumnDef, ListDef } from '../sqlite/list-query.js';
+import type { ColumnDef, ListDef } from '../rows/list-def.js';
 import { fold } from './schema.js';
 import { counterTotalSql } from '../list-counts.js';
 
@@ -7,8 +7,8 @@ import { counterTotalSql } from '../list-counts.js';
 export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join'> & { semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'> };
 
 /**
- * A resource's list definition: SQLite's `ListDef` (only its fragments ever reach SQL, every
- * value is bound) less its SQLite-only tenant index, so the SQLite store's definitions serve here.
+ * A resource's list definition: the shared `ListDef` of store/rows/ (only its fragments ever reach
+ * SQL, every value is bound) less SQLite's tenant index, so both stores compile the same definitions.
  */
 export type PgListDef = Omit<ListDef, 'tenantIndex' | 'columns'> & { columns: Readonly<Record<string, PgColumnDef>> };
 

@@ -45,13 +45,13 @@ export class ListTotals {
    * still those the total was counted under; undefined when they moved, no total is cached, the
    * page takes more than one statement or is empty (no row carries the counters): then `read` it.
    */
-  async readKnown<R>(db: Queryable, list: Counted, page: (total: number) => PgQuery | undefined, map: (row: Record<string, unknown>) => R): Promise<{ rows: R[]; total: number } | undefined> {
+  async readKnown<Row, R>(db: Queryable, list: Counted, page: (total: number) => PgQuery | undefined, map: (row: Row) => R): Promise<{ rows: R[]; total: number } | undefined> {
     const known = this.totals.get(keyOf(list));
     const statement = known && page(known.total);
     if (!known || !statement) return undefined;
     const text = statement.text.replace(/^SELECT /, `SELECT ${tablesTokenSql(`$${statement.values.length + 1}`)} AS confctl_token, `);
-    const { rows } = await db.query<{ confctl_token: string | null }>(text, [...statement.values, list.tables]);
+    const { rows } = await db.query<Row & { confctl_token: string | null }>(text, [...statement.values, list.tables]);
     if (!rows.length || rows[0].confctl_token !== known.token) return undefined;
-    return { rows: rows.map(({ confctl_token, ...row }) => map(row)), total: known.total };
+    return { rows: rows.map(({ confctl_token, ...row }) => map(row as Row)), total: known.total };
   }
 }

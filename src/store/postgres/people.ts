@@ -1,7 +1,8 @@
+import type pg from 'pg';
 import type { Customer, ListQuery, User } from '../../contract/index.js';
 import type { CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.js';
-import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../sqlite/repos/customers.js';
-import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../sqlite/repos/users.js';
+import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../rows/customers.js';
+import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../rows/users.js';
 import { NotFoundError, nowIso } from '../util.js';
 import { compileList } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
@@ -23,17 +24,17 @@ export interface ListReads {
  * one snapshot (one statement while its total is cached and nothing it counts was written),
  * shared by the identical lists of one turn; without (a unit's steps) on `db`, the unit's transaction.
  */
-export async function runList<R>(
+export async function runList<Row extends pg.QueryResultRow, R>(
   db: Queryable,
   def: Parameters<typeof compileList>[0],
   tenantId: number,
   query: ListQuery,
-  map: (row: any) => R,
+  map: (row: Row) => R,
   reads?: ListReads,
 ): Promise<ListResult<R>> {
   const list = compileList(def, tenantId, query);
   const { page, count } = list;
-  const read = (on: Queryable, { text, values }: typeof page) => on.query(text, values).then((r) => r.rows.map(map));
+  const read = (on: Queryable, { text, values }: typeof page) => on.query<Row>(text, values).then((r) => r.rows.map(map));
   if (reads) {
     // The page compiled again with the total: a deep page is read from the nearer end, a page among scattered matches walked for first.
     const atTotal = (tx: Queryable) => async (total: number) => {

@@ -3,13 +3,15 @@ import { UniqueViolation } from '../util.js';
 
 /** What both a pool and a transaction's client can do: run one parameterized statement. */
 export interface Queryable {
+  // pg's own default row type, so that a pool and a client are both Queryable.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   query<R extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
 /** int8 (ids, `COUNT(*)`) as a JavaScript number: ids stay far below 2^53. */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === (pg.types.builtins.INT8 as number) ? (v: string) => Number(v) : (pg.types.getTypeParser(oid, format) as (v: string) => unknown)) as typeof pg.types.getTypeParser,
 };
 
 /** A pool on `url`, with ids and counts as numbers; `max` connections (default 10); `config` adds pg's client settings. */

@@ -1,5 +1,5 @@
 import type { AccessKeyRecord, DepartmentRecord, InvitationRecord, TenantRecord } from '../types.js';
-import { type KeyRow, toKeyRecord } from '../sqlite/repos/keys.js';
+import { type KeyRow, toKeyRecord } from '../rows/keys.js';
 import { nowIso, randomBase62, sha256Hex } from '../util.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
 

@@ -23,8 +23,8 @@ import type { BulkLoad, BulkRepo } from './store.js';
 import { USER_JSON_FIELDS } from '../user-json.js';
 import { isSqliteBusyError } from '../busy.js';
 import { type Db } from './db.js';
-import { CUSTOMER_COLUMNS, customerRow } from './repos/customers.js';
-import { USER_COLUMNS, userRow } from './repos/users.js';
+import { CUSTOMER_COLUMNS, customerRow } from '../rows/customers.js';
+import { USER_COLUMNS, userRow } from '../rows/users.js';
 import { TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramTriggers } from './trigram.js';
 import { counterInsertTrigger, recountListCounts } from './list-counts.js';
 

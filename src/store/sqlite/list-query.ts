@@ -1,67 +1,9 @@
-import type { AttributeType, ListFilter, ListQuery } from '../../contract/index.js';
+import type { ListFilter, ListQuery } from '../../contract/index.js';
 import { changeSignal, type Db } from './db.js';
 import type Database from 'better-sqlite3';
 import { trigramMatch } from './trigram.js';
-import { counterTotalSql, type CountedTable } from '../list-counts.js';
-
-/** One whitelisted attribute: the SQL expression it stands for and how it compares. */
-export interface ColumnDef {
-  sql: string;
-  type: AttributeType;
-  /** The expression needs the definition's `joins` (the count query joins only when needed). */
-  join?: boolean;
-  /**
-   * Filter as a semi-join instead of through the join: `fk IN (SELECT id FROM table WHERE
-   * tenant_id = <tenant> AND <filter on column>)`, so the filter can use the index on `fk`
-   * (filtering on the joined column scanned users). IsNull/NotNull test `fk` itself (the
-   * foreign key guarantees the joined row, whose `column` is NOT NULL). A large tenant's count
-   * names `index`, on (fk, tenant, deleted_at) WHERE tenant > 0 (covering; 0.2-0.4 ms at 100,000
-   * users): left to choose, the planner walked users_email_live and read every row out of order
-   * (134 ms), or through the join counted via the plain fk index (8.6 ms).
-   */
-  semi?: { fk: string; table: string; column: string; index: string };
-  /**
-   * The covering index on (column, tenant, deleted_at) WHERE tenant > 0 (migration 9) that a large
-   * tenant's count of a filter on this column names: it reads the index alone, never the rows.
-   */
-  countIndex?: string;
-  /**
-   * The trigram table (trigram.ts) that answers this attribute's `Contains` of 3 or more
-   * characters for a large tenant's live rows, the attribute's column in it, and the table of the
-   * ids whose texts it may not hold yet.
-   */
-  trigram?: { fts: string; pending: string; column: string };
-}
-
-/**
- * A resource's list definition. Only these fragments ever reach SQL; user input is bound.
- * `from` must alias the main table so that `idColumn`, `tenantColumn` and `deletedColumn` resolve;
- * `joins` (LEFT JOINs for selected or derived columns) is left out of the count unless the filter
- * needs it: counting 100,000 rows through a join cost ~5x the plain count.
- */
-export interface ListDef {
-  select: string;
-  /**
-   * False when `select` reads the main table alone (users' stored JSON text): `joins` then go
-   * into the page query only for a filter or an order that needs them. Default true.
-   */
-  selectJoins?: boolean;
-  from: string;
-  joins?: string;
-  tenantColumn: string;
-  deletedColumn: string;
-  idColumn: string;
-  /** The main table's index on (tenant, deleted_at) WHERE tenant > 0 (migration 2); see `TenantAccess`. */
-  tenantIndex: string;
-  /** The main table, when its rows are counted per tenant (store/list-counts.ts): unfiltered totals read the counter. */
-  counted?: CountedTable;
-  /**
-   * The main table's index on (tenant) WHERE tenant > 0 (migration 13): every row of a tenant,
-   * trashed ones too, in id order, so a `with_trashed` page in id order skips ids alone.
-   */
-  tenantIdsIndex?: string;
-  columns: Readonly<Record<string, ColumnDef>>;
-}
+import { counterTotalSql } from '../list-counts.js';
+import type { ColumnDef, ListDef } from '../rows/list-def.js';
 
 /**
  * How a list reaches its tenant's rows (ARCHITECTURE.md, "Index trap"; measured with
@@ -206,8 +148,10 @@ function compileSemi(semi: NonNullable<ColumnDef['semi']>, col: ColumnDef, filte
  * id order, when there is one: the tenant index (tenant, deleted_at) for an unfiltered list, the
  * filter column's count index (column, tenant, deleted_at) for an Equal filter on a large
  * tenant. With every key column bound by equality, equal keys sort by rowid, so the page walks
- * `offset + limit` entries and never sorts. (A small tenant's filtered list keeps the tenant index:
- * at most SMALL_TENANT_ROWS rows either way.)
+ * `offset + limit` entries and never sorts. A count index on (column, id, tenant, deleted_at)
+ * (`ColumnDef.countIndexById`) is walked the same way, in id order, but its entries of the value
+ * are every tenant's. (A small tenant's filtered list keeps the tenant index: at most
+ * SMALL_TENANT_ROWS rows either way.)
  */
 function rangeIndex(def: ListDef, query: ListQuery, col: ColumnDef | undefined, access: TenantAccess): string | undefined {
   if (query.with_trashed || def.columns[query.order_by]?.sql !== def.idColumn) return undefined;
@@ -306,7 +250,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     seekSql,
     tailSql,
     windowSql,
-    range: range !== undefined,
+    range: range !== undefined && !(query.filter && col?.countIndexById),
     counterTotal: counted !== undefined,
     countSql:
       counted !== undefined
@@ -340,18 +284,31 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
 
 /**
  * Lists `serve` answers on its main thread (sqlite/served.ts); the others go to its read pool.
- * A list qualifies when SQLite reads at most MAIN_THREAD_ROWS index entries (and rows) for it,
- * known before it runs, from what the connection already holds:
+ * A list qualifies when SQLite reads at most MAIN_THREAD_ROWS index entries (and rows) for its
+ * page, and its count is bounded too, known before it runs, from what the connection already holds:
  * - its tenant is small (at most SMALL_TENANT_ROWS rows in the table, deleted included): every
  *   statement, the count included, reaches the tenant's rows through the tenant index; or
- * - its total is cached (counted since the last write, here or by a read worker: `ListMode.adoptTotal`)
- *   or, unfiltered, read from the table's per-tenant row counter; and its page is a range
- *   (`CompiledList.range`: live rows in id order, unfiltered or an Equal filter) and
- *   `offset + page_size` is at most MAIN_THREAD_ROWS.
- * Anything else (a cold filtered count of a large tenant, a Contains, another order, a deeper page) may
- * read the whole tenant, and goes to a worker.
+ * - its page is a range (`CompiledList.range`: live rows in id order, unfiltered or an Equal
+ *   filter) with `offset + page_size` at most MAIN_THREAD_ROWS, and its total is cached (counted
+ *   since the last write, here or by a read worker: `ListMode.adoptTotal`), or unfiltered, read
+ *   from the table's per-tenant row counter, or counted from the filter's count index while the
+ *   tenant holds at most MAIN_THREAD_COUNT_ROWS rows in the table (see there).
+ * Anything else (a Contains, another order, a deeper page, a large tenant's cold filtered count)
+ * may read the whole tenant, and goes to a worker.
  */
 export const MAIN_THREAD_ROWS = SMALL_TENANT_ROWS;
+
+/**
+ * Tenants with at most this many rows in a table (deleted included, the table's row counter)
+ * count an Equal-filtered range page's total on the main thread: that count reads the filter's
+ * count index (attribute, tenant, deleted_at), one entry per matching live row, so at most this
+ * many. Measured with test/store/tools/main-thread-lists.ts (2-core shared machine, cold, the
+ * least of three): an Equal matching 80 % of 50,000 users took 1.5 ms, of 100,000 2.5 ms. The
+ * tenant's size alone bounds no more than SMALL_TENANT_ROWS: at 20,000 rows the slowest lists
+ * (page 180 in the department's order, a 1-character Contains in the customers' address, a date
+ * range) took 100, 16 and 5 ms, at 50,000 rows 232, 115 and 9 ms.
+ */
+export const MAIN_THREAD_COUNT_ROWS = 50_000;
 
 /** Thrown out of a list by `ListMode.ifBounded` before any of its SQL ran; allocated once (no stack per list). */
 const UNBOUNDED = new Error('the list is not bounded');
@@ -369,14 +326,18 @@ export class ListMode {
   /** With 'adopt': the worker's total and the change token it was counted at. */
   total = 0;
   token = '';
+  /** With 'bounded': see MAIN_THREAD_COUNT_ROWS. */
+  countRows = MAIN_THREAD_COUNT_ROWS;
 
   /**
    * Runs `list(tenantId, query)` (a list method of this store's repositories, which runs
    * synchronously) when the list is bounded (see MAIN_THREAD_ROWS), answering its value; answers
-   * undefined, having run none of its SQL, when it is not.
+   * undefined, having run none of its SQL, when it is not. `countRows`: MAIN_THREAD_COUNT_ROWS,
+   * unless a test lowers it.
    */
-  ifBounded<T>(list: (tenantId: number, query: ListQuery) => T, tenantId: number, query: ListQuery): T | undefined {
+  ifBounded<T>(list: (tenantId: number, query: ListQuery) => T, tenantId: number, query: ListQuery, countRows = MAIN_THREAD_COUNT_ROWS): T | undefined {
     this.kind = 'bounded';
+    this.countRows = countRows;
     try {
       return list(tenantId, query);
     } catch (err) {
@@ -417,8 +378,8 @@ export class ListRunner<Row> {
   /** Exact totals by count SQL and parameters, valid while `totalsStamp` still describes the database. */
   private readonly totals = new Map<string, number>();
   private totalsStamp = '';
-  /** Tenants' access paths, valid with the totals (the table's counter, or a bounded count: at most SMALL_TENANT_ROWS + 1 index entries). */
-  private readonly access = new Map<number, TenantAccess>();
+  /** Tenants' rows in the table, valid with the totals (see `tenantSize`). */
+  private readonly sizes = new Map<number, number>();
   /**
    * Where the last id-ordered page of each query ended (`offset` rows in, at `id`), valid with the
    * totals: the next page (what `--all` asks for) continues after that id instead of stepping
@@ -445,9 +406,9 @@ export class ListRunner<Row> {
   /** Forgets cached totals and tenant sizes once anything was written (here or by another connection). */
   private refresh(): void {
     const stamp = this.changeToken();
-    if (stamp !== this.totalsStamp || this.totals.size >= 256 || this.access.size >= 256 || this.seeks.size >= 256) {
+    if (stamp !== this.totalsStamp || this.totals.size >= 256 || this.sizes.size >= 256 || this.seeks.size >= 256) {
       this.totals.clear();
-      this.access.clear();
+      this.sizes.clear();
       this.seeks.clear();
       this.totalsStamp = stamp;
     }
@@ -455,13 +416,19 @@ export class ListRunner<Row> {
 
   /** `index` for a tenant with at most SMALL_TENANT_ROWS rows in the table, else `scan`. */
   tenantAccess(tenantId: number): TenantAccess {
+    return this.tenantSize(tenantId) <= SMALL_TENANT_ROWS ? 'index' : 'scan';
+  }
+
+  /** The tenant's rows in the table, deleted included: the counter's, or, for a table without one, Infinity past SMALL_TENANT_ROWS (its count stops there). */
+  private tenantSize(tenantId: number): number {
     this.refresh();
-    let a = this.access.get(tenantId);
-    if (a === undefined) {
-      a = (this.tenantRows.get(tenantId) as { n: number }).n <= SMALL_TENANT_ROWS ? 'index' : 'scan';
-      this.access.set(tenantId, a);
+    let n = this.sizes.get(tenantId);
+    if (n === undefined) {
+      n = (this.tenantRows.get(tenantId) as { n: number }).n;
+      if (!this.def.counted && n > SMALL_TENANT_ROWS) n = Infinity;
+      this.sizes.set(tenantId, n);
     }
-    return a;
+    return n;
   }
 
   /**
@@ -477,10 +444,12 @@ export class ListRunner<Row> {
     return n;
   }
 
-  /** See MAIN_THREAD_ROWS; `compile` ran first (the tenant's access path and the cache are fresh). */
+  /** See MAIN_THREAD_ROWS; `compile` ran first (the tenant's size and the cache are fresh). */
   private bounded(tenantId: number, c: CompiledList, totalKey: string): boolean {
-    if (this.access.get(tenantId) === 'index') return true;
-    return c.range === true && c.offset + c.limit <= MAIN_THREAD_ROWS && (c.counterTotal === true || this.totals.has(totalKey));
+    const rows = this.sizes.get(tenantId)!;
+    if (rows <= SMALL_TENANT_ROWS) return true;
+    if (c.range !== true || c.offset + c.limit > MAIN_THREAD_ROWS) return false;
+    return c.counterTotal === true || this.totals.has(totalKey) || rows <= this.mode.countRows;
   }
 
   private stmt(sql: string): Database.Statement {

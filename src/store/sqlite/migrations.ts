@@ -1,4 +1,5 @@
-import { addressSql, cityCountrySql, TRIGRAM_TABLES, trigramDdl, trigramPendingDdl } from './trigram.js';
+import { TRIGRAM_TABLES, trigramDdl, trigramPendingDdl } from './trigram.js';
+import { addressSql, cityCountrySql } from '../rows/texts.js';
 import { listCountsDdl } from './list-counts.js';
 import type { Db } from './db.js';
 import { SQLITE_USER_JSON, USER_JSON_FIELDS } from '../user-json.js';
@@ -33,6 +34,27 @@ export const MORE_COUNT_INDEXES: readonly (readonly [string, string, boolean])[]
   ['customers', 'updated_at', false],
 ];
 
+/**
+ * Migration 15's customers' attributes (with their plain index of migration 1, whose name and
+ * whether the column is text): one index on (column, id, tenant_id, deleted_at) replaces the
+ * plain index on (column) and the count index on (column, tenant_id, deleted_at) WHERE
+ * tenant_id > 0. It holds the entries of both in the plain index's order (equal values by id,
+ * as ORDER BY column, id asks), with the tenant and deleted_at to test a count's or page's entry
+ * without reading its row. Partial no more: a page in the column's order walks it as it walked
+ * the plain index. Its leading column is not the tenant, whose second place in a count index let
+ * the planner skip-scan it for every page of a large tenant (migration 9's comment): here the id
+ * comes between.
+ */
+export const MERGED_COUNT_INDEXES: readonly (readonly [string, string, boolean])[] = [
+  ['email', 'customers_email', true],
+  ['first_name', 'customers_first_name', true],
+  ['middle_name', 'customers_middle_name', true],
+  ['last_name', 'customers_last_name', true],
+  ['contact_number', 'customers_contact_number', true],
+  ['created_at', 'customers_created', false],
+  ['updated_at', 'customers_updated', false],
+];
+
 /** A count index of migrations 9 and 10 (see `ColumnDef.countIndex`). */
 const countIndexSql = ([table, column, text]: readonly [string, string, boolean]) =>
   `CREATE INDEX ${table}_${column}_count ON ${table}(${column}${text ? ' COLLATE NOCASE' : ''}, tenant_id, deleted_at) WHERE tenant_id > 0;`;
@@ -48,7 +70,8 @@ const countIndexSql = ([table, column, text]: readonly [string, string, boolean]
  * dominant tenant such an index hijacks the planner (ARCHITECTURE.md, "Index trap"), so they are
  * partial on `tenant_id > 0` (every row): the planner can use them only in a query that says so,
  * which the list compiler writes for small tenants only (list-query.ts, `TenantAccess`). Any
- * index holding `tenant_id` after another column is partial the same way (migration 3).
+ * index holding `tenant_id` right after another column is partial the same way (migration 3);
+ * migration 15's hold the id between (`MERGED_COUNT_INDEXES`).
  */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   {
@@ -513,6 +536,17 @@ CREATE INDEX customers_city_country ON customers(${cityCountrySql('')} COLLATE N
     // wrote a segment per insert in a commit group (a customer's insert cost about 95 µs of CPU
     // more than without them). The FTS tables hold every row's texts already: nothing is pending.
     sql: TRIGRAM_TABLES.map(trigramPendingDdl).join('\n'),
+  },
+  {
+    version: 15,
+    name: "one index per customers' attribute instead of two",
+    // See MERGED_COUNT_INDEXES: a customer's insert wrote 20 indexes, now 13; each was a B-tree
+    // insert and a page more to write at each commit (docs/performance.md).
+    sql: MERGED_COUNT_INDEXES.map(
+      ([column, plain, text]) => `DROP INDEX IF EXISTS ${plain};
+DROP INDEX IF EXISTS customers_${column}_count;
+CREATE INDEX customers_${column}_count ON customers(${column}${text ? ' COLLATE NOCASE' : ''}, id, tenant_id, deleted_at);`,
+    ).join('\n'),
   },
 ];
 

@@ -4,9 +4,15 @@ import type { ListResult } from '../types.js';
 import type { SqliteStore } from './store.js';
 import { READ_POOL_DEFAULTS, ReadPool, type ReadPoolOptions, type ReadTask } from './read-pool.js';
 
+/** `withReadPool`'s options: the pool's, and the tenant size up to which a cold Equal-filtered count runs on the main thread (MAIN_THREAD_COUNT_ROWS in list-query.ts by default; tests lower it). */
+export interface ServedOptions extends ReadPoolOptions {
+  countRows?: number;
+}
+
 /**
  * The SQLite store (a database file) as `serve` uses it: a list whose cost is bounded before it
- * runs (a small tenant, or a cached total with a shallow page read from an index range: see
+ * runs (a small tenant, or a shallow page read from an index range whose total is cached, the row
+ * counter, or counted from an index of a tenant of at most MAIN_THREAD_COUNT_ROWS rows: see
  * MAIN_THREAD_ROWS in list-query.ts) runs on the main thread, as any other cheap read; every other
  * list runs on a `ReadPool` of worker threads with read-only connections, so a list that counts a
  * million rows holds no other request. The primary-key reads, the writes and their commit groups
@@ -19,7 +25,7 @@ import { READ_POOL_DEFAULTS, ReadPool, type ReadPoolOptions, type ReadTask } fro
  * the next such list stays on the main thread. Closing stops the pool, then closes the store.
  * `every` = 'all' sends every list to the pool (the store contract suite runs its lists there).
  */
-export function withReadPool(store: SqliteStore, options: ReadPoolOptions = READ_POOL_DEFAULTS, every: 'unbounded' | 'all' = 'unbounded'): DataStore {
+export function withReadPool(store: SqliteStore, options: ServedOptions = READ_POOL_DEFAULTS, every: 'unbounded' | 'all' = 'unbounded'): DataStore {
   // `store`'s lists answer at once, which running a bounded list on the main thread (`ListMode.ifBounded`) needs.
   const pool = new ReadPool(store.location, options);
   /** No commit group holds writes not yet committed (they moved the change token already, but a worker may not see them yet). */
@@ -27,7 +33,7 @@ export function withReadPool(store: SqliteStore, options: ReadPoolOptions = READ
   const read =
     <T extends ListResult<unknown>>(op: ReadTask['op'], list: (tenantId: number, query: ListQuery) => T) =>
     (tenantId: number, query: ListQuery): T | Promise<T> => {
-      const here = every === 'unbounded' ? store.listMode.ifBounded(list, tenantId, query) : undefined;
+      const here = every === 'unbounded' ? store.listMode.ifBounded(list, tenantId, query, options.countRows) : undefined;
       if (here) return here;
       const token = nothingPending() ? store.changeToken() : undefined;
       return (pool.run({ op, tenantId, query }) as Promise<T>).then((answer) => {

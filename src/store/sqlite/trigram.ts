@@ -21,17 +21,8 @@
  * FTS matches of the other rows and tests the pending rows' own texts (list-query.ts): exact at
  * every moment, in every process.
  */
-import type { ListDef } from './list-query.js';
-
-/** The derived texts of decisions §10: non-empty parts joined by `sep`, NULL when none is left. */
-export function joinPartsSql(sep: string, cols: readonly string[]): string {
-  return `NULLIF(concat_ws('${sep}', ${cols.map((c) => `NULLIF(${c}, '')`).join(', ')}), '')`;
-}
-
-/** A customer's `address` (decisions §6), its parts read through `alias` (`c.`, `NEW.`). */
-export const addressSql = (alias: string) => joinPartsSql(', ', ['line_1', 'line_2', 'city', 'region', 'postal_code', 'country'].map((c) => alias + c));
-/** A customer's `city_country`. */
-export const cityCountrySql = (alias: string) => joinPartsSql(', ', [alias + 'city', alias + 'country']);
+import type { ListDef } from '../rows/list-def.js';
+import { addressSql, cityCountrySql } from '../rows/texts.js';
 
 /** One trigram table: the FTS5 table's name and, per list attribute, the SQL of its text from a row alias. */
 export interface TrigramTable {

@@ -6,9 +6,9 @@ import { compileList as compileSqlite, TENANT } from '../../../src/store/sqlite/
 import { compileList, scattered, type PgListDef } from '../../../src/store/postgres/list-query.js';
 import { PG_CUSTOMER_LIST_DEF } from '../../../src/store/postgres/people.js';
 import { ensureTrigramIndexes } from '../../../src/store/postgres/trigram.js';
-import { CONFERENCE_LIST_DEF } from '../../../src/store/sqlite/repos/conferences.js';
-import { CUSTOMER_LIST_DEF } from '../../../src/store/sqlite/repos/customers.js';
-import { USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
+import { CONFERENCE_LIST_DEF } from '../../../src/store/rows/conferences.js';
+import { SQLITE_CUSTOMER_LIST_DEF } from '../../../src/store/sqlite/repos/customers.js';
+import { SQLITE_USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
 import { f, q } from '../contract/fixtures.js';
 import { migratedDatabase } from './databases.js';
 import { fillPostgres, fillSqlite } from './list-fixture.js';
@@ -48,13 +48,13 @@ async function list(def: PgListDef, query: ListQuery, tenant = 1, total?: number
   return { ids, total: Number(count.rows[0].n) };
 }
 const ids = async (def: PgListDef, query: ListQuery) => (await list(def, query)).ids;
-const users = (filter: ListFilter, over: Partial<ListQuery> = {}) => ids(USER_LIST_DEF, q({ filter, ...over }));
+const users = (filter: ListFilter, over: Partial<ListQuery> = {}) => ids(SQLITE_USER_LIST_DEF, q({ filter, ...over }));
 
 describe('PostgreSQL list compiler', () => {
   it('binds the tenant first, then the filter, then the limit and offset: never user text in SQL', () => {
     const evil = "x' OR 1=1 --";
     for (const operator of ['Equal', 'NotEqual', 'Contains', 'GreaterThan', 'LessThanOrEqual'] as const) {
-      const c = compileList(USER_LIST_DEF, 7, q({ filter: f('email', 'text', operator, evil), page_size: 10, page_number: 3 }));
+      const c = compileList(SQLITE_USER_LIST_DEF, 7, q({ filter: f('email', 'text', operator, evil), page_size: 10, page_number: 3 }));
       expect(c.page.text).not.toContain(evil);
       expect(c.count.text).not.toContain(evil);
       const value = operator === 'Contains' ? `%${evil}%` : evil;
@@ -62,8 +62,8 @@ describe('PostgreSQL list compiler', () => {
       expect(c.page.values).toEqual([7, value, 10, 20]);
       expect(c.page.text).toMatch(/u\.tenant_id = \$1 .*\$2.* LIMIT \$3 OFFSET \$4\) ORDER BY [^$]*$/);
     }
-    expect(() => compileList(USER_LIST_DEF, 1, q({ filter: f('secret_hash', 'text', 'Equal', 'x') }))).toThrow();
-    expect(() => compileList(USER_LIST_DEF, 1, q({ order_by: 'u.id; DROP TABLE users' }))).toThrow();
+    expect(() => compileList(SQLITE_USER_LIST_DEF, 1, q({ filter: f('secret_hash', 'text', 'Equal', 'x') }))).toThrow();
+    expect(() => compileList(SQLITE_USER_LIST_DEF, 1, q({ order_by: 'u.id; DROP TABLE users' }))).toThrow();
   });
 
   it('compares text with ASCII case folded, other letters as they are', async () => {
@@ -77,8 +77,8 @@ describe('PostgreSQL list compiler', () => {
   it('orders text by code point after folding: é after z, _ before b, space before %', async () => {
     expect(await users(f('last_name', 'text', 'GreaterThan', 'young'))).toEqual([1, 5, 6, 9]);
     expect(await users(f('last_name', 'text', 'LessThanOrEqual', 'A_B'))).toEqual([3, 4, 10]);
-    expect(await ids(USER_LIST_DEF, q({ order_by: 'last_name' }))).toEqual([4, 3, 10, 11, 7, 2, 1, 9, 5, 6]);
-    expect(await ids(USER_LIST_DEF, q({ order_by: 'last_name', order_direction: 'desc' }))).toEqual([6, 5, 9, 1, 2, 7, 11, 10, 3, 4]);
+    expect(await ids(SQLITE_USER_LIST_DEF, q({ order_by: 'last_name' }))).toEqual([4, 3, 10, 11, 7, 2, 1, 9, 5, 6]);
+    expect(await ids(SQLITE_USER_LIST_DEF, q({ order_by: 'last_name', order_direction: 'desc' }))).toEqual([6, 5, 9, 1, 2, 7, 11, 10, 3, 4]);
   });
 
   it('matches Contains as a folded substring with %, _ and \\ literal, integers and dates by their text', async () => {
@@ -122,43 +122,43 @@ describe('PostgreSQL list compiler', () => {
   });
 
   it('sorts nulls first ascending and last descending, ties by id in the same direction', async () => {
-    expect(await ids(USER_LIST_DEF, q({ order_by: 'timezone' }))).toEqual([2, 4, 7, 6, 1, 10, 3, 5, 9, 11]);
-    expect(await ids(USER_LIST_DEF, q({ order_by: 'timezone', order_direction: 'desc' }))).toEqual([11, 9, 5, 3, 10, 1, 6, 7, 4, 2]);
-    expect(await ids(USER_LIST_DEF, q({ order_by: 'deleted_at', with_trashed: true }))).toEqual([1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 8]);
-    expect(await ids(USER_LIST_DEF, q({ order_by: 'deleted_at', order_direction: 'desc', with_trashed: true }))).toEqual([8, 11, 10, 9, 7, 6, 5, 4, 3, 2, 1]);
-    expect(await ids(USER_LIST_DEF, q({ order_by: 'department', order_direction: 'desc' }))).toEqual([5, 9, 7, 2, 4, 1, 11, 10, 6, 3]);
+    expect(await ids(SQLITE_USER_LIST_DEF, q({ order_by: 'timezone' }))).toEqual([2, 4, 7, 6, 1, 10, 3, 5, 9, 11]);
+    expect(await ids(SQLITE_USER_LIST_DEF, q({ order_by: 'timezone', order_direction: 'desc' }))).toEqual([11, 9, 5, 3, 10, 1, 6, 7, 4, 2]);
+    expect(await ids(SQLITE_USER_LIST_DEF, q({ order_by: 'deleted_at', with_trashed: true }))).toEqual([1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 8]);
+    expect(await ids(SQLITE_USER_LIST_DEF, q({ order_by: 'deleted_at', order_direction: 'desc', with_trashed: true }))).toEqual([8, 11, 10, 9, 7, 6, 5, 4, 3, 2, 1]);
+    expect(await ids(SQLITE_USER_LIST_DEF, q({ order_by: 'department', order_direction: 'desc' }))).toEqual([5, 9, 7, 2, 4, 1, 11, 10, 6, 3]);
     expect(await ids(PG_CUSTOMER_LIST_DEF, q({ order_by: 'address' }))).toEqual([2, 1, 5, 3]);
   });
 
   it('pages with limit and offset and counts the whole list', async () => {
-    expect(await list(USER_LIST_DEF, q({ page_size: 3, page_number: 2 }))).toEqual({ ids: [4, 5, 6], total: 10 });
-    expect(await list(USER_LIST_DEF, q({ page_size: 3, page_number: 4 }))).toEqual({ ids: [11], total: 10 });
-    expect(await list(USER_LIST_DEF, q({ page_size: 3, page_number: 5 }))).toEqual({ ids: [], total: 10 });
-    expect(await list(USER_LIST_DEF, q({ page_size: 2, order_by: 'last_name', order_direction: 'desc', page_number: 2 }))).toEqual({ ids: [9, 1], total: 10 });
-    expect(await list(USER_LIST_DEF, q({ filter: f('department', 'text', 'Equal', 'sales'), page_size: 1 }))).toEqual({ ids: [2], total: 3 });
-    expect(await list(USER_LIST_DEF, q({}), 2)).toEqual({ ids: [12], total: 1 });
+    expect(await list(SQLITE_USER_LIST_DEF, q({ page_size: 3, page_number: 2 }))).toEqual({ ids: [4, 5, 6], total: 10 });
+    expect(await list(SQLITE_USER_LIST_DEF, q({ page_size: 3, page_number: 4 }))).toEqual({ ids: [11], total: 10 });
+    expect(await list(SQLITE_USER_LIST_DEF, q({ page_size: 3, page_number: 5 }))).toEqual({ ids: [], total: 10 });
+    expect(await list(SQLITE_USER_LIST_DEF, q({ page_size: 2, order_by: 'last_name', order_direction: 'desc', page_number: 2 }))).toEqual({ ids: [9, 1], total: 10 });
+    expect(await list(SQLITE_USER_LIST_DEF, q({ filter: f('department', 'text', 'Equal', 'sales'), page_size: 1 }))).toEqual({ ids: [2], total: 3 });
+    expect(await list(SQLITE_USER_LIST_DEF, q({}), 2)).toEqual({ ids: [12], total: 1 });
   });
 
   it('filters a joined attribute by a semi-join on its key: neither the count nor the ids join; the total reads both tables', () => {
-    const semi = compileList(USER_LIST_DEF, 1, q({ filter: f('department', 'text', 'Equal', 'x') }));
-    const plain = compileList(USER_LIST_DEF, 1, q({ filter: f('email', 'text', 'Equal', 'x') }));
+    const semi = compileList(SQLITE_USER_LIST_DEF, 1, q({ filter: f('department', 'text', 'Equal', 'x') }));
+    const plain = compileList(SQLITE_USER_LIST_DEF, 1, q({ filter: f('email', 'text', 'Equal', 'x') }));
     expect(semi.count.text).not.toContain('JOIN');
     expect(semi.count.text).toContain(`u.department_id IN (SELECT id FROM departments WHERE tenant_id = $1 AND ${'lower((name) COLLATE "C")'} = lower(($2) COLLATE "C"))`);
     expect(semi.tables).toEqual(['users', 'departments']);
     expect(plain.count.text).not.toContain('JOIN');
     expect(plain.tables).toEqual(['users']);
     expect(plain.page.text).toContain('LEFT JOIN departments');
-    expect(compileList(USER_LIST_DEF, 1, q({ filter: f('department', 'text', 'IsNull') })).count.text).toContain('u.department_id IS NULL');
+    expect(compileList(SQLITE_USER_LIST_DEF, 1, q({ filter: f('department', 'text', 'IsNull') })).count.text).toContain('u.department_id IS NULL');
   });
 
   it('matches Contains of 1 or 2 characters with strpos, which no trigram index serves, and longer values with LIKE', () => {
-    expect(compileList(USER_LIST_DEF, 1, q({ filter: f('email', 'text', 'Contains', 'Q%') })).count.text).toContain('strpos(lower((u.email) COLLATE "C"), lower(($2) COLLATE "C")) > 0');
-    expect(compileList(USER_LIST_DEF, 1, q({ filter: f('email', 'text', 'Contains', 'é%') })).count.values).toEqual([1, 'é%']);
-    expect(compileList(USER_LIST_DEF, 1, q({ filter: f('email', 'text', 'Contains', 'q%_') })).count.values).toEqual([1, '%q\\%\\_%']);
+    expect(compileList(SQLITE_USER_LIST_DEF, 1, q({ filter: f('email', 'text', 'Contains', 'Q%') })).count.text).toContain('strpos(lower((u.email) COLLATE "C"), lower(($2) COLLATE "C")) > 0');
+    expect(compileList(SQLITE_USER_LIST_DEF, 1, q({ filter: f('email', 'text', 'Contains', 'é%') })).count.values).toEqual([1, 'é%']);
+    expect(compileList(SQLITE_USER_LIST_DEF, 1, q({ filter: f('email', 'text', 'Contains', 'q%_') })).count.values).toEqual([1, '%q\\%\\_%']);
   });
 
   it('finds an id-ordered page among all the matches of a date range or a short Contains, and walks id order otherwise', () => {
-    const fenced = (query: ListQuery) => compileList(USER_LIST_DEF, 1, query).page.text.includes('OFFSET 0) AS matched ORDER BY id');
+    const fenced = (query: ListQuery) => compileList(SQLITE_USER_LIST_DEF, 1, query).page.text.includes('OFFSET 0) AS matched ORDER BY id');
     expect(fenced(q({ filter: f('created_at', 'date', 'GreaterThan', '2025-01-01T00:00:00Z') }))).toBe(true);
     expect(fenced(q({ filter: f('email', 'text', 'Contains', 'q'), order_direction: 'desc' }))).toBe(true);
     expect(fenced(q({ filter: f('email', 'text', 'Contains', 'zq9') }))).toBe(false);
@@ -169,7 +169,7 @@ describe('PostgreSQL list compiler', () => {
 
   it("writes exactly the schema's indexed expressions", async () => {
     const plan = async (query: ListQuery) => {
-      const c = compileList(USER_LIST_DEF, 1, query);
+      const c = compileList(SQLITE_USER_LIST_DEF, 1, query);
       await client.query('BEGIN');
       try {
         await client.query('SET LOCAL enable_seqscan = off');
@@ -204,7 +204,7 @@ describe('PostgreSQL list compiler, beside the SQLite one', () => {
     await client.query('RESET enable_seqscan');
   });
 
-  function listSqlite(def: typeof USER_LIST_DEF, query: ListQuery): { ids: number[]; total: number } {
+  function listSqlite(def: typeof SQLITE_USER_LIST_DEF, query: ListQuery): { ids: number[]; total: number } {
     const c = compileSqlite(def, query, 'scan');
     const params = [1, ...c.params.map((p) => (p === TENANT ? 1 : p))];
     const rows = sqlite.prepare(c.pageSql).all(...params, c.limit, c.offset) as { id: number }[];
@@ -212,7 +212,7 @@ describe('PostgreSQL list compiler, beside the SQLite one', () => {
   }
 
   /** Values found in the column, variants of them, and values made to catch a wrong rule. */
-  function probes(def: typeof USER_LIST_DEF, attribute: string, contains: boolean): (string | number)[] {
+  function probes(def: typeof SQLITE_USER_LIST_DEF, attribute: string, contains: boolean): (string | number)[] {
     const col = def.columns[attribute];
     const found = (sqlite.prepare(`SELECT DISTINCT ${col.sql} AS v FROM ${def.from} ${def.joins ?? ''}`).all() as { v: string | number | null }[])
       .map((r) => r.v)
@@ -229,8 +229,8 @@ describe('PostgreSQL list compiler, beside the SQLite one', () => {
   }
 
   for (const [name, def, pgDef] of [
-    ['users', USER_LIST_DEF, USER_LIST_DEF],
-    ['customers', CUSTOMER_LIST_DEF, PG_CUSTOMER_LIST_DEF],
+    ['users', SQLITE_USER_LIST_DEF, SQLITE_USER_LIST_DEF],
+    ['customers', SQLITE_CUSTOMER_LIST_DEF, PG_CUSTOMER_LIST_DEF],
     ['conferences', CONFERENCE_LIST_DEF, CONFERENCE_LIST_DEF],
   ] as const) {
     it(`gives the same pages and totals for ${name}`, async () => {

@@ -1,6 +1,6 @@
 import { seedBulk } from '../../../src/admin/seed/index.js';
 import { ListRunner } from '../../../src/store/sqlite/list-query.js';
-import { USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
+import { SQLITE_USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { openStore } from '../../../src/store/sqlite/index.js';
@@ -13,7 +13,7 @@ atOnce(seedBulk(s, big, { users: 100000, customers: 1000 }));
 for (let i = 0; i < 20; i++) { const t = s.tenants.create(`t${i}.example`).id; atOnce(seedBulk(s, t, { users: 50, customers: 5 })); }
 s.optimize(); s.close();
 const db = new Database(file);
-const runner = new ListRunner<any>(db, USER_LIST_DEF);
+const runner = new ListRunner<any>(db, SQLITE_USER_LIST_DEF);
 const q = (f: any, ob = 'id', dir: 'asc' | 'desc' = 'asc', page = 1) => ({ page_size: 15, page_number: page, with_trashed: false, order_by: ob, order_direction: dir, filter: f });
 const cases: [string, any][] = [
   ['default', q(null)],

@@ -3,9 +3,10 @@
 // uncached. Usage: npx tsx test/store/tools/tenant-plans.ts [variant...]
 
 import { seedBulk } from '../../../src/admin/seed/index.js';
-import { compileList, TENANT, type ListDef } from '../../../src/store/sqlite/list-query.js';
-import { USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
-import { CUSTOMER_LIST_DEF } from '../../../src/store/sqlite/repos/customers.js';
+import { compileList, TENANT } from '../../../src/store/sqlite/list-query.js';
+import type { ListDef } from '../../../src/store/rows/list-def.js';
+import { SQLITE_USER_LIST_DEF } from '../../../src/store/sqlite/repos/users.js';
+import { SQLITE_CUSTOMER_LIST_DEF } from '../../../src/store/sqlite/repos/customers.js';
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, rmSync } from 'node:fs';
 import { openStore } from '../../../src/store/sqlite/index.js';
@@ -94,7 +95,7 @@ for (const [name, v] of Object.entries(variants)) {
   if (v.analyze === 'stat1') { db.exec('DELETE FROM sqlite_stat4'); db.close(); }
   const conn = v.analyze === 'stat1' ? new Database(file) : db;
   console.log(`\n=== ${name}`);
-  for (const [def, cases] of [[USER_LIST_DEF, userCases], [CUSTOMER_LIST_DEF, customerCases]] as const) {
+  for (const [def, cases] of [[SQLITE_USER_LIST_DEF, userCases], [SQLITE_CUSTOMER_LIST_DEF, customerCases]] as const) {
     for (const [tenant, label] of [[1, 'big'], [2, 'small']] as const) for (const [cname, query] of cases) {
       const old = !v.access && !v.ddl && cname.startsWith('department');
       const c = compileList(old ? { ...def, columns: { ...def.columns, department: { ...def.columns.department, semi: undefined } } } : def, query, v.access && tenant === 2 ? 'index' : 'scan');
@@ -105,7 +106,7 @@ for (const [name, v] of Object.entries(variants)) {
       const pm = time(() => page.all(...bind, c.limit, c.offset));
       const cm = time(() => count.get(...bind));
       const n = (count.get(...bind) as { n: number }).n;
-      console.log(`${def === USER_LIST_DEF ? 'users' : 'cust '} ${label.padEnd(5)} ${cname.padEnd(28)} page ${pm.toFixed(3).padStart(7)} ms  count ${cm.toFixed(3).padStart(7)} ms  n=${n}`);
+      console.log(`${def === SQLITE_USER_LIST_DEF ? 'users' : 'cust '} ${label.padEnd(5)} ${cname.padEnd(28)} page ${pm.toFixed(3).padStart(7)} ms  count ${cm.toFixed(3).padStart(7)} ms  n=${n}`);
       if (process.env.PLANS) console.log(`      page: ${plan(steer(c.pageSql), [...bind, c.limit, c.offset])}\n      count: ${plan(steer(c.countSql), bind)}`);
     }
   }

@@ -2,6 +2,7 @@ import type { ConnectedAccount, OnlineConferenceAccount } from '../../../contrac
 import type { Db } from '../db.js';
 import type { ConferenceAccountRepo, ConnectedAccountRepo, ProviderRecord, ProviderRepo } from '../../types.js';
 import { nowIso, pageOffset } from '../../util.js';
+import { CONFERENCE_ACCOUNT_COLUMNS, CONNECTED_COLUMNS } from '../../rows/accounts.js';
 
 /** Global providers (`zoom`, `google`, ...); `ensure` is idempotent. */
 export function providerRepo(db: Db): ProviderRepo {
@@ -17,7 +18,6 @@ export function providerRepo(db: Db): ProviderRepo {
   };
 }
 
-export const CONNECTED_COLUMNS = 'id, owner_type, owner_id, provider_id, provider_uid, provider_email, created_at, updated_at, deleted_at';
 
 /** A user's (or customer's) accounts at providers. Lists show non-deleted rows by id. */
 export function connectedAccountRepo(db: Db): ConnectedAccountRepo {
@@ -41,7 +41,6 @@ export function connectedAccountRepo(db: Db): ConnectedAccountRepo {
   };
 }
 
-export const CONFERENCE_ACCOUNT_COLUMNS = 'id, owner_type, owner_id, connected_account_id, name, created_at, updated_at, deleted_at';
 
 /** Online conference accounts (the "rooms" conferences are held in), owned by a user. */
 export function conferenceAccountRepo(db: Db): ConferenceAccountRepo {

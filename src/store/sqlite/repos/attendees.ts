@@ -1,9 +1,9 @@
 import type { OnlineConferenceAttendee } from '../../../contract/index.js';
 import type { Db } from '../db.js';
 import type { AttendeeRepo } from '../../types.js';
+import { ATTENDEE_COLUMNS } from '../../rows/conferences.js';
 import { NotFoundError, nowIso, pageOffset } from '../../util.js';
 
-export const ATTENDEE_COLUMNS = 'id, online_conference_id, email, name, attendee_type, attendee_id, joined_at, created_at, updated_at, deleted_at';
 
 /**
  * Conference attendees. Callers check the conference belongs to the tenant first. An email

@@ -1,8 +1,9 @@
-import type { CalendarEvent, EventAttendee, OnlineConference } from '../../../contract/index.js';
+import type { CalendarEvent, OnlineConference } from '../../../contract/index.js';
 import { type Db, immediate } from '../db.js';
 import type { CalendarRecord, CalendarRepo, EventInsert, EventPatch, EventRepo } from '../../types.js';
 import { bool, nowIso } from '../../util.js';
-import { CONFERENCE_COLUMNS, toConference } from './conferences.js';
+import { CONFERENCE_COLUMNS, toConference } from '../../rows/conferences.js';
+import { EVENT_COLUMNS, type EventAttendeeRow, type EventRow } from '../../rows/calendars.js';
 
 /** Calendars of a user or customer. */
 export function calendarRepo(db: Db): CalendarRepo {
@@ -17,12 +18,6 @@ export function calendarRepo(db: Db): CalendarRepo {
     get: (tenantId, id) => get.get(tenantId, id) as CalendarRecord | undefined,
   };
 }
-
-export type EventRow = Omit<CalendarEvent, 'attendees' | 'online_conference'>;
-export type EventAttendeeRow = Omit<EventAttendee, 'is_organizer'> & { is_organizer: number };
-
-export const EVENT_COLUMNS = `id, calendar_id, title, start, "end", body, location, cancel_note, canceled_by_id, canceled_by_type, public_id,
-  provider_event_id, customer_id, meeting_link_id, created_at, updated_at, deleted_at`;
 
 /**
  * Calendar events with their attendees (in insertion order) and the conference they back: the

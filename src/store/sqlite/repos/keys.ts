@@ -1,12 +1,7 @@
 import type { Db } from '../db.js';
-import type { AccessKeyRecord, AccessKeyRepo } from '../../types.js';
+import type { AccessKeyRepo } from '../../types.js';
+import { type KeyRow, toKeyRecord } from '../../rows/keys.js';
 import { nowIso, randomBase62, sha256Hex } from '../../util.js';
-
-export interface KeyRow extends Omit<AccessKeyRecord, 'permissions'> {
-  permissions: string;
-}
-
-export const toKeyRecord = (r: KeyRow): AccessKeyRecord => ({ ...r, permissions: JSON.parse(r.permissions) as string[] });
 
 /**
  * Access keys. Only the hex SHA-256 digest of a secret is stored; the secret leaves this module

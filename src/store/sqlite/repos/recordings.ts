@@ -1,9 +1,9 @@
 import type { OnlineConferenceRecording } from '../../../contract/index.js';
 import type { Db } from '../db.js';
 import type { RecordingInsert, RecordingRepo } from '../../types.js';
+import { RECORDING_COLUMNS } from '../../rows/conferences.js';
 import { NotFoundError, nowIso, pageOffset } from '../../util.js';
 
-export const RECORDING_COLUMNS = 'r.id, r.online_conference_id, r.status, r.file_name, r.path, r.started_at, r.stopped_at, r.created_at, r.updated_at, r.deleted_at';
 const PATCHABLE = ['status', 'file_name', 'path', 'started_at', 'stopped_at'] as const;
 
 /** Conference recordings; `get` is tenant-scoped through the (non-deleted) conference. */
