@@ -77,7 +77,7 @@ export function createServer(options: ServerOptions, handlers: HandlerMap = HAND
   const media = createMediaRoute(resolved);
   const rooms = createRoomsRoute(resolved);
   const health = createHealthRoute(resolved.store, () => isClosing(server));
-  const lanes = createLanes();
+  const lanes = createLanes(undefined, resolved.roundTrips);
   const server = http.createServer(timeoutOptions(resolved), (req, res) => lanes.enqueue(req.socket, res, () => {
     // Load-balancer probes: outside the pipeline's tenancy, keys and rate limits.
     if (isHealthPath(req.url ?? '/')) {

@@ -30,6 +30,11 @@ export interface ServerOptions {
   signingSecret: string;
   /** Directory holding recording files. */
   mediaDir: string;
+  /**
+   * The store answers over round trips (PostgreSQL), not on the event loop: requests outlive turns
+   * of the loop, which changes when connections are held (see pipelining.ts). Default false.
+   */
+  roundTrips?: boolean;
   /** Default `{ client: 5, tenant: 10 }` per one-second window; `null` disables limits. */
   rateLimit?: RateLimitOptions | null;
   /** Maximum attendees of a conference besides its owner; default 5. */
@@ -103,6 +108,7 @@ export function resolveOptions(options: ServerOptions): ResolvedOptions {
     cors: [],
     testControls: null,
     clockControl: null,
+    roundTrips: false,
     ...stripUndefined(options),
     timeouts,
   } as ResolvedOptions;

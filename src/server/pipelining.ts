@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { createTurns } from './turns.js';
+import { createTurns, FIRST_PER_TURN, MAX_PER_TURN } from './turns.js';
 
 /**
  * Requests of one connection handled at once: the depth of a pipelining benchmark (10), which then
@@ -15,7 +15,7 @@ export const MAX_IN_FLIGHT_PER_CONNECTION = 10;
 export const MAX_WAITING_PER_CONNECTION = 64;
 /**
  * Requests queued for a later turn, of all connections, from which connections are no longer read
- * until the queue has drained (see `createLanes`).
+ * until the queue has drained (see `createLanes`), unless the next turn starts more.
  */
 export const MAX_QUEUED = 64;
 /**
@@ -48,18 +48,25 @@ export const gone = (socket: Socket): boolean => !socket.writable;
  *   not hold the loop: a new request on another connection is not kept behind the backlog.
  * - With `MAX_WAITING_PER_CONNECTION` requests waiting, the connection is not read until fewer
  *   wait (what one read already brought is parsed whole).
- * - With `MAX_QUEUED` requests queued for a turn, no connection is read until the queue has drained,
- *   except those with nothing in flight for `FRESH_AFTER_MS` (a client's fresh request still starts
- *   before the backlog; such a connection is held too once it has brought its requests). What is
+ * - With `MAX_QUEUED` requests queued for a turn, or more if the next turn starts more (its budget,
+ *   see turns.ts), no connection is read until the queue has drained, except those with nothing in
+ *   flight for `FRESH_AFTER_MS` (a client's fresh request still starts before the backlog; such a
+ *   connection is held too once it has brought its requests). What is
  *   not read waits unparsed in the socket, as it would without turns. Parsed, a request and its
  *   response are objects that live until it starts: queued behind hundreds of others they
  *   outlived the young generation's collections, were promoted, and grew the old generation by
  *   some 40 MB under a pipelining benchmark (see docs/performance.md).
+ * - Turns start at most `FIRST_PER_TURN` requests (`MAX_QUEUED`), or with `roundTrips` (a store
+ *   answering over round trips: PostgreSQL) up to `MAX_PER_TURN` while they stay short. There a
+ *   request's objects live across its round trips, several turns, whether it queued or not, and a
+ *   queue the next turn starts whole is no backlog: holding at `MAX_QUEUED` only paused and
+ *   resumed every busy connection turn after turn (the reads let in after each drain queued
+ *   again), and split the requests of a turn over more round trips (see docs/performance.md).
  * - Requests of a connection that has gone are dropped unhandled; a client that leaves while its
  *   connection is not read is seen to have gone when an answer is written to it, so at most one
  *   more of its requests is handled.
  */
-export function createLanes(now: () => number = () => performance.now()) {
+export function createLanes(now: () => number = () => performance.now(), roundTrips = false) {
   const lanes = new Map<Socket, Lane>();
   /** Connections not read until the queue of turns has drained. */
   const held = new Set<Socket>();
@@ -72,7 +79,7 @@ export function createLanes(now: () => number = () => performance.now()) {
     for (const socket of held) if (!lanes.get(socket)?.paused && !gone(socket)) socket.resume();
     held.clear();
   };
-  const turns = createTurns(release);
+  const turns = createTurns(release, now, roundTrips ? MAX_PER_TURN : FIRST_PER_TURN);
 
   const laneOf = (socket: Socket): Lane => {
     let lane = lanes.get(socket);
@@ -90,10 +97,10 @@ export function createLanes(now: () => number = () => performance.now()) {
     return lane;
   };
 
-  /** Holds every connection but the fresh ones, once `MAX_QUEUED` requests are queued; `socket` too while holding. */
+  /** Holds every connection but the fresh ones, once more is queued than the next turn starts (and `MAX_QUEUED`); `socket` too while holding. */
   const holdIfQueued = (socket: Socket) => {
     if (held.size) return hold(socket);
-    if (turns.queued() < MAX_QUEUED) return;
+    if (turns.queued() < Math.max(MAX_QUEUED, turns.budget())) return;
     const freshSince = now() - FRESH_AFTER_MS;
     for (const [other, lane] of lanes) if (lane.running > 0 || lane.idleSince > freshSince) hold(other);
   };

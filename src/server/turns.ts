@@ -1,63 +1,95 @@
 /**
  * How long a turn of the event loop should last while requests queue for one: the number started
- * per turn halves when a turn took longer and doubles when it took under half, between 1 and
- * `MAX_PER_TURN`. (A request's work runs on after the call that starts it, in promise callbacks,
- * so the number is sized by how long the last turn took, not timed as requests start.)
+ * per turn falls to what fitted in `TURN_MS` (at least halving) when a turn of queued requests
+ * took longer, and doubles when it took under half, between 1 and `maxPerTurn`. (A request's
+ * work runs on after the call that starts it, in promise callbacks, so a queued batch is sized by
+ * how long the last turn took, not timed as its requests start.)
  */
 const TURN_MS = 10;
-const MAX_PER_TURN = 64;
+/** The number of requests a turn starts at first, and may start without looking at the clock. */
+export const FIRST_PER_TURN = 64;
+/**
+ * The most a turn starts where requests wait on round trips (PostgreSQL): their few µs each on
+ * the loop start as they arrive instead of in queued batches of 64 (see docs/performance.md).
+ * Where a request's work is on the loop (SQLite) a turn starts at most `FIRST_PER_TURN`: larger
+ * turns measured no less CPU there, and a few MB more peak RSS.
+ */
+export const MAX_PER_TURN = 512;
+
+/** Of `count` requests that took `ms`, the number that fit in a turn: at least 1. */
+const fitting = (count: number, ms: number): number => Math.max(1, Math.floor((count * TURN_MS) / ms));
 
 /**
  * Spreads the start of requests over turns of the event loop, so that no burst of requests (one
  * connection's pipelined backlog, or the first requests of many connections at once) holds the
- * loop while other sockets wait. A turn starts at most its budget of requests; the rest queue and
- * start at the end of the turn (`setImmediate`), requests of idle connections before those of
- * connections with others in flight, then the loop serves sockets again. Requests queued once
- * keep their order: nothing starts at once while any is queued. `onDrained` is called at the end of
- * the turn that empties the queue.
+ * loop while other sockets wait. A turn starts at most its budget of requests, and past the first
+ * `FIRST_PER_TURN` only while it has lasted under `TURN_MS` (the work of the requests it started
+ * at once, whose promise callbacks run between two sockets' reads, is in that time; a turn that
+ * lasted longer sets the budget to what fitted, so that a budget learnt on cheap requests does not
+ * start a batch of costly ones); the rest queue and start at the end of the turn (`setImmediate`),
+ * requests of idle connections before those of connections with others in flight, then the loop
+ * serves sockets again. The count starts again at the end of every turn. Requests queued once keep
+ * their order: nothing starts at once while any is queued. `onDrained` is called at the end of the
+ * turn that empties the queue.
  */
-export function createTurns(onDrained: () => void = () => {}) {
+export function createTurns(onDrained: () => void = () => {}, now: () => number = () => performance.now(), maxPerTurn = FIRST_PER_TURN) {
   const fresh: (() => void)[] = [];
   const pipelined: (() => void)[] = [];
-  let perTurn = MAX_PER_TURN;
+  let perTurn = FIRST_PER_TURN;
+  /** Requests started in this turn. */
   let started = 0;
-  let scheduled = false;
-  /** When the last queued batch began, while batches follow one another; 0 otherwise. */
-  let lastBatch = 0;
+  /** When this turn's first request started or was queued; `endTurn` is scheduled since. */
+  let began: number | undefined;
+  /** When the last queued batch began, while batches follow one another. */
+  let lastBatch: number | undefined;
 
-  const pump = () => {
-    const now = performance.now();
-    if (lastBatch) {
-      const took = now - lastBatch;
-      if (took > TURN_MS) perTurn = Math.max(1, perTurn >> 1);
-      else if (took < TURN_MS / 2) perTurn = Math.min(MAX_PER_TURN, perTurn * 2);
+  /** At the end of a turn: the next queued batch starts, and begins the next turn's count. */
+  const endTurn = () => {
+    const at = now();
+    if (lastBatch !== undefined) {
+      const took = at - lastBatch;
+      if (took > TURN_MS) perTurn = Math.max(1, Math.min(perTurn >> 1, fitting(perTurn, took)));
+      else if (took < TURN_MS / 2) perTurn = Math.min(maxPerTurn, perTurn * 2);
     }
+    const queued = fresh.length + pipelined.length;
     started = 0;
     for (const queue of [fresh, pipelined]) {
       const batch = queue.splice(0, perTurn - started);
       started += batch.length;
       for (const start of batch) start();
     }
-    scheduled = fresh.length + pipelined.length > 0;
-    lastBatch = scheduled ? now : 0;
-    if (scheduled) setImmediate(pump);
-    else onDrained();
+    const left = fresh.length + pipelined.length;
+    lastBatch = left ? at : undefined;
+    began = started ? at : undefined;
+    if (began !== undefined) setImmediate(endTurn);
+    if (queued && !left) onDrained();
+  };
+
+  const hasRoom = (): boolean => {
+    if (started >= perTurn || fresh.length || pipelined.length) return false;
+    if (started < FIRST_PER_TURN) return true;
+    const lasted = now() - began!;
+    if (lasted < TURN_MS) return true;
+    perTurn = fitting(started, lasted);
+    return false;
   };
 
   return {
     /** Requests queued for a later turn. */
     queued: (): number => fresh.length + pipelined.length,
+    /** The most requests the next turn starts. */
+    budget: (): number => perTurn,
     /** Calls `start` now if this turn has room and nothing is queued, else queues it; `idle`: its connection has nothing else in flight. */
     run(start: () => void, idle: boolean): void {
-      if (started < perTurn && !fresh.length && !pipelined.length) {
+      if (began === undefined) {
+        began = now();
+        setImmediate(endTurn);
+      }
+      if (hasRoom()) {
         started++;
         return start();
       }
       (idle ? fresh : pipelined).push(start);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(pump);
-      }
     },
   };
 }

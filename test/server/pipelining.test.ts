@@ -25,9 +25,9 @@ class FakeSocket extends EventEmitter {
 }
 
 /** Lanes on a manual clock, and requests whose answers are handed over when the test says. */
-function setup() {
+function setup(roundTrips = false) {
   let clock = 0;
-  const lanes = createLanes(() => clock);
+  const lanes = createLanes(() => clock, roundTrips);
   const started: string[] = [];
   const answers = new Map<string, EventEmitter>();
   const send = (socket: FakeSocket, name: string) => {
@@ -87,6 +87,37 @@ describe('lanes', () => {
     expect(sockets.some((s) => s.isPaused())).toBe(false);
     await endOfTurn();
     expect(started).toHaveLength(120);
+  });
+
+  it(`on a store of round trips, read every connection while the next turn starts every queued request, though ${MAX_QUEUED} or more are queued`, async () => {
+    const { started, send, answer } = setup(true);
+    // 1,100 requests: 64 start at once, and queued batches that follow one another at once
+    // (the manual clock stands still) double the budget of a turn to 512.
+    const first = pipeliners(send, 110);
+    expect(first.every((s) => s.isPaused())).toBe(true);
+    while (started.length < 1_100) await endOfTurn();
+    started.forEach(answer);
+    await endOfTurn();
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect(first.some((s) => s.isPaused())).toBe(false);
+    // 600 more: 512 start in this turn and 88 queue, all of which the next turn starts.
+    const second = pipeliners(send, 60);
+    expect(started).toHaveLength(1_612);
+    expect(second.some((s) => s.isPaused())).toBe(false);
+    await endOfTurn();
+    expect(started).toHaveLength(1_700);
+  });
+
+  it(`on a store on the event loop, start at most ${MAX_QUEUED} requests a turn, however fast turns are`, async () => {
+    const { started, send } = setup();
+    pipeliners(send, 110);
+    const batches = [started.length];
+    while (started.length < 1_100) {
+      const before = started.length;
+      await endOfTurn();
+      batches.push(started.length - before);
+    }
+    expect(new Set(batches)).toEqual(new Set([64, 12])); // 17 turns of 64, then the last 12
   });
 
   it('do not read again a held connection that has too many requests waiting of its own', async () => {

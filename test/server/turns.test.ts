@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTurns } from '../../src/server/turns.js';
+import { createTurns, FIRST_PER_TURN, MAX_PER_TURN } from '../../src/server/turns.js';
 
 const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -23,5 +23,96 @@ describe('turns', () => {
     expect(order).toHaveLength(65);
     turns.run(() => order.push(65), true);
     expect(order).toHaveLength(66);
+  });
+});
+
+/** Turns of up to `MAX_PER_TURN` (a store of round trips) on a manual clock: `advance` moves it, as a request's work would. */
+function clocked() {
+  let clock = 0;
+  const turns = createTurns(undefined, () => clock, MAX_PER_TURN);
+  return { turns, advance: (ms: number) => (clock += ms) };
+}
+
+describe('turns, counted and timed', () => {
+  it('count each turn afresh, though nothing was queued', async () => {
+    const { turns } = clocked();
+    let started = 0;
+    for (let i = 0; i < FIRST_PER_TURN - 4; i++) turns.run(() => started++, false);
+    await endOfTurn();
+    for (let i = 0; i < FIRST_PER_TURN - 4; i++) turns.run(() => started++, false);
+    expect([started, turns.queued()]).toEqual([2 * (FIRST_PER_TURN - 4), 0]);
+  });
+
+  it(`double the budget while queued batches follow one another in under 5 ms, up to ${MAX_PER_TURN}, and start that many at once then`, async () => {
+    expect([FIRST_PER_TURN, MAX_PER_TURN]).toEqual([64, 512]);
+    const { turns } = clocked();
+    let started = 0;
+    for (let i = 0; i < 1_100; i++) turns.run(() => started++, false);
+    const batches = [started];
+    while (turns.queued()) {
+      const before = started;
+      await endOfTurn();
+      batches.push(started - before);
+    }
+    expect(batches).toEqual([64, 64, 128, 256, 512, 76]);
+    expect(turns.budget()).toBe(512);
+    await endOfTurn();
+    for (let i = 0; i < 600; i++) turns.run(() => started++, false);
+    expect([started - 1_100, turns.queued()]).toEqual([512, 88]);
+  });
+
+  it('halve the budget when a queued batch took over 10 ms', async () => {
+    const { turns, advance } = clocked();
+    const batches: number[] = [];
+    let started = 0;
+    for (let i = 0; i < 164; i++) turns.run(() => started++, false);
+    while (turns.queued()) {
+      const before = started;
+      advance(11);
+      await endOfTurn();
+      batches.push(started - before);
+    }
+    expect(batches).toEqual([64, 32, 4]);
+    expect(turns.budget()).toBe(16);
+  });
+
+  it('cut the budget to what fitted in 10 ms when a queued batch took far longer', async () => {
+    const { turns, advance } = clocked();
+    let started = 0;
+    for (let i = 0; i < 200; i++) turns.run(() => started++, false);
+    await endOfTurn();
+    advance(100); // the 64 of the first batch took 100 ms: 6 fit in 10
+    await endOfTurn();
+    expect([started, turns.budget()]).toEqual([134, 6]);
+  });
+
+  /** Turns whose budget queued batches have grown to `MAX_PER_TURN`, at the start of a turn. */
+  async function grown() {
+    const { turns, advance } = clocked();
+    for (let i = 0; i < 1_100; i++) turns.run(() => {}, false);
+    while (turns.queued()) await endOfTurn();
+    await endOfTurn();
+    expect(turns.budget()).toBe(MAX_PER_TURN);
+    return { turns, advance };
+  }
+
+  it(`past ${FIRST_PER_TURN} requests, start no more at once in a turn that has lasted 10 ms`, async () => {
+    const { turns, advance } = await grown();
+    let started = 0;
+    // The first 64 take no time, the others 1 ms each: those of the first 10 ms start.
+    for (let i = 0; i < 100; i++) turns.run(() => (started++, advance(i < FIRST_PER_TURN ? 0 : 1)), false);
+    expect([started, turns.queued(), turns.budget()]).toEqual([FIRST_PER_TURN + 10, 26, FIRST_PER_TURN + 10]);
+    await endOfTurn();
+    expect(started).toBe(100);
+  });
+
+  it('cut the budget to what fitted in 10 ms when the requests a turn started at once took longer', async () => {
+    const { turns, advance } = await grown();
+    let started = 0;
+    // 64 requests of 1 ms each: 10 fit in a turn, and the next batch is no larger.
+    for (let i = 0; i < 100; i++) turns.run(() => (started++, advance(1)), false);
+    expect([started, turns.queued(), turns.budget()]).toEqual([FIRST_PER_TURN, 36, 10]);
+    await endOfTurn();
+    expect(started).toBe(FIRST_PER_TURN + 10);
   });
 });

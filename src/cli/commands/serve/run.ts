@@ -157,6 +157,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     cors: options.cors,
     testControls: token === undefined ? null : { token },
     clockControl: clock.control,
+    roundTrips: database !== undefined,
     logStream: process.stderr,
     ...options.connections,
   });
