@@ -77,7 +77,7 @@ export function createServer(options: ServerOptions, handlers: HandlerMap = HAND
   const media = createMediaRoute(resolved);
   const rooms = createRoomsRoute(resolved);
   const health = createHealthRoute(resolved.store, () => isClosing(server));
-  const lanes = createLanes(undefined, resolved.roundTrips);
+  const lanes = createLanes(undefined, resolved.roundTrips, resolved.timeouts.keepAliveMs);
   const server = http.createServer(timeoutOptions(resolved), (req, res) => lanes.enqueue(req.socket, res, () => {
     // Load-balancer probes: outside the pipeline's tenancy, keys and rate limits.
     if (isHealthPath(req.url ?? '/')) {
@@ -107,6 +107,7 @@ export function createServer(options: ServerOptions, handlers: HandlerMap = HAND
       .catch(() => res.destroy());
   }));
   admitConnections(server, resolved, lanes.hasRequest);
+  server.on('connection', lanes.connected);
   answerClientErrors(server);
   answerConnect(server, handle, (res, reply) => write(res, reply, true));
   return { server, request: (init) => inject(handle, init) };

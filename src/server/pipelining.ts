@@ -66,17 +66,26 @@ export const gone = (socket: Socket): boolean => !socket.writable;
  *   connection is not read is seen to have gone when an answer is written to it, so at most one
  *   more of its requests is handled.
  */
-export function createLanes(now: () => number = () => performance.now(), roundTrips = false) {
+export function createLanes(now: () => number = () => performance.now(), roundTrips = false, keepAliveMs = 5_000) {
   const lanes = new Map<Socket, Lane>();
   /** Connections not read until the queue of turns has drained. */
   const held = new Set<Socket>();
+  // A held connection's keep-alive timer is stopped: its next request may be waiting unread, and
+  // node would close the connection under it (the client's ECONNRESET). Released with nothing in
+  // flight, the timer runs again (node stops it once it parses a request).
   const hold = (socket: Socket) => {
     if (held.has(socket)) return;
     held.add(socket);
     socket.pause();
+    socket.setTimeout(0);
   };
   const release = () => {
-    for (const socket of held) if (!lanes.get(socket)?.paused && !gone(socket)) socket.resume();
+    for (const socket of held) {
+      const lane = lanes.get(socket);
+      if (lane?.paused || gone(socket)) continue;
+      socket.resume();
+      if (!lane || lane.running + lane.waiting.length === 0) socket.setTimeout(keepAliveMs);
+    }
     held.clear();
   };
   const turns = createTurns(release, now, roundTrips ? MAX_PER_TURN : FIRST_PER_TURN);
@@ -139,6 +148,8 @@ export function createLanes(now: () => number = () => performance.now(), roundTr
       return;
     }
     res.on('close', () => {
+      // node armed the keep-alive timer as the answer finished: stopped again while held (see `hold`).
+      if (held.has(socket)) socket.setTimeout(0);
       finished(lane);
       next(socket, lane);
     });
@@ -158,6 +169,8 @@ export function createLanes(now: () => number = () => performance.now(), roundTr
         socket.pause();
       }
     },
+    /** A connection was accepted (see `createTurns`). */
+    connected: (): void => turns.connected(),
     /** True while a request of this connection is in flight or waiting. */
     hasRequest(socket: Socket): boolean {
       const lane = lanes.get(socket);

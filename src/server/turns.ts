@@ -6,7 +6,7 @@
  * how long the last turn took, not timed as its requests start.)
  */
 const TURN_MS = 10;
-/** The number of requests a turn starts at first, and may start without looking at the clock. */
+/** The number of requests a turn starts at first (the budget before any turn was timed). */
 export const FIRST_PER_TURN = 64;
 /**
  * The most a turn starts where requests wait on round trips (PostgreSQL): their few µs each on
@@ -23,10 +23,14 @@ const fitting = (count: number, ms: number): number => Math.max(1, Math.floor((c
  * Spreads the start of requests over turns of the event loop, so that no burst of requests (one
  * connection's pipelined backlog, or the first requests of many connections at once) holds the
  * loop while other sockets wait. A turn starts at most its budget of requests, and past the first
- * `FIRST_PER_TURN` only while it has lasted under `TURN_MS` (the work of the requests it started
- * at once, whose promise callbacks run between two sockets' reads, is in that time; a turn that
- * lasted longer sets the budget to what fitted, so that a budget learnt on cheap requests does not
- * start a batch of costly ones); the rest queue and start at the end of the turn (`setImmediate`),
+ * only while it has lasted under `TURN_MS` (the work of the requests it started, whose promise
+ * callbacks run between two sockets' reads, is in that time: answers handed over start the next
+ * requests of their connections from those callbacks; a turn that lasted longer sets the budget to
+ * what fitted, so that a budget learnt on cheap requests does not start a batch of costly ones).
+ * A turn in which a connection was accepted starts one request: libuv (since 1.45) accepts one
+ * connection per turn of the loop, so a connection queued behind others is accepted only after as
+ * many turns, and a turn that ran a batch of requests for each of them kept a new client waiting
+ * for seconds (docs/performance.md). The rest queue and start at the end of the turn (`setImmediate`),
  * requests of idle connections before those of connections with others in flight, then the loop
  * serves sockets again. The count starts again at the end of every turn. Requests queued once keep
  * their order: nothing starts at once while any is queued. `onDrained` is called at the end of the
@@ -42,6 +46,8 @@ export function createTurns(onDrained: () => void = () => {}, now: () => number 
   let began: number | undefined;
   /** When the last queued batch began, while batches follow one another. */
   let lastBatch: number | undefined;
+  /** A connection was accepted in this turn (`connected`). */
+  let accepting = false;
 
   /** At the end of a turn: the next queued batch starts, and begins the next turn's count. */
   const endTurn = () => {
@@ -52,9 +58,11 @@ export function createTurns(onDrained: () => void = () => {}, now: () => number 
       else if (took < TURN_MS / 2) perTurn = Math.min(maxPerTurn, perTurn * 2);
     }
     const queued = fresh.length + pipelined.length;
+    const limit = accepting ? 1 : perTurn;
+    accepting = false;
     started = 0;
     for (const queue of [fresh, pipelined]) {
-      const batch = queue.splice(0, perTurn - started);
+      const batch = queue.splice(0, limit - started);
       started += batch.length;
       for (const start of batch) start();
     }
@@ -67,24 +75,34 @@ export function createTurns(onDrained: () => void = () => {}, now: () => number 
 
   const hasRoom = (): boolean => {
     if (started >= perTurn || fresh.length || pipelined.length) return false;
-    if (started < FIRST_PER_TURN) return true;
+    if (started === 0) return true;
+    if (accepting) return false;
     const lasted = now() - began!;
     if (lasted < TURN_MS) return true;
     perTurn = fitting(started, lasted);
     return false;
   };
 
+  /** Schedules the end of this turn, which starts what is queued then. */
+  const beginTurn = () => {
+    if (began !== undefined) return;
+    began = now();
+    setImmediate(endTurn);
+  };
+
   return {
     /** Requests queued for a later turn. */
     queued: (): number => fresh.length + pipelined.length,
+    /** A connection was accepted: this turn starts no more requests, and the next one at most one. */
+    connected(): void {
+      accepting = true;
+      beginTurn();
+    },
     /** The most requests the next turn starts. */
     budget: (): number => perTurn,
     /** Calls `start` now if this turn has room and nothing is queued, else queues it; `idle`: its connection has nothing else in flight. */
     run(start: () => void, idle: boolean): void {
-      if (began === undefined) {
-        began = now();
-        setImmediate(endTurn);
-      }
+      beginTurn();
       if (hasRoom()) {
         started++;
         return start();

@@ -22,6 +22,12 @@ class FakeSocket extends EventEmitter {
   isPaused() {
     return this.paused;
   }
+  /** The keep-alive timer node would arm (ms; 0: stopped). */
+  timeout: number | undefined;
+  setTimeout(ms: number) {
+    this.timeout = ms;
+    return this;
+  }
 }
 
 /** Lanes on a manual clock, and requests whose answers are handed over when the test says. */
@@ -55,29 +61,53 @@ describe('lanes', () => {
     const quiet = new FakeSocket();
     send(quiet, 'quiet.0');
     answer('quiet.0');
+    // Each of these in a turn of its own, as a second apart they would be (a turn that has lasted
+    // 10 ms starts no second request).
+    await endOfTurn();
     advance(FRESH_AFTER_MS);
     const recent = new FakeSocket();
     send(recent, 'recent.0');
     answer('recent.0');
+    await endOfTurn();
     advance(FRESH_AFTER_MS - 1);
-    // 2 + 130 requests: 64 start in this turn, 68 queue; the 64th queued stops the reading.
+    // 130 requests: 64 start in this turn, 66 queue; the 64th queued stops the reading.
     const busy = pipeliners(send, 13);
-    expect(started).toHaveLength(64);
+    expect(started).toHaveLength(2 + 64);
     expect(busy.map((s) => s.isPaused())).toEqual(Array(13).fill(true));
     expect([recent.isPaused(), quiet.isPaused()]).toEqual([true, false]);
+    // A held connection's keep-alive timer is stopped: node would close it under its unread request.
+    expect([recent.timeout, ...busy.map((s) => s.timeout)]).toEqual(Array(14).fill(0));
 
     send(quiet, 'quiet.1');
     expect(quiet.isPaused()).toBe(true); // it brought its request: held too
     await endOfTurn();
     // Requests of idle connections first, as before: the first of 6 pipeliners queued, then quiet's.
-    expect(started.slice(64, 72)).toEqual(['c7.0', 'c8.0', 'c9.0', 'c10.0', 'c11.0', 'c12.0', 'quiet.1', 'c6.2']);
-    expect(started).toHaveLength(128);
+    expect(started.slice(66, 74)).toEqual(['c7.0', 'c8.0', 'c9.0', 'c10.0', 'c11.0', 'c12.0', 'quiet.1', 'c6.4']);
+    expect(started).toHaveLength(2 + 128);
     expect([...busy, recent, quiet].every((s) => s.isPaused())).toBe(true);
+    quiet.setTimeout(5_000); // node arms the keep-alive timer as an answer finishes
+    answer('quiet.1');
+    expect(quiet.timeout).toBe(0); // stopped again while held
 
     await endOfTurn(); // the queue drains: every connection is read again
     expect(started).toHaveLength(133);
     await new Promise((resolve) => process.nextTick(resolve));
     expect([...busy, recent, quiet].some((s) => s.isPaused())).toBe(false);
+    // Released with nothing in flight, its timer runs again; the others' run again after their answers.
+    expect([recent.timeout, quiet.timeout, busy[0].timeout]).toEqual([5_000, 5_000, 0]);
+  });
+
+  it('start one request of a connection accepted in this turn, the others of its pipeline in later turns', async () => {
+    const lanes = createLanes(() => 0);
+    const started: string[] = [];
+    const socket = new FakeSocket();
+    lanes.connected();
+    for (let i = 0; i < 3; i++) lanes.enqueue(socket as unknown as Socket, new EventEmitter() as unknown as ServerResponse, () => started.push(`r${i}`));
+    expect(started).toEqual(['r0']);
+    await endOfTurn();
+    expect(started).toEqual(['r0', 'r1']);
+    await endOfTurn();
+    expect(started).toEqual(['r0', 'r1', 'r2']);
   });
 
   it(`read every connection while fewer than ${MAX_QUEUED} requests are queued`, async () => {

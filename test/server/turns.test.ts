@@ -34,6 +34,18 @@ function clocked() {
 }
 
 describe('turns, counted and timed', () => {
+  it('start one request in a turn in which a connection was accepted, and one at its end: libuv accepts one connection a turn', async () => {
+    const { turns } = clocked();
+    let started = 0;
+    turns.connected();
+    for (let i = 0; i < 10; i++) turns.run(() => started++, false);
+    expect([started, turns.queued()]).toEqual([1, 9]);
+    await endOfTurn();
+    expect(started).toBe(2);
+    await endOfTurn(); // no connection accepted in the turn that ended: a whole batch
+    expect([started, turns.queued()]).toEqual([10, 0]);
+  });
+
   it('count each turn afresh, though nothing was queued', async () => {
     const { turns } = clocked();
     let started = 0;
@@ -106,13 +118,14 @@ describe('turns, counted and timed', () => {
     expect(started).toBe(100);
   });
 
-  it('cut the budget to what fitted in 10 ms when the requests a turn started at once took longer', async () => {
+  it('cut the budget to what fitted in 10 ms when the requests a turn started took longer, timed from its second start', async () => {
     const { turns, advance } = await grown();
     let started = 0;
-    // 64 requests of 1 ms each: 10 fit in a turn, and the next batch is no larger.
+    // Requests of 1 ms each, each started as the last one's answer is handed over: 10 fit in a
+    // turn, and the next batch is no larger.
     for (let i = 0; i < 100; i++) turns.run(() => (started++, advance(1)), false);
-    expect([started, turns.queued(), turns.budget()]).toEqual([FIRST_PER_TURN, 36, 10]);
+    expect([started, turns.queued(), turns.budget()]).toEqual([10, 90, 10]);
     await endOfTurn();
-    expect(started).toBe(FIRST_PER_TURN + 10);
+    expect(started).toBe(20);
   });
 });
