@@ -6,7 +6,7 @@
  * how long the last turn took, not timed as its requests start.)
  */
 const TURN_MS = 10;
-/** The number of requests a turn starts at first (the budget before any turn was timed). */
+/** The number of requests a turn starts at first, and may start without looking at the clock. */
 export const FIRST_PER_TURN = 64;
 /**
  * The most a turn starts where requests wait on round trips (PostgreSQL): their few µs each on
@@ -23,14 +23,14 @@ const fitting = (count: number, ms: number): number => Math.max(1, Math.floor((c
  * Spreads the start of requests over turns of the event loop, so that no burst of requests (one
  * connection's pipelined backlog, or the first requests of many connections at once) holds the
  * loop while other sockets wait. A turn starts at most its budget of requests, and past the first
- * only while it has lasted under `TURN_MS` (the work of the requests it started, whose promise
- * callbacks run between two sockets' reads, is in that time: answers handed over start the next
- * requests of their connections from those callbacks; a turn that lasted longer sets the budget to
- * what fitted, so that a budget learnt on cheap requests does not start a batch of costly ones).
- * A turn in which a connection was accepted starts one request: libuv (since 1.45) accepts one
- * connection per turn of the loop, so a connection queued behind others is accepted only after as
- * many turns, and a turn that ran a batch of requests for each of them kept a new client waiting
- * for seconds (docs/performance.md). The rest queue and start at the end of the turn (`setImmediate`),
+ * `FIRST_PER_TURN` only while it has lasted under `TURN_MS` (the work of the requests it started
+ * at once, whose promise callbacks run between two sockets' reads, is in that time; a turn that
+ * lasted longer sets the budget to what fitted, so that a budget learnt on cheap requests does not
+ * start a batch of costly ones). A turn in which a connection was accepted starts one request:
+ * libuv (since 1.45) accepts one connection per turn of the loop, so a connection queued behind
+ * others is accepted only after as many turns, and turns that ran a batch of requests each kept a
+ * new client waiting for seconds (docs/performance.md). The rest queue and start at the end of the
+ * turn (`setImmediate`),
  * requests of idle connections before those of connections with others in flight, then the loop
  * serves sockets again. The count starts again at the end of every turn. Requests queued once keep
  * their order: nothing starts at once while any is queued. `onDrained` is called at the end of the
@@ -77,6 +77,7 @@ export function createTurns(onDrained: () => void = () => {}, now: () => number 
     if (started >= perTurn || fresh.length || pipelined.length) return false;
     if (started === 0) return true;
     if (accepting) return false;
+    if (started < FIRST_PER_TURN) return true;
     const lasted = now() - began!;
     if (lasted < TURN_MS) return true;
     perTurn = fitting(started, lasted);

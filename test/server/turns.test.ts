@@ -118,14 +118,13 @@ describe('turns, counted and timed', () => {
     expect(started).toBe(100);
   });
 
-  it('cut the budget to what fitted in 10 ms when the requests a turn started took longer, timed from its second start', async () => {
+  it('cut the budget to what fitted in 10 ms when the requests a turn started at once took longer', async () => {
     const { turns, advance } = await grown();
     let started = 0;
-    // Requests of 1 ms each, each started as the last one's answer is handed over: 10 fit in a
-    // turn, and the next batch is no larger.
+    // 64 requests of 1 ms each: 10 fit in a turn, and the next batch is no larger.
     for (let i = 0; i < 100; i++) turns.run(() => (started++, advance(1)), false);
-    expect([started, turns.queued(), turns.budget()]).toEqual([10, 90, 10]);
+    expect([started, turns.queued(), turns.budget()]).toEqual([FIRST_PER_TURN, 36, 10]);
     await endOfTurn();
-    expect(started).toBe(20);
+    expect(started).toBe(FIRST_PER_TURN + 10);
   });
 });
