@@ -20,9 +20,11 @@ export const MAX_WAITING_PER_CONNECTION = 64;
 export const MAX_QUEUED = 64;
 /**
  * How long a connection must have had nothing in flight to be read while the others are held: its
- * client is not part of the backlog (a pipelining client is idle between two batches for far less).
+ * client is not part of the backlog (a pipelining client is idle between two batches for far less:
+ * a round trip). A client sending a request a few hundred ms after its last answer was held behind
+ * the whole backlog at 1 s (8.5 s in the pipelined-lists trial of docs/performance.md).
  */
-export const FRESH_AFTER_MS = 1_000;
+export const FRESH_AFTER_MS = 100;
 
 interface Lane {
   /** Requests in flight, and those about to start. */
@@ -88,7 +90,23 @@ export function createLanes(now: () => number = () => performance.now(), roundTr
     }
     held.clear();
   };
-  const turns = createTurns(release, now, roundTrips ? MAX_PER_TURN : FIRST_PER_TURN);
+  /**
+   * Reads again, at the end of a turn at most every FRESH_AFTER_MS, the held connections that have
+   * had nothing in flight for that long: their clients wait for an answer, not in the backlog.
+   */
+  let swept = now();
+  const readIdle = () => {
+    if (!held.size || now() - swept < FRESH_AFTER_MS) return;
+    swept = now();
+    for (const socket of held) {
+      const lane = lanes.get(socket);
+      if (!lane || lane.running + lane.waiting.length > 0 || lane.idleSince > swept - FRESH_AFTER_MS || lane.paused || gone(socket)) continue;
+      held.delete(socket);
+      socket.resume();
+      socket.setTimeout(keepAliveMs);
+    }
+  };
+  const turns = createTurns(release, now, roundTrips ? MAX_PER_TURN : FIRST_PER_TURN, readIdle);
 
   const laneOf = (socket: Socket): Lane => {
     let lane = lanes.get(socket);

@@ -34,9 +34,9 @@ const fitting = (count: number, ms: number): number => Math.max(1, Math.floor((c
  * requests of idle connections before those of connections with others in flight, then the loop
  * serves sockets again. The count starts again at the end of every turn. Requests queued once keep
  * their order: nothing starts at once while any is queued. `onDrained` is called at the end of the
- * turn that empties the queue.
+ * turn that empties the queue, `onTurnEnd` at the end of every turn.
  */
-export function createTurns(onDrained: () => void = () => {}, now: () => number = () => performance.now(), maxPerTurn = FIRST_PER_TURN) {
+export function createTurns(onDrained: () => void = () => {}, now: () => number = () => performance.now(), maxPerTurn = FIRST_PER_TURN, onTurnEnd: () => void = () => {}) {
   const fresh: (() => void)[] = [];
   const pipelined: (() => void)[] = [];
   let perTurn = FIRST_PER_TURN;
@@ -71,6 +71,7 @@ export function createTurns(onDrained: () => void = () => {}, now: () => number 
     began = started ? at : undefined;
     if (began !== undefined) setImmediate(endTurn);
     if (queued && !left) onDrained();
+    onTurnEnd();
   };
 
   const hasRoom = (): boolean => {

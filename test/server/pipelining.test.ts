@@ -56,7 +56,7 @@ function pipeliners(send: (socket: FakeSocket, name: string) => void, count: num
 
 describe('lanes', () => {
   it(`stop reading connections while ${MAX_QUEUED} requests are queued for a turn, but one idle for ${FRESH_AFTER_MS} ms, and read them again once the queue has drained`, async () => {
-    expect([MAX_QUEUED, FRESH_AFTER_MS]).toEqual([64, 1_000]);
+    expect([MAX_QUEUED, FRESH_AFTER_MS]).toEqual([64, 100]);
     const { started, send, answer, advance } = setup();
     const quiet = new FakeSocket();
     send(quiet, 'quiet.0');
@@ -104,6 +104,23 @@ describe('lanes', () => {
     expect(started).toEqual(['r0', 'r1']);
     await endOfTurn();
     expect(started).toEqual(['r0', 'r1', 'r2']);
+  });
+
+  it(`read again a held connection that has had nothing in flight for ${FRESH_AFTER_MS} ms, though the queue has not drained`, async () => {
+    const { send, answer, advance } = setup();
+    const client = new FakeSocket();
+    send(client, 'client.0');
+    const busy = pipeliners(send, 30); // 63 more start, 237 queue: every connection in flight is held
+    expect([client, ...busy].every((s) => s.isPaused())).toBe(true);
+    answer('client.0');
+    advance(FRESH_AFTER_MS - 1);
+    await endOfTurn(); // 64 start, the queue is not drained; idle for less than FRESH_AFTER_MS, the client stays held
+    expect(client.isPaused()).toBe(true);
+    advance(1);
+    await endOfTurn();
+    expect(client.isPaused()).toBe(false);
+    expect(client.timeout).toBe(5_000);
+    expect(busy.every((s) => s.isPaused())).toBe(true);
   });
 
   it(`read every connection while fewer than ${MAX_QUEUED} requests are queued`, async () => {
