@@ -81,13 +81,17 @@ export function createLanes(now: () => number = () => performance.now(), roundTr
     socket.pause();
     socket.setTimeout(0);
   };
+  /** Nothing in flight or waiting. */
+  const idle = (lane: Lane | undefined) => !lane || lane.running + lane.waiting.length === 0;
+  /** Reads a connection no longer held again, unless it is paused for its own backlog or gone. */
+  const readAgain = (socket: Socket) => {
+    const lane = lanes.get(socket);
+    if (lane?.paused || gone(socket)) return;
+    socket.resume();
+    if (idle(lane)) socket.setTimeout(keepAliveMs);
+  };
   const release = () => {
-    for (const socket of held) {
-      const lane = lanes.get(socket);
-      if (lane?.paused || gone(socket)) continue;
-      socket.resume();
-      if (!lane || lane.running + lane.waiting.length === 0) socket.setTimeout(keepAliveMs);
-    }
+    for (const socket of held) readAgain(socket);
     held.clear();
   };
   /**
@@ -100,10 +104,9 @@ export function createLanes(now: () => number = () => performance.now(), roundTr
     swept = now();
     for (const socket of held) {
       const lane = lanes.get(socket);
-      if (!lane || lane.running + lane.waiting.length > 0 || lane.idleSince > swept - FRESH_AFTER_MS || lane.paused || gone(socket)) continue;
+      if (!lane || !idle(lane) || lane.idleSince > swept - FRESH_AFTER_MS) continue;
       held.delete(socket);
-      socket.resume();
-      socket.setTimeout(keepAliveMs);
+      readAgain(socket);
     }
   };
   const turns = createTurns(release, now, roundTrips ? MAX_PER_TURN : FIRST_PER_TURN, readIdle);

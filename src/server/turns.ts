@@ -30,9 +30,8 @@ const fitting = (count: number, ms: number): number => Math.max(1, Math.floor((c
  * libuv (since 1.45) accepts one connection per turn of the loop, so a connection queued behind
  * others is accepted only after as many turns, and turns that ran a batch of requests each kept a
  * new client waiting for seconds (docs/performance.md). The rest queue and start at the end of the
- * turn (`setImmediate`),
- * requests of idle connections before those of connections with others in flight, then the loop
- * serves sockets again. The count starts again at the end of every turn. Requests queued once keep
+ * turn (`setImmediate`), requests of idle connections before those of connections with others in
+ * flight, then the loop serves sockets again. The count starts again at the end of every turn. Requests queued once keep
  * their order: nothing starts at once while any is queued. `onDrained` is called at the end of the
  * turn that empties the queue, `onTurnEnd` at the end of every turn.
  */
