@@ -32,8 +32,8 @@ export const USER_LIST_DEF: ListDef = {
     role: { sql: 'u.role', type: 'text', countIndex: 'users_role_count', countIndexById: true },
     department: { sql: 'd.name', type: 'text', join: true, semi: { fk: 'u.department_id', table: 'departments', column: 'name', index: 'users_department_tenant' } },
     department_id: { sql: 'u.department_id', type: 'integer', countIndex: 'users_department_tenant' },
-    created_at: { sql: 'u.created_at', type: 'date', countIndex: 'users_created_at_count' },
-    updated_at: { sql: 'u.updated_at', type: 'date', countIndex: 'users_updated_at_count' },
+    created_at: { sql: 'u.created_at', type: 'date', countIndex: 'users_created_at_count', countIndexById: true },
+    updated_at: { sql: 'u.updated_at', type: 'date', countIndex: 'users_updated_at_count', countIndexById: true },
     deleted_at: { sql: 'u.deleted_at', type: 'date' },
   },
 };

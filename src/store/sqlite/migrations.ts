@@ -56,12 +56,12 @@ export const MERGED_COUNT_INDEXES: readonly (readonly [string, string, boolean])
 ];
 
 /**
- * Migration 17's users' attributes, as MERGED_COUNT_INDEXES are the customers': the text
- * attributes whose plain index (migration 1) and count index (migrations 9 and 10) become one on
- * (column, id, tenant_id, deleted_at). `status` keeps its two: its count index answers the
- * Equal filter of any tenant's size from that tenant's entries alone (a two-value column, so a
- * merged index's entries of a value would be half the table's), on the main thread
- * (list-query.ts, `ListMode`); the dates and `department_id` keep theirs too.
+ * Migration 17's users' attributes, as MERGED_COUNT_INDEXES are the customers': the attributes
+ * whose plain index (migration 1) and count index (migrations 9 and 10) become one on (column,
+ * id, tenant_id, deleted_at). `status` keeps its two: its count index answers the Equal filter
+ * of any tenant's size from that tenant's entries alone (a two-value column, so a merged index's
+ * entries of a value would be half the table's), on the main thread (list-query.ts,
+ * `ListMode`); `department_id` keeps its two likewise.
  */
 export const USERS_MERGED_COUNT_INDEXES: readonly (readonly [string, string, boolean])[] = [
   ['email', 'users_email', true],
@@ -69,6 +69,8 @@ export const USERS_MERGED_COUNT_INDEXES: readonly (readonly [string, string, boo
   ['last_name', 'users_last_name', true],
   ['timezone', 'users_timezone', true],
   ['role', 'users_role', true],
+  ['created_at', 'users_created', false],
+  ['updated_at', 'users_updated', false],
 ];
 
 /** Replaces a plain and a count index of `table`'s `column` by one on (column, id, tenant_id, deleted_at) (migrations 15 and 17). */
@@ -567,8 +569,8 @@ CREATE INDEX customers_city_country ON customers(${cityCountrySql('')} COLLATE N
   },
   {
     version: 17,
-    name: "one index per users' text attribute instead of two",
-    // See USERS_MERGED_COUNT_INDEXES: the users had 22 indexes, now 17; each is a build of the
+    name: "one index per users' attribute instead of two, but status and department_id",
+    // See USERS_MERGED_COUNT_INDEXES: the users had 22 indexes, now 15; each is a build of the
     // whole table (its JSON text included) in a bulk load, and a B-tree insert per row written.
     sql: USERS_MERGED_COUNT_INDEXES.map(mergedIndexSql('users')).join('\n'),
   },
