@@ -11,13 +11,13 @@ const signed = (key: CounterKey, rows: string, sign: '' | '-') =>
 
 /**
  * Statement-level triggers with transition tables, unlike SQLite's row triggers: a statement
- * writes each of its counter rows (a tenant's, or a tenant's bucket's) once, however many rows it wrote (a batch of the bulk seed
- * inserts 5,000; row by row, each update would leave one more version of the same row for the
- * next to step over until the transaction ends). An update writes nothing unless it moved rows
- * between live and trashed or between tenants. Named after the change-counter triggers
+ * writes each counter row it moves (a tenant's, or a tenant's bucket's) once, however many rows
+ * it wrote (a batch of the bulk seed inserts 5,000; row by row, each update would leave one more
+ * version of the same row for the next to step over until the transaction ends). An update
+ * writes nothing unless it moved rows between live and trashed, tenants or buckets. Named after the change-counter triggers
  * (`TABLE_changes_*`), which PostgreSQL fires first: every writer locks the 'all' change counter
  * before a counter row, so writers never wait for each other in a circle. A TRUNCATE empties the
- * table's counters. The counter row of a tenant's table is locked from a write to commit, as
+ * table's counters. A counter row written is locked from the write to commit, as
  * the 'all' change counter already is for every writer.
  */
 /** Adds the signed rows of `source` (see `signed`) to their counter rows. */

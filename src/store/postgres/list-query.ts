@@ -191,7 +191,7 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const order = compileOrder(def, query.order_by, query.order_direction);
   const pageJoins = def.columns[query.order_by]?.join ? (def.joins ?? '') : filterJoins;
   const whereSql = where.join(' AND ');
-  // Unfiltered, the tenant's counter row answers (store/list-counts.ts) instead of a count of the tenant's index entries.
+  // Unfiltered, the sum of the tenant's bucket counters answers (store/list-counts.ts) instead of a count of the tenant's index entries.
   const count =
     !query.filter && def.counted
       ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] }

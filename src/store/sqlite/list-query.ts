@@ -126,7 +126,7 @@ export interface CompiledList {
    * data. `ListRunner.bounded` relies on it.
    */
   range?: boolean;
-  /** The total is the table's per-tenant row counter (store/list-counts.ts): one row read, whatever the tenant's size. */
+  /** The total is the sum of the table's per-tenant bucket counters (store/list-counts.ts): a few hundred rows read at a million rows. */
   counterTotal?: boolean;
   limit: number;
   offset: number;
@@ -303,7 +303,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
  * - its page is a range (`CompiledList.range`: live rows in id order, unfiltered or an Equal
  *   filter) with `offset + page_size` at most MAIN_THREAD_ROWS, and its total is cached (counted
  *   since the last write, here or by a read worker: `ListMode.adoptTotal`), or unfiltered, read
- *   from the table's per-tenant row counter, or counted from the filter's count index while the
+ *   from the table's per-tenant row counters, or counted from the filter's count index while the
  *   tenant holds at most MAIN_THREAD_COUNT_ROWS rows in the table (see there).
  * Anything else (a Contains, another order, a deeper page, a large tenant's cold filtered count)
  * may read the whole tenant, and goes to a worker.
@@ -311,7 +311,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
 export const MAIN_THREAD_ROWS = SMALL_TENANT_ROWS;
 
 /**
- * Tenants with at most this many rows in a table (deleted included, the table's row counter)
+ * Tenants with at most this many rows in a table (deleted included, the table's row counters)
  * count an Equal-filtered range page's total on the main thread: that count reads the filter's
  * count index (attribute, tenant, deleted_at), one entry per matching live row, so at most this
  * many. Measured with test/store/tools/main-thread-lists.ts (2-core shared machine, cold, the
