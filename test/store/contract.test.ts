@@ -10,6 +10,7 @@ import { createMigratedDatabase, type TestDatabase } from '../pg/database.js';
 import { atomicContract } from './contract/atomic.js';
 import { clockContract } from './contract/clock.js';
 import { conferenceContract } from './contract/conferences.js';
+import { bucketContract } from './contract/buckets.js';
 import { countContract } from './contract/counts.js';
 import { faultContract } from './contract/faults.js';
 import type { StoreFactory } from './contract/fixtures.js';
@@ -38,6 +39,7 @@ function storeContract(factory: StoreFactory) {
   faultContract(factory);
   clockContract(factory);
   countContract(factory);
+  bucketContract(factory);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-store-'));

@@ -49,14 +49,14 @@ describe('list-query compiler', () => {
     const c = compileList(SQLITE_USER_LIST_DEF, q({ page_size: 15, page_number: 3 }));
     expect([c.limit, c.offset]).toEqual([15, 30]);
     // unfiltered: the tenant's counter row (migration 13), live rows or all of them
-    expect(c.countSql).toBe("SELECT coalesce((SELECT live FROM list_counts WHERE tenant_id = ? AND list = 'users'), 0) AS n");
+    expect(c.countSql).toBe("SELECT coalesce(sum(live), 0) AS n FROM list_counts WHERE tenant_id = ? AND list = 'users'");
     expect(compileList(CONFERENCE_LIST_DEF, q({})).countSql).toContain("list = 'conferences'");
     // department filters as a semi-join on department_id, so the count needs no join either
     const dept = compileList(SQLITE_USER_LIST_DEF, q({ filter: f('department', 'text', 'Equal', 'x') }));
     expect(dept.countSql).not.toContain('JOIN');
     expect(dept.countSql).toContain('u.department_id IN (SELECT id FROM departments WHERE tenant_id = ? AND (name) COLLATE NOCASE = ?)');
     expect(dept.params).toEqual([TENANT, 'x']);
-    expect(compileList(SQLITE_CUSTOMER_LIST_DEF, q({ with_trashed: true })).countSql).toContain("SELECT live + trashed FROM list_counts WHERE tenant_id = ? AND list = 'customers'");
+    expect(compileList(SQLITE_CUSTOMER_LIST_DEF, q({ with_trashed: true })).countSql).toContain("sum(live + trashed), 0) AS n FROM list_counts WHERE tenant_id = ? AND list = 'customers'");
     const filtered = compileList(SQLITE_CUSTOMER_LIST_DEF, q({ with_trashed: true, filter: f('first_name', 'text', 'Equal', 'x') }));
     expect(filtered.countSql).not.toContain('deleted_at');
     expect(filtered.countSql).not.toContain('list_counts');

@@ -6,6 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/sqlite/db.js';
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import { openStore } from '../../src/store/sqlite/index.js';
+import { BUCKET_BITS } from '../../src/store/list-counts.js';
+
+const BUCKET = 1 << BUCKET_BITS;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'confctl-migrate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -97,6 +100,41 @@ describe('migrations and pragmas', () => {
       expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
       const expected = check.prepare("SELECT id FROM customers WHERE last_name = 'l3' COLLATE NOCASE ORDER BY first_name COLLATE NOCASE DESC, id DESC LIMIT 15 OFFSET 15").pluck().all();
       expect({ total: listed.total, ids: listed.rows.map((c) => c.id) }).toEqual({ total: 60, ids: expected });
+    } finally {
+      check.close();
+    }
+  });
+
+  it('migration 16 counts the rows of a version-15 database per id bucket in place, its triggers keep them, and deep pages read them', () => {
+    const file = path.join(dir, 'v15.db');
+    const raw = new Database(file);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 15)) raw.exec(m.sql);
+    raw.pragma('user_version = 15');
+    // Two tenants' customers interleaved over several buckets, some soft-deleted: tenant 1 has 8,526 live, so page 285
+    // (offset 4,260) lies more than a bucket from either end and is walked from its bucket.
+    raw.exec(`INSERT INTO tenants (id, created_at) VALUES (1, 'x'), (2, 'x');
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3 * ${BUCKET} + 500)
+      INSERT INTO customers (tenant_id, first_name, last_name, email, created_at, updated_at, deleted_at)
+      SELECT 1 + (i % 9 = 0), 'F', 'L', 'c' || i || '@x.example', 'x', 'x', CASE WHEN i % 4 = 0 THEN 'x' END FROM n;`);
+    raw.close();
+    const perBucket = (db: Database.Database) =>
+      [
+        db.prepare("SELECT tenant_id, bucket, live, trashed FROM list_counts WHERE list = 'customers' AND (live <> 0 OR trashed <> 0) ORDER BY 1, 2").raw().all(),
+        db.prepare(`SELECT tenant_id, id >> ${BUCKET_BITS}, count(*) - count(deleted_at), count(deleted_at) FROM customers GROUP BY 1, 2 ORDER BY 1, 2`).raw().all(),
+      ] as const;
+    const s = openStore(file);
+    const deep = { page_size: 15, page_number: 285, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null } as const;
+    const listed = s.customers.list(1, deep);
+    s.customers.insert(1, { first_name: 'New', last_name: 'One', email: 'new@x.example' });
+    s.close();
+    const check = new Database(file);
+    try {
+      expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      const [counters, rows] = perBucket(check);
+      expect(counters).toEqual(rows);
+      expect(rows.length).toBeGreaterThanOrEqual(8);
+      const expected = check.prepare('SELECT id FROM customers WHERE tenant_id = 1 AND deleted_at IS NULL AND id < (SELECT max(id) FROM customers) ORDER BY id LIMIT 15 OFFSET ?').pluck().all(284 * 15);
+      expect({ total: listed.total, ids: listed.rows.map((c) => c.id) }).toEqual({ total: (rows as number[][]).filter((r) => r[0] === 1).reduce((n, r) => n + r[2], 0) - 1, ids: expected });
     } finally {
       check.close();
     }

@@ -58,6 +58,27 @@ describe('query plans', () => {
     );
   });
 
+  it("walks a deep unfiltered page in id order from its counter bucket: a rowid range of the tenant's index, the rows of the plain OFFSET", () => {
+    // Tenant 1's 19,800 rows (18,810 live): page 600 of 15 lies 8,985 rows in, more than a bucket from either end.
+    const deep = (over: Partial<ReturnType<typeof q>>) => q({ page_size: 15, page_number: 600, ...over });
+    for (const [over, index, bound] of [
+      [{}, 'users_tenant (tenant_id=? AND deleted_at=? AND rowid>?)', 'ASC'],
+      [{ order_direction: 'desc' }, 'users_tenant (tenant_id=? AND deleted_at=? AND rowid<?)', 'DESC'],
+      [{ with_trashed: true }, 'users_tenant_ids (tenant_id=? AND rowid>?)', 'ASC'],
+      [{ with_trashed: true, order_direction: 'desc' }, 'users_tenant_ids (tenant_id=? AND rowid<?)', 'DESC'],
+    ] as const) {
+      const query = deep(over);
+      const bucket = runner.explain(1, query).bucket?.join(' | ');
+      expect(bucket).toMatch(/list_counts/);
+      expect(bucket).toContain(`SEARCH u USING COVERING INDEX ${index}`);
+      const expected = db
+        .prepare(`SELECT id FROM users WHERE tenant_id = 1${query.with_trashed ? '' : ' AND deleted_at IS NULL'} ORDER BY id ${bound} LIMIT 15 OFFSET ?`)
+        .pluck()
+        .all(599 * 15);
+      expect(runner.run(1, query).rows.map((r) => (r as { id: number }).id)).toEqual(expected);
+    }
+  });
+
   it('counts department_id Equal from its covering index and walks its page there in id order (the plain index read every row)', () => {
     const query = q({ filter: f('department_id', 'integer', 'Equal', 1) });
     const p = plan(query);

@@ -1,41 +1,44 @@
-/** PostgreSQL's list counters (store/list-counts.ts): migration 6's table and triggers, and the recount. */
+/** PostgreSQL's list counters (store/list-counts.ts): the table and triggers of migrations 6 and 7, and the recount. */
 import type pg from 'pg';
-import { COUNTED_TABLES, LIST_COUNTS, recountSql, type CountedTable } from '../list-counts.js';
+import { bucketOf, COUNTED_TABLES, type CounterKey, keyColumns, LIST_COUNTS, recountSql, type CountedTable } from '../list-counts.js';
 
 /**
- * `sign` times the rows of the transition table `rows`, as (tenant_id, live, trashed) per row;
- * the triggers sum them per tenant.
+ * `sign` times the rows of the transition table `rows`, as (tenant_id[, bucket], live, trashed)
+ * per row; the triggers sum them per counter row.
  */
-const signed = (rows: string, sign: '' | '-') =>
-  `SELECT tenant_id, ${sign}(deleted_at IS NULL)::int AS live, ${sign}(deleted_at IS NOT NULL)::int AS trashed FROM ${rows}`;
+const signed = (key: CounterKey, rows: string, sign: '' | '-') =>
+  `SELECT tenant_id${key === 'bucket' ? `, ${bucketOf()} AS bucket` : ''}, ${sign}(deleted_at IS NULL)::int AS live, ${sign}(deleted_at IS NOT NULL)::int AS trashed FROM ${rows}`;
 
 /**
  * Statement-level triggers with transition tables, unlike SQLite's row triggers: a statement
- * writes each tenant's counter row once, however many rows it wrote (a batch of the bulk seed
- * inserts 5,000; row by row, each update would leave one more version of the same row for the
- * next to step over until the transaction ends). An update writes nothing unless it moved rows
- * between live and trashed or between tenants. Named after the change-counter triggers
+ * writes each counter row it moves (a tenant's, or a tenant's bucket's) once, however many rows
+ * it wrote (a batch of the bulk seed inserts 5,000; row by row, each update would leave one more
+ * version of the same row for the next to step over until the transaction ends). An update
+ * writes nothing unless it moved rows between live and trashed, tenants or buckets. Named after the change-counter triggers
  * (`TABLE_changes_*`), which PostgreSQL fires first: every writer locks the 'all' change counter
  * before a counter row, so writers never wait for each other in a circle. A TRUNCATE empties the
- * table's counters. The counter row of a tenant's table is locked from a write to commit, as
+ * table's counters. A counter row written is locked from the write to commit, as
  * the 'all' change counter already is for every writer.
  */
-/** Adds the signed rows of `source` (see `signed`) to their tenants' counters. */
-const addRows = (source: string) => `
-    INSERT INTO ${LIST_COUNTS} AS c (tenant_id, list, live, trashed)
-    SELECT tenant_id, TG_TABLE_NAME, sum(live), sum(trashed) FROM (${source}) AS d
-    GROUP BY tenant_id HAVING sum(live) <> 0 OR sum(trashed) <> 0
-    ON CONFLICT (tenant_id, list) DO UPDATE SET live = c.live + excluded.live, trashed = c.trashed + excluded.trashed;`;
+/** Adds the signed rows of `source` (see `signed`) to their counter rows. */
+const addRows = (key: CounterKey, source: string) => {
+  const [columns, bucket] = [keyColumns(key), key === 'bucket' ? ', bucket' : ''];
+  return `
+    INSERT INTO ${LIST_COUNTS} AS c (tenant_id, list${columns}, live, trashed)
+    SELECT tenant_id, TG_TABLE_NAME${bucket}, sum(live), sum(trashed) FROM (${source}) AS d
+    GROUP BY tenant_id${bucket} HAVING sum(live) <> 0 OR sum(trashed) <> 0
+    ON CONFLICT (tenant_id, list${columns}) DO UPDATE SET live = c.live + excluded.live, trashed = c.trashed + excluded.trashed;`;
+};
 
 /** One branch per event: a statement may name only the transition tables of its trigger. */
-const FUNCTION = `
-CREATE FUNCTION confctl_count_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+const counterFunction = (key: CounterKey) => `
+CREATE ${key === 'bucket' ? 'OR REPLACE ' : ''}FUNCTION confctl_count_rows() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     DELETE FROM ${LIST_COUNTS} WHERE list = TG_TABLE_NAME;
-  ELSIF TG_OP = 'INSERT' THEN${addRows(signed('new_rows', ''))}
-  ELSIF TG_OP = 'DELETE' THEN${addRows(signed('old_rows', '-'))}
-  ELSE${addRows(`${signed('new_rows', '')} UNION ALL ${signed('old_rows', '-')}`)}
+  ELSIF TG_OP = 'INSERT' THEN${addRows(key, signed(key, 'new_rows', ''))}
+  ELSIF TG_OP = 'DELETE' THEN${addRows(key, signed(key, 'old_rows', '-'))}
+  ELSE${addRows(key, `${signed(key, 'new_rows', '')} UNION ALL ${signed(key, 'old_rows', '-')}`)}
   END IF;
   RETURN NULL;
 END
@@ -50,7 +53,10 @@ CREATE TRIGGER ${table}_counts_delete AFTER DELETE ON ${table} REFERENCING OLD T
 CREATE TRIGGER ${table}_counts_truncate AFTER TRUNCATE ON ${table} ${run};`;
 }
 
-/** Migration 6: the counters' table (SQLite's migration 13's), its triggers, and the counts of the rows already there. */
+/**
+ * Migration 6 (as released): the counters' table keyed per tenant (SQLite's migration 13's), its
+ * triggers, and the counts of the rows already there.
+ */
 export function listCountsDdl(): string {
   return `
 CREATE TABLE ${LIST_COUNTS} (
@@ -60,7 +66,7 @@ CREATE TABLE ${LIST_COUNTS} (
   trashed bigint NOT NULL,
   PRIMARY KEY (tenant_id, list)
 );
-${FUNCTION}
+${counterFunction('tenant')}
 ${COUNTED_TABLES.map(counterTriggers).join('\n')}
 CREATE FUNCTION confctl_drop_counts() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -69,6 +75,27 @@ BEGIN
 END
 $$;
 CREATE TRIGGER tenants_counts_delete AFTER DELETE ON tenants REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION confctl_drop_counts();
+${recountSql(COUNTED_TABLES, 'tenant').join(';\n')};
+`;
+}
+
+/**
+ * Migration 7 (SQLite's 16): the counters keyed per tenant and id bucket too. The table is made
+ * again (so both stores' tables stay alike for `admin copy`) and counted; the triggers stay and
+ * call the function made again, which now adds each row to its bucket's counter.
+ */
+export function bucketedListCountsDdl(): string {
+  return `
+DROP TABLE ${LIST_COUNTS};
+CREATE TABLE ${LIST_COUNTS} (
+  tenant_id bigint NOT NULL,
+  list text COLLATE "C" NOT NULL,
+  bucket bigint NOT NULL,
+  live bigint NOT NULL,
+  trashed bigint NOT NULL,
+  PRIMARY KEY (tenant_id, list, bucket)
+);
+${counterFunction('bucket')}
 ${recountSql().join(';\n')};
 `;
 }

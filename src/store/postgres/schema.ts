@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { PG_USER_JSON } from '../user-json.js';
 import { DATA_TABLES } from '../tables.js';
-import { listCountsDdl } from './list-counts.js';
+import { bucketedListCountsDdl, listCountsDdl } from './list-counts.js';
 
 /**
  * The PostgreSQL schema: SQLite's final schema (src/store/sqlite/migrations.ts, versions 1 to 7) with the
@@ -566,6 +566,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 4, name: 'injected fault rules (SQLite version 11)', sql: SCHEMA_4 },
   { version: 5, name: 'the manual clock (SQLite version 12)', sql: SCHEMA_5 },
   { version: 6, name: 'exact row counters per tenant for unfiltered list totals (SQLite version 13)', sql: listCountsDdl() },
+  { version: 7, name: 'the list counters per id bucket, for deep pages in id order (SQLite version 16)', sql: bucketedListCountsDdl() },
 ];
 
 /**

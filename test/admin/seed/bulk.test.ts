@@ -39,8 +39,8 @@ function contents(store: SqliteStore, tenantId: number) {
       json: db.prepare('SELECT id, json FROM users WHERE tenant_id = ? ORDER BY id').all(tenantId),
       customers: store.customers.list(tenantId, all).rows,
       departments: store.departments.list(tenantId),
-      // The tenant's row counters (migration 13), recounted by the loader in place of the insert triggers when deferred.
-      counts: db.prepare("SELECT list, live, trashed FROM list_counts WHERE tenant_id = ? AND list IN ('users', 'customers') ORDER BY list").all(tenantId),
+      // The tenant's row counters per id bucket (migration 16), recounted by the loader in place of the insert triggers when deferred.
+      counts: db.prepare("SELECT list, bucket, live, trashed FROM list_counts WHERE tenant_id = ? AND list IN ('users', 'customers') ORDER BY list, bucket").all(tenantId),
       // Each table's indexes in creation order: the planner weighs them in that order (see suspend in src/store/sqlite/bulk.ts).
       indexes: db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('users', 'customers') AND type = 'index' ORDER BY tbl_name, rowid").all(),
       triggers: db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('users', 'customers') AND type = 'trigger' ORDER BY name").all(),

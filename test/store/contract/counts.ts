@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { seedBulk } from '../../../src/admin/seed/index.js';
-import { COUNTED_TABLES } from '../../../src/store/list-counts.js';
+import { BUCKET_BITS, COUNTED_TABLES } from '../../../src/store/list-counts.js';
 import { openStore } from '../../../src/store/index.js';
 import type { DataStore } from '../../../src/store/port.js';
 import { conferenceWorld } from './conferences.js';
@@ -11,7 +11,7 @@ import { asPostgres, eachStore, type Fixture, fixture, q, type StoreFactory } fr
  * SQL on the store's database, on a connection of its own (another process, as an admin command
  * beside `serve`): statements no port method writes, such as a hard delete.
  */
-async function sql(store: DataStore, text: string): Promise<Record<string, unknown>[]> {
+export async function sql(store: DataStore, text: string): Promise<Record<string, unknown>[]> {
   if (store.backend === 'postgres') return (await asPostgres(store).pool.query(text)).rows;
   const db = new Database(store.location);
   try {
@@ -24,18 +24,40 @@ async function sql(store: DataStore, text: string): Promise<Record<string, unkno
   }
 }
 
-/** Per tenant and counted table, as `tenant/table live trashed`: the counters, or COUNT(*) of the rows. */
-async function counters(store: DataStore, from: 'counters' | 'rows'): Promise<string[]> {
+/** `admin seed` beside `store`: SQLite's bulk loader runs on a store of its own (a store whose lists run on read workers cannot load). */
+export async function bulkSeed(store: DataStore, tenant: number, counts: { users: number; customers: number }) {
+  if (store.backend === 'postgres') return seedBulk(store, tenant, counts);
+  const own = openStore(store.location);
+  try {
+    return await seedBulk(own, tenant, counts);
+  } finally {
+    await own.close();
+  }
+}
+
+/**
+ * Per tenant, counted table and id bucket, as `tenant/table/bucket live trashed`: the counter rows
+ * that count any row, or COUNT(*) of the rows.
+ */
+export async function bucketCounters(store: DataStore, from: 'counters' | 'rows'): Promise<string[]> {
   const text =
     from === 'counters'
-      ? 'SELECT tenant_id, list, live, trashed FROM list_counts WHERE live <> 0 OR trashed <> 0'
-      : COUNTED_TABLES.map((t) => `SELECT tenant_id, '${t}' AS list, count(*) - count(deleted_at) AS live, count(deleted_at) AS trashed FROM ${t} GROUP BY tenant_id`).join(' UNION ALL ');
+      ? 'SELECT tenant_id, list, bucket, live, trashed FROM list_counts WHERE live <> 0 OR trashed <> 0'
+      : COUNTED_TABLES.map(
+          (t) => `SELECT tenant_id, '${t}' AS list, id >> ${BUCKET_BITS} AS bucket, count(*) - count(deleted_at) AS live, count(deleted_at) AS trashed FROM ${t} GROUP BY tenant_id, id >> ${BUCKET_BITS}`,
+        ).join(' UNION ALL ');
+  return (await sql(store, text)).map((r) => `${String(r.tenant_id)}/${String(r.list)}/${String(r.bucket)} ${String(r.live)} ${String(r.trashed)}`).sort();
+}
+
+/** Per tenant and counted table, as `tenant/table live trashed`: COUNT(*) of the rows. */
+async function counters(store: DataStore): Promise<string[]> {
+  const text = COUNTED_TABLES.map((t) => `SELECT tenant_id, '${t}' AS list, count(*) - count(deleted_at) AS live, count(deleted_at) AS trashed FROM ${t} GROUP BY tenant_id`).join(' UNION ALL ');
   return (await sql(store, text)).map((r) => `${String(r.tenant_id)}/${String(r.list)} ${String(r.live)} ${String(r.trashed)}`).sort();
 }
 
 /**
  * The list counters (store/list-counts.ts): after each kind of write, by the port or by SQL of
- * another connection, they equal COUNT(*) of the rows, and the unfiltered totals they answer equal
+ * another connection, they equal COUNT(*) of the rows per id bucket, and the unfiltered totals they answer equal
  * the rows a full walk finds. Needs a second connection to the database, so not `:memory:`.
  */
 export function countContract(factory: StoreFactory) {
@@ -47,10 +69,10 @@ export function countContract(factory: StoreFactory) {
       fx = await fixture(store);
     });
 
-    /** The counters are COUNT(*), and each tenant's unfiltered totals (live, and with trashed) are the rows'. */
+    /** The counters are COUNT(*) per bucket, and each tenant's unfiltered totals (live, and with trashed) are the rows'. */
     async function expectExact(): Promise<string[]> {
-      const rows = await counters(store, 'rows');
-      expect(await counters(store, 'counters')).toEqual(rows);
+      expect(await bucketCounters(store, 'counters')).toEqual(await bucketCounters(store, 'rows'));
+      const rows = await counters(store);
       const counted = (tenant: number, table: string) => rows.find((r) => r.startsWith(`${tenant}/${table} `))?.split(' ').slice(1).map(Number) ?? [0, 0];
       for (const tenant of [fx.a, fx.b]) {
         for (const with_trashed of [false, true]) {
@@ -65,17 +87,6 @@ export function countContract(factory: StoreFactory) {
       return rows;
     }
 
-    /** `admin seed` beside the store: SQLite's bulk loader runs on a store of its own (a store whose lists run on read workers cannot load). */
-    async function bulkSeed(tenant: number, counts: { users: number; customers: number }) {
-      if (store.backend === 'postgres') return seedBulk(store, tenant, counts);
-      const own = openStore(store.location);
-      try {
-        return await seedBulk(own, tenant, counts);
-      } finally {
-        await own.close();
-      }
-    }
-
     it('count the rows after inserts, updates, soft deletes, bulk loads, a snapshot restore and SQL writes', async () => {
       expect(await expectExact()).toEqual(
         [`${fx.a}/users 6 1`, `${fx.a}/customers 3 1`, `${fx.b}/users 1 0`, `${fx.b}/customers 1 0`].sort(),
@@ -86,7 +97,7 @@ export function countContract(factory: StoreFactory) {
       await store.conferences.softDelete(fx.a, world.conf.id);
       await expectExact();
 
-      await bulkSeed(fx.b, { users: 300, customers: 200 });
+      await bulkSeed(store, fx.b, { users: 300, customers: 200 });
       const seeded = await expectExact();
       const bUsers = seeded.find((r) => r.startsWith(`${fx.b}/users `))!.split(' ').slice(1).map(Number);
       expect(bUsers[0] + bUsers[1]).toBe(301);

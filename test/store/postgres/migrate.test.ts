@@ -4,6 +4,9 @@ import { migrate, PG_SCHEMA_VERSION } from '../../../src/store/postgres/migrate.
 import { PG_MIGRATIONS, resetSequences } from '../../../src/store/postgres/schema.js';
 import { createTestDatabase, type TestDatabase } from '../../pg/database.js';
 import { connect } from './databases.js';
+import { BUCKET_BITS } from '../../../src/store/list-counts.js';
+
+const BUCKET = 1 << BUCKET_BITS;
 
 const opened: pg.Client[] = [];
 const made: TestDatabase[] = [];
@@ -72,6 +75,32 @@ describe('PostgreSQL migrations', () => {
     await c.query('UPDATE confctl_schema SET version = $1', [PG_SCHEMA_VERSION + 1]);
     await expect(migrate(c)).rejects.toThrow(`Database schema version ${PG_SCHEMA_VERSION + 1} is newer than this confctl (${PG_SCHEMA_VERSION}).`);
     expect(await version(c)).toEqual([{ version: PG_SCHEMA_VERSION + 1 }]);
+  });
+
+  it('migration 7 counts the rows of a version-6 database per id bucket in place, and its triggers keep them', async () => {
+    const [c] = await fresh();
+    await migrate(c, PG_MIGRATIONS.filter((m) => m.version <= 6));
+    // Two tenants' customers interleaved over several buckets, some soft-deleted.
+    await c.query(`INSERT INTO tenants (id, created_at) VALUES (1, 'x'), (2, 'x');
+      INSERT INTO customers (id, tenant_id, first_name, last_name, email, created_at, updated_at, deleted_at)
+      SELECT i, 1 + (i % 9 = 0)::int, 'F', 'L', 'c' || i || '@x.example', 'x', 'x', CASE WHEN i % 4 = 0 THEN 'x' END FROM generate_series(1, 3 * ${BUCKET} + 500) AS i;`);
+    await migrate(c);
+    expect(await version(c)).toEqual([{ version: PG_SCHEMA_VERSION }]);
+    const perBucket = async () => [
+      (await c.query("SELECT tenant_id, bucket, live, trashed FROM list_counts WHERE list = 'customers' AND (live <> 0 OR trashed <> 0) ORDER BY 1, 2")).rows,
+      (await c.query(`SELECT tenant_id, id >> ${BUCKET_BITS} AS bucket, count(*) - count(deleted_at) AS live, count(deleted_at) AS trashed FROM customers GROUP BY 1, 2 ORDER BY 1, 2`)).rows,
+    ];
+    const [counters, rows] = await perBucket();
+    expect(counters).toEqual(rows);
+    expect(rows.length).toBeGreaterThanOrEqual(8);
+    // The triggers, kept, add to the buckets now: an insert, a soft delete, a move to another tenant, a hard delete.
+    await c.query(`INSERT INTO customers (id, tenant_id, first_name, last_name, email, created_at, updated_at) VALUES (${5 * BUCKET}, 1, 'F', 'L', 'new@x.example', 'x', 'x')`);
+    await c.query(`UPDATE customers SET deleted_at = 'y' WHERE id BETWEEN 5 AND ${BUCKET + 5} AND deleted_at IS NULL`);
+    await c.query(`UPDATE customers SET tenant_id = 2 WHERE id % 7 = 0`);
+    await c.query(`DELETE FROM customers WHERE id % 11 = 0`);
+    const [after, recounted] = await perBucket();
+    expect(after).toEqual(recounted);
+    expect(after).not.toEqual(counters);
   });
 
   it('sets every identity sequence past the largest copied id', async () => {
