@@ -156,13 +156,15 @@ describe('lists on the main thread and on read workers', () => {
     expect(answer.status, answer.body).toBe(200);
     expect(answer.json().total).toBe(expected.total);
     expect(answer.json().data.map((u: { id: number }) => u.id)).toEqual(expected.rows.map((u) => u.id));
-    expect(await onWorker(control, call, '/users?filter_attribute=last_name&filter_value=Turing')).toBe(false);
-    // Not bounded by a count: still on a worker, whatever the tenant's size. (The customers' Equal
-    // counts entries of every tenant's rows of the value, migration 15.)
+    expect(await onWorker(control, call, '/users?filter_attribute=status&filter_value=1')).toBe(false);
+    // Not bounded by a count: still on a worker, whatever the tenant's size. (The customers' Equal,
+    // and the users' on a text attribute, count entries of every tenant's rows of the value,
+    // migrations 15 and 17.)
     expect(control.started).toBe(0);
     expect(await onWorker(control, call, '/users?filter_attribute=last_name&filter_operator=Contains&filter_value=son')).toBe(true);
     expect(control.started).toBe(1);
     expect(await onWorker(control, call, '/customers?filter_attribute=last_name&filter_value=Turing')).toBe(true);
+    expect(await onWorker(control, call, '/users?filter_attribute=last_name&filter_value=Turing')).toBe(true);
     const callHuge = add('huge.test', MAIN_THREAD_COUNT_ROWS + 1, 0);
     const sent = control.sent.length;
     expect(await onWorker(control, callHuge, status0)).toBe(true);

@@ -129,12 +129,48 @@ describe('migrations and pragmas', () => {
     s.close();
     const check = new Database(file);
     try {
-      expect(check.pragma('user_version', { simple: true })).toBe(16);
+      expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       const [counters, rows] = perBucket(check);
       expect(counters).toEqual(rows);
       expect(rows.length).toBeGreaterThanOrEqual(8);
       const expected = check.prepare('SELECT id FROM customers WHERE tenant_id = 1 AND deleted_at IS NULL AND id < (SELECT max(id) FROM customers) ORDER BY id LIMIT 15 OFFSET ?').pluck().all(284 * 15);
       expect({ total: listed.total, ids: listed.rows.map((c) => c.id) }).toEqual({ total: (rows as number[][]).filter((r) => r[0] === 1).reduce((n, r) => n + r[2], 0) - 1, ids: expected });
+    } finally {
+      check.close();
+    }
+  });
+
+  it("migration 17 replaces each users' attribute's two indexes (but status's and department_id's) by one in place, and the lists read it", () => {
+    const file = path.join(dir, 'v16.db');
+    const raw = new Database(file);
+    for (const m of MIGRATIONS.filter((m) => m.version < 17)) raw.exec(m.sql);
+    raw.pragma('user_version = 16');
+    raw.exec(`INSERT INTO tenants (id, created_at) VALUES (1, 'x'), (2, 'x');
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+      INSERT INTO users (tenant_id, first_name, last_name, email, timezone, created_at, updated_at, deleted_at)
+      SELECT 1 + (i % 3 = 0), 'F' || (i % 7), 'L' || (i % 5), 'u' || i || '@x.example', 'Z' || (i % 4), 'x', 'x', CASE WHEN i % 11 = 0 THEN 'x' END FROM n;`);
+    raw.close();
+    const s = openStore(file);
+    const query = { page_size: 15, page_number: 2, with_trashed: false, order_by: 'timezone', order_direction: 'desc', filter: { attribute: 'last_name', type: 'text', operator: 'Equal', value: 'l3' } } as const;
+    const listed = s.users.list(1, query);
+    s.close();
+    const check = new Database(file);
+    try {
+      const indexes = check.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'users' AND sql IS NOT NULL ORDER BY name").raw().all() as [string, string][];
+      expect(indexes.map(([name]) => name)).toEqual([
+        'users_created_at_count', 'users_deleted', 'users_department', 'users_department_tenant', 'users_email_count', 'users_email_live',
+        'users_first_name_count', 'users_last_name_count', 'users_role_count', 'users_status', 'users_status_count', 'users_tenant', 'users_tenant_ids',
+        'users_timezone_count', 'users_updated_at_count',
+      ]);
+      expect(Object.fromEntries(indexes).users_timezone_count).toBe('CREATE INDEX users_timezone_count ON users(timezone COLLATE NOCASE, id, tenant_id, deleted_at)');
+      expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+      const expected = check
+        .prepare("SELECT id FROM users WHERE tenant_id = 1 AND deleted_at IS NULL AND last_name = 'l3' COLLATE NOCASE ORDER BY timezone COLLATE NOCASE DESC, id DESC LIMIT 15 OFFSET 15")
+        .pluck()
+        .all();
+      const total = check.prepare("SELECT count(*) FROM users WHERE tenant_id = 1 AND deleted_at IS NULL AND last_name = 'l3' COLLATE NOCASE").pluck().get();
+      expect(expected.length).toBeGreaterThan(0);
+      expect({ total: listed.total, ids: listed.rows.map((u) => u.id) }).toEqual({ total, ids: expected });
     } finally {
       check.close();
     }

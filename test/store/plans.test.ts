@@ -39,13 +39,13 @@ describe('query plans', () => {
   it('uses the email index for Equal on email', () => {
     const p = plan(q({ filter: f('email', 'text', 'Equal', 'U5@x.example') }));
     expect(p.page.join(' ')).toMatch(/USING INDEX users_email/);
-    expect(p.count.join(' ')).toMatch(/USING COVERING INDEX users_email_count \(email=\? AND tenant_id=\? AND deleted_at=\?\)/);
+    expect(p.count.join(' ')).toMatch(/USING COVERING INDEX users_email_count \(email=\?\)/);
     expect(runner.run(1, q({ filter: f('email', 'text', 'Equal', 'U5@X.EXAMPLE') })).total).toBe(1);
   });
 
   it('uses the created_at index for a range and for ordering', () => {
     expect(plan(q({ filter: f('created_at', 'date', 'GreaterThan', '2023-11-28T00:00:00.000Z') })).count.join(' ')).toMatch(/users_created/);
-    expect(plan(q({ order_by: 'created_at', order_direction: 'desc', filter: f('status', 'integer', 'NotEqual', 1) })).page.join(' ')).toMatch(/SCAN u USING INDEX users_created\b/);
+    expect(plan(q({ order_by: 'created_at', order_direction: 'desc', filter: f('status', 'integer', 'NotEqual', 1) })).page.join(' ')).toMatch(/SCAN u USING INDEX users_created_at_count\b/);
     // unfiltered, a large tenant's page skips to its ids in the count index (tenant and deleted_at in the index)
     expect(plan(q({ order_by: 'created_at', order_direction: 'desc' })).page.join(' ')).toMatch(/SCAN u USING COVERING INDEX users_created_at_count/);
   });

@@ -29,7 +29,7 @@ export interface ColumnDef {
    */
   countIndex?: string;
   /**
-   * `countIndex` is on (column, id, tenant, deleted_at), of every row (migration 15): a value's
+   * `countIndex` is on (column, id, tenant, deleted_at), of every row (migrations 15 and 17): a value's
    * entries hold every tenant's rows, live and trashed, in id order, so a walk of them is in id
    * order but may step over other tenants' entries (no `CompiledList.range`).
    */

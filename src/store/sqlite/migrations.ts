@@ -55,6 +55,29 @@ export const MERGED_COUNT_INDEXES: readonly (readonly [string, string, boolean])
   ['updated_at', 'customers_updated', false],
 ];
 
+/**
+ * Migration 17's users' attributes, as MERGED_COUNT_INDEXES are the customers': the attributes
+ * whose plain index (migration 1) and count index (migrations 9 and 10) become one on (column,
+ * id, tenant_id, deleted_at). `status` keeps its two: its count index answers the Equal filter
+ * of any tenant's size from that tenant's entries alone (a two-value column, so a merged index's
+ * entries of a value would be half the table's), on the main thread (list-query.ts,
+ * `ListMode`); `department_id` keeps its two likewise.
+ */
+export const USERS_MERGED_COUNT_INDEXES: readonly (readonly [string, string, boolean])[] = [
+  ['email', 'users_email', true],
+  ['first_name', 'users_first_name', true],
+  ['last_name', 'users_last_name', true],
+  ['timezone', 'users_timezone', true],
+  ['role', 'users_role', true],
+  ['created_at', 'users_created', false],
+  ['updated_at', 'users_updated', false],
+];
+
+/** Replaces a plain and a count index of `table`'s `column` by one on (column, id, tenant_id, deleted_at) (migrations 15 and 17). */
+const mergedIndexSql = (table: string) => ([column, plain, text]: readonly [string, string, boolean]) => `DROP INDEX IF EXISTS ${plain};
+DROP INDEX IF EXISTS ${table}_${column}_count;
+CREATE INDEX ${table}_${column}_count ON ${table}(${column}${text ? ' COLLATE NOCASE' : ''}, id, tenant_id, deleted_at);`;
+
 /** A count index of migrations 9 and 10 (see `ColumnDef.countIndex`). */
 const countIndexSql = ([table, column, text]: readonly [string, string, boolean]) =>
   `CREATE INDEX ${table}_${column}_count ON ${table}(${column}${text ? ' COLLATE NOCASE' : ''}, tenant_id, deleted_at) WHERE tenant_id > 0;`;
@@ -71,7 +94,7 @@ const countIndexSql = ([table, column, text]: readonly [string, string, boolean]
  * partial on `tenant_id > 0` (every row): the planner can use them only in a query that says so,
  * which the list compiler writes for small tenants only (list-query.ts, `TenantAccess`). Any
  * index holding `tenant_id` right after another column is partial the same way (migration 3);
- * migration 15's hold the id between (`MERGED_COUNT_INDEXES`).
+ * migrations 15 and 17's hold the id between (`MERGED_COUNT_INDEXES`, `USERS_MERGED_COUNT_INDEXES`).
  */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   {
@@ -542,21 +565,24 @@ CREATE INDEX customers_city_country ON customers(${cityCountrySql('')} COLLATE N
     name: "one index per customers' attribute instead of two",
     // See MERGED_COUNT_INDEXES: a customer's insert wrote 20 indexes, now 13; each was a B-tree
     // insert and a page more to write at each commit (docs/performance.md).
-    sql: MERGED_COUNT_INDEXES.map(
-      ([column, plain, text]) => `DROP INDEX IF EXISTS ${plain};
-DROP INDEX IF EXISTS customers_${column}_count;
-CREATE INDEX customers_${column}_count ON customers(${column}${text ? ' COLLATE NOCASE' : ''}, id, tenant_id, deleted_at);`,
-    ).join('\n'),
+    sql: MERGED_COUNT_INDEXES.map(mergedIndexSql('customers')).join('\n'),
   },
   {
     version: 16,
     name: 'the list counters per id bucket',
     // See store/list-counts.ts: the page in the middle of a million users stepped over half a
-    // million index entries (13-75 ms); the counters' running sum per bucket of 1,024 ids finds
+    // million index entries (13-75 ms); the counters' running sum per bucket of 4,096 ids finds
     // the page's bucket, and the page steps over that bucket's entries alone. Still one upsert per
     // counted row write.
     sql: `${dropListCountsDdl()}
 ${listCountsDdl('bucket')}`,
+  },
+  {
+    version: 17,
+    name: "one index per users' attribute instead of two, but status and department_id",
+    // See USERS_MERGED_COUNT_INDEXES: the users had 22 indexes, now 15; each is a build of the
+    // whole table (its JSON text included) in a bulk load, and a B-tree insert per row written.
+    sql: USERS_MERGED_COUNT_INDEXES.map(mergedIndexSql('users')).join('\n'),
   },
 ];
 
