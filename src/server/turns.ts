@@ -31,11 +31,14 @@ const fitting = (count: number, ms: number): number => Math.max(1, Math.floor((c
  * `FIRST_PER_TURN` only while it has lasted under `TURN_MS` (the work of the requests it started
  * at once, whose promise callbacks run between two sockets' reads, is in that time; a turn that
  * lasted longer sets the budget to what fitted, so that a budget learnt on cheap requests does not
- * start a batch of costly ones). A turn in which a connection was accepted starts one request:
- * libuv (since 1.45) accepts one connection per turn of the loop, so a connection queued behind
- * others is accepted only after as many turns, and turns that ran a batch of requests each kept a
- * new client waiting for seconds (docs/performance.md). The rest queue and start at the end of the
- * turn (`setImmediate`), then the loop serves sockets again:
+ * start a batch of costly ones). A turn in which a connection was accepted starts one request, of
+ * an idle connection, or of the backlog only if none of it has started for `TURN_MS`: libuv
+ * (since 1.45) accepts one connection per turn of the loop, so a connection queued behind others
+ * is accepted only after as many turns, and turns that ran a batch of requests each kept a new
+ * client waiting for seconds (docs/performance.md; in the pipelined-lists trial a list in each of
+ * 200 such turns was most of the time that a fresh client's connection waited to be accepted).
+ * The rest queue and start at the end of the turn (`setImmediate`), then the loop serves sockets
+ * again:
  * - first the requests of idle connections (`idle`) that are still `alone` then: a connection
  *   whose pipeline was parsed behind its first request is not idle, though it was as that request
  *   came (in the pipelined-lists trial 200 such first requests, a list each, were started ahead of
@@ -62,37 +65,44 @@ export function createTurns<From = undefined>(
   let perTurn = FIRST_PER_TURN;
   /** Requests started in this turn. */
   let started = 0;
-  /** When this turn's first request started or was queued; `endTurn` is scheduled since. */
+  /** When this turn's first request started or was queued, or the last turn ended with some queued; `endTurn` is scheduled since. */
   let began: number | undefined;
   /** When the last queued batch began, while batches follow one another. */
   let lastBatch: number | undefined;
   /** A connection was accepted in this turn (`connected`). */
   let accepting = false;
+  /** When a batch last took requests of the backlog (not of idle connections), or could have. */
+  let backlogStarted = -Infinity;
 
   /** At the end of a turn: the next queued batch starts, and begins the next turn's count. */
   const endTurn = () => {
     const at = now();
-    if (lastBatch !== undefined) {
+    if (started && lastBatch !== undefined) {
       const took = at - lastBatch;
       if (took > TURN_MS) perTurn = Math.max(1, Math.min(perTurn >> 1, fitting(started, took)));
       else if (started < perTurn) perTurn = Math.min(perTurn, fitting(started, took));
       else if (took < TURN_MS / 2) perTurn = Math.min(maxPerTurn, perTurn * 2);
-    } else if (queued && started) perTurn = Math.min(perTurn, fitting(started, at - began!));
+    } else if (started && queued) perTurn = Math.min(perTurn, fitting(started, at - began!));
     const wasQueued = queued;
-    const batch = takeBatch(accepting ? 1 : perTurn);
+    const backlog = !accepting || at - backlogStarted >= TURN_MS;
+    const batch = takeBatch(accepting ? 1 : perTurn, backlog);
+    if (batch.length && backlog) backlogStarted = at;
     accepting = false;
     started = batch.length;
     queued -= started;
     for (const start of batch) start();
     lastBatch = queued ? at : undefined;
-    began = started ? at : undefined;
+    began = started || queued ? at : undefined;
     if (began !== undefined) setImmediate(endTurn);
     if (wasQueued && !queued) onDrained();
     onTurnEnd();
   };
 
-  /** Takes up to `limit` queued requests: those of idle connections still alone, then one per connection in turn. */
-  const takeBatch = (limit: number): (() => void)[] => {
+  /**
+   * Takes up to `limit` queued requests: those of idle connections still alone, then, with
+   * `backlog`, the others, one per connection in turn.
+   */
+  const takeBatch = (limit: number, backlog: boolean): (() => void)[] => {
     const batch: (() => void)[] = [];
     for (const entry of fresh.splice(0)) {
       if (!alone(entry.from)) queueOf(entry.from).unshift(entry.start); // it came before the others
@@ -100,7 +110,7 @@ export function createTurns<From = undefined>(
       else fresh.push(entry);
     }
     for (const [from, queue] of pipelined) {
-      if (batch.length === limit) break;
+      if (batch.length === limit || !backlog) break;
       batch.push(queue.shift()!);
       pipelined.delete(from);
       if (queue.length) pipelined.set(from, queue);
@@ -136,7 +146,7 @@ export function createTurns<From = undefined>(
   return {
     /** Requests queued for a later turn. */
     queued: (): number => queued,
-    /** A connection was accepted: this turn starts no more requests, and the next one at most one. */
+    /** A connection was accepted: this turn starts no more requests, and its end at most one (see `createTurns`). */
     connected(): void {
       accepting = true;
       beginTurn();

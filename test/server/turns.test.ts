@@ -98,6 +98,30 @@ describe('turns, counted and timed', () => {
     expect([started, turns.budget()]).toEqual([70, 6]);
   });
 
+  it('in a turn in which a connection was accepted, start a request of the backlog only if none has started for 10 ms', async () => {
+    const { turns, advance } = clocked();
+    const order: string[] = [];
+    const run = (name: string, idle: boolean) => turns.run(() => order.push(name), idle);
+    turns.connected();
+    run('first', true);
+    for (let i = 0; i < 3; i++) run(`backlog${i}`, false);
+    await endOfTurn(); // none has started from the backlog yet
+    expect(order).toEqual(['first', 'backlog0']);
+    turns.connected();
+    run('fresh', true);
+    await endOfTurn(); // an idle connection's request, not the backlog's
+    expect(order).toEqual(['first', 'backlog0', 'fresh']);
+    turns.connected();
+    await endOfTurn();
+    expect(order).toHaveLength(3);
+    advance(10);
+    turns.connected();
+    await endOfTurn();
+    expect(order).toEqual(['first', 'backlog0', 'fresh', 'backlog1']);
+    await endOfTurn(); // no connection accepted: the queue goes on
+    expect(order).toEqual(['first', 'backlog0', 'fresh', 'backlog1', 'backlog2']);
+  });
+
   it('count each turn afresh, though nothing was queued', async () => {
     const { turns } = clocked();
     let started = 0;
