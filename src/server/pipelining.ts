@@ -64,9 +64,12 @@ export const gone = (socket: Socket): boolean => !socket.writable;
  *   queue the next turn starts whole is no backlog: holding at `MAX_QUEUED` only paused and
  *   resumed every busy connection turn after turn (the reads let in after each drain queued
  *   again), and split the requests of a turn over more round trips (see docs/performance.md).
- * - Requests of a connection that has gone are dropped unhandled; a client that leaves while its
- *   connection is not read is seen to have gone when an answer is written to it, so at most one
- *   more of its requests is handled.
+ * - Requests of a connection that has gone are dropped unhandled. A client that leaves while its
+ *   connection is not read is seen to have gone when an answer is written to it; turns start one
+ *   queued request of each connection before a second of any, so it costs one more request, more
+ *   only in a turn that starts more requests than there are connections with some queued (its
+ *   requests in flight began before the answers written then: up to `MAX_IN_FLIGHT_PER_CONNECTION`
+ *   were handled one after another in such a turn).
  */
 export function createLanes(now: () => number = () => performance.now(), roundTrips = false, keepAliveMs = 5_000) {
   const lanes = new Map<Socket, Lane>();
@@ -109,7 +112,9 @@ export function createLanes(now: () => number = () => performance.now(), roundTr
       readAgain(socket);
     }
   };
-  const turns = createTurns(release, now, roundTrips ? MAX_PER_TURN : FIRST_PER_TURN, readIdle);
+  /** The connection's only request in hand is the one in its turn. */
+  const alone = (lane: Lane) => lane.running === 1 && !lane.waiting.length;
+  const turns = createTurns(release, now, roundTrips ? MAX_PER_TURN : FIRST_PER_TURN, readIdle, alone);
 
   const laneOf = (socket: Socket): Lane => {
     let lane = lanes.get(socket);
@@ -139,7 +144,7 @@ export function createLanes(now: () => number = () => performance.now(), roundTr
   const begin = (socket: Socket, lane: Lane, turn: () => void) => {
     const idle = lane.running === 0;
     lane.running++;
-    turns.run(turn, idle);
+    turns.run(turn, idle, lane);
     holdIfQueued(socket);
   };
 

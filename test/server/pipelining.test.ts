@@ -54,6 +54,9 @@ function pipeliners(send: (socket: FakeSocket, name: string) => void, count: num
   return sockets;
 }
 
+/** The index of the connection that sent the request `c{index}.{n}`. */
+const connectionOf = (name: string) => Number(name.slice(1, name.indexOf('.')));
+
 describe('lanes', () => {
   it(`stop reading connections while ${MAX_QUEUED} requests are queued for a turn, but one idle for ${FRESH_AFTER_MS} ms, and read them again once the queue has drained`, async () => {
     expect([MAX_QUEUED, FRESH_AFTER_MS]).toEqual([64, 100]);
@@ -66,9 +69,10 @@ describe('lanes', () => {
     send(recent, 'recent.0');
     answer('recent.0');
     advance(FRESH_AFTER_MS - 1);
-    // 2 + 130 requests: 64 start in this turn, 68 queue; the 64th queued stops the reading.
+    await endOfTurn();
+    // 130 requests: 64 start in this turn, 66 queue; the 64th queued stops the reading.
     const busy = pipeliners(send, 13);
-    expect(started).toHaveLength(64);
+    expect(started).toHaveLength(2 + 64);
     expect(busy.map((s) => s.isPaused())).toEqual(Array(13).fill(true));
     expect([recent.isPaused(), quiet.isPaused()]).toEqual([true, false]);
     // A held connection's keep-alive timer is stopped: node would close it under its unread request.
@@ -77,9 +81,10 @@ describe('lanes', () => {
     send(quiet, 'quiet.1');
     expect(quiet.isPaused()).toBe(true); // it brought its request: held too
     await endOfTurn();
-    // Requests of idle connections first, as before: the first of 6 pipeliners queued, then quiet's.
-    expect(started.slice(64, 72)).toEqual(['c7.0', 'c8.0', 'c9.0', 'c10.0', 'c11.0', 'c12.0', 'quiet.1', 'c6.2']);
-    expect(started).toHaveLength(128);
+    // The request of an idle connection first (quiet's; the pipeliners' first requests came with
+    // their others), then one request per connection in turn.
+    expect(started.slice(66, 81)).toEqual(['quiet.1', 'c6.4', 'c7.0', 'c8.0', 'c9.0', 'c10.0', 'c11.0', 'c12.0', 'c6.5', 'c7.1', 'c8.1', 'c9.1', 'c10.1', 'c11.1', 'c12.1']);
+    expect(started).toHaveLength(130);
     expect([...busy, recent, quiet].every((s) => s.isPaused())).toBe(true);
     quiet.setTimeout(5_000); // node arms the keep-alive timer as an answer finishes
     answer('quiet.1');
@@ -91,6 +96,35 @@ describe('lanes', () => {
     expect([...busy, recent, quiet].some((s) => s.isPaused())).toBe(false);
     // Released with nothing in flight, its timer runs again; the others' run again after their answers.
     expect([recent.timeout, quiet.timeout, busy[0].timeout]).toEqual([5_000, 5_000, 0]);
+  });
+
+  it('start a fresh connection’s request before the queued first requests of connections that pipelined many', async () => {
+    const { started, send } = setup();
+    // 20 connections each pipeline 50 lists, parsed from one read each: 64 start, the rest queue.
+    const flood = Array.from({ length: 20 }, () => new FakeSocket());
+    flood.forEach((socket, s) => {
+      for (let i = 0; i < 50; i++) send(socket, `c${s}.${i}`);
+    });
+    send(new FakeSocket(), 'fresh');
+    expect(started).toHaveLength(64);
+    await endOfTurn();
+    expect(started[64]).toBe('fresh');
+  });
+
+  it('start one queued request of each connection before a second of any: a client gone unseen costs one more at most', async () => {
+    const { started, send } = setup();
+    const sockets = pipeliners(send, 70); // 64 start, 636 queue
+    await endOfTurn(); // 64 more, one of each connection with requests queued
+    // The clients go. Their sockets are held, not read: each is seen to have gone once an answer is written to it.
+    const since = started.length;
+    for (let seen = since; ; seen = started.length) {
+      await endOfTurn();
+      if (started.length === seen) break;
+      for (const name of started.slice(seen)) sockets[connectionOf(name)].writable = false;
+    }
+    const after = started.slice(since).map(connectionOf);
+    expect(after).toHaveLength(64);
+    expect(new Set(after).size).toBe(64);
   });
 
   it('start one request of a connection accepted in this turn, the others of its pipeline in later turns', async () => {

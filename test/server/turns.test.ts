@@ -15,6 +15,36 @@ describe('turns', () => {
     expect(order.slice(64)).toEqual(['fresh', 'p64', 'p65', 'p66', 'p67', 'p68', 'p69']);
   });
 
+  it('start queued requests one per connection in turn, each connection’s in order', async () => {
+    const turns = createTurns<string>();
+    const order: string[] = [];
+    for (let i = 0; i < 64; i++) turns.run(() => {}, false, 'earlier');
+    const queue = (from: string, n: number) => {
+      for (let i = 0; i < n; i++) turns.run(() => order.push(`${from}${i}`), false, from);
+    };
+    queue('a', 5);
+    queue('b', 2);
+    queue('c', 2);
+    await endOfTurn();
+    expect(order).toEqual(['a0', 'b0', 'c0', 'a1', 'b1', 'c1', 'a2', 'a3', 'a4']);
+  });
+
+  it('start an idle connection’s request ahead only while its connection has nothing else in hand', async () => {
+    const piped = { alone: false };
+    const single = { alone: true };
+    const turns = createTurns<{ alone: boolean }>(undefined, undefined, undefined, undefined, (from) => from.alone);
+    const order: string[] = [];
+    for (let i = 0; i < 64; i++) turns.run(() => {}, false, { alone: false });
+    // `piped` was idle as its first request came, and brought two more behind it (one read).
+    turns.run(() => order.push('piped0'), true, piped);
+    turns.run(() => order.push('other0'), false, { alone: false });
+    turns.run(() => order.push('piped1'), false, piped);
+    turns.run(() => order.push('piped2'), false, piped);
+    turns.run(() => order.push('single0'), true, single);
+    await endOfTurn();
+    expect(order).toEqual(['single0', 'other0', 'piped0', 'piped1', 'piped2']);
+  });
+
   it('start at once again once the queue has drained', async () => {
     const turns = createTurns();
     const order: number[] = [];
@@ -44,6 +74,52 @@ describe('turns, counted and timed', () => {
     expect(started).toBe(2);
     await endOfTurn(); // no connection accepted in the turn that ended: a whole batch
     expect([started, turns.queued()]).toEqual([10, 0]);
+  });
+
+  it('lower the budget to the pace of a turn that started one request as a connection was accepted', async () => {
+    const { turns, advance } = clocked();
+    let started = 0;
+    turns.connected();
+    for (let i = 0; i < 100; i++) turns.run(() => started++, false);
+    advance(2); // the one request and the reads of the turn: 5 such fit in 10 ms
+    await endOfTurn();
+    expect([started, turns.budget()]).toEqual([2, 5]);
+    advance(2);
+    await endOfTurn();
+    expect([started, turns.budget()]).toEqual([7, 5]);
+  });
+
+  it('lower the budget to the pace of the turn in which requests began to queue', async () => {
+    const { turns, advance } = clocked();
+    let started = 0;
+    for (let i = 0; i < 100; i++) turns.run(() => started++, false);
+    advance(100); // the 64 started at once and the turn's reads (the pipelines of 200 connections) took 100 ms
+    await endOfTurn();
+    expect([started, turns.budget()]).toEqual([70, 6]);
+  });
+
+  it('in a turn in which a connection was accepted, start a request of the backlog only if none has started for 10 ms', async () => {
+    const { turns, advance } = clocked();
+    const order: string[] = [];
+    const run = (name: string, idle: boolean) => turns.run(() => order.push(name), idle);
+    turns.connected();
+    run('first', true);
+    for (let i = 0; i < 3; i++) run(`backlog${i}`, false);
+    await endOfTurn(); // none has started from the backlog yet
+    expect(order).toEqual(['first', 'backlog0']);
+    turns.connected();
+    run('fresh', true);
+    await endOfTurn(); // an idle connection's request, not the backlog's
+    expect(order).toEqual(['first', 'backlog0', 'fresh']);
+    turns.connected();
+    await endOfTurn();
+    expect(order).toHaveLength(3);
+    advance(10);
+    turns.connected();
+    await endOfTurn();
+    expect(order).toEqual(['first', 'backlog0', 'fresh', 'backlog1']);
+    await endOfTurn(); // no connection accepted: the queue goes on
+    expect(order).toEqual(['first', 'backlog0', 'fresh', 'backlog1', 'backlog2']);
   });
 
   it('count each turn afresh, though nothing was queued', async () => {
@@ -78,6 +154,8 @@ describe('turns, counted and timed', () => {
     const batches: number[] = [];
     let started = 0;
     for (let i = 0; i < 164; i++) turns.run(() => started++, false);
+    await endOfTurn(); // the 64 started at once took no time: a first batch of 64
+    batches.push(started - 64);
     while (turns.queued()) {
       const before = started;
       advance(11);
