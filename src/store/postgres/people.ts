@@ -4,7 +4,7 @@ import type { CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.
 import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../rows/customers.js';
 import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../rows/users.js';
 import { NotFoundError, nowIso } from '../util.js';
-import { compileList } from './list-query.js';
+import { compileList, type IdSpan } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
 import type { ListLane } from './list-lane.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
@@ -36,9 +36,9 @@ export async function runList<Row extends pg.QueryResultRow, R>(
   const { page, count } = list;
   const read = (on: Queryable, { text, values }: typeof page) => on.query<Row>(text, values).then((r) => r.rows.map(map));
   if (reads) {
-    // The page compiled again with the total: a deep page is read from the nearer end, a page among scattered matches walked for first.
-    const atTotal = (tx: Queryable) => async (total: number) => {
-      const { page: full, walk } = compileList(def, tenantId, query, total);
+    // The page compiled again with the total: a deep page is read from the nearer end, a page among scattered matches walked for first (within their id span).
+    const atTotal = (tx: Queryable) => async (total: number, span?: IdSpan) => {
+      const { page: full, walk } = compileList(def, tenantId, query, total, span);
       const walked = walk ? await read(tx, walk.page) : [];
       return walk && walked.length === walk.rows ? walked : read(tx, full);
     };

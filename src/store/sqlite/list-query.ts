@@ -98,11 +98,13 @@ export interface CompiledList {
    */
   tailSql?: string;
   /**
-   * A date range's page looked for among the tenant's first WINDOW_ROWS rows in the order (binds
-   * the query's parameters, the limit, the offset): the page when it answers a whole page (or the
-   * rest of the total), else `pageSql` answers.
+   * A date range's page looked for among the tenant's first WINDOW_ROWS rows in the order within
+   * the matches' id span (binds the query's parameters, the limit, the offset, and the span's
+   * lowest and highest id as `{ lo, hi }`): the page when it answers a whole page (or the rest of the total), else
+   * `pageSql` answers. `countSql` then answers the span too (see `Counted`).
    */
   windowSql?: string;
+  /** Answers the total as `n`; with a `windowSql`, the matches' lowest and highest id as `lo` and `hi` in the same scan. */
   countSql: string;
   params: unknown[];
   /** The count's parameters, when they differ from the page's (a trigram count). */
@@ -230,18 +232,23 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   // matches at once when they lie early in that order, but a range of late dates (dates grow
   // with ids) stepped over every earlier row with its JSON text first (at 1M users, `created_at`
   // GreaterThan a date of the last half: 0.3-0.6 s of CPU). So the page is first looked for among
-  // the tenant's first WINDOW_ROWS rows in the order (`windowSql`); only when they hold too few
-  // matches is it picked among all the matching ids, read from the column's covering count index
-  // and sorted (a bounded sort: about 1.5 times the count's cost).
+  // the tenant's first WINDOW_ROWS rows in the order from the end of the matches' id span (the
+  // count's scan of the count index answers the span's lowest and highest id too: every match
+  // lies in it, so the walk starts at the first match, however late); only when they hold too few
+  // matches (the stamps do not follow the ids) is it picked among all the matching ids, read
+  // from the column's covering count index and sorted (a bounded sort: about 1.5 times the
+  // count's cost).
   let windowSql: string | undefined;
+  let span = '';
   const op = query.filter?.operator;
   const tenantIds = query.with_trashed ? def.tenantIdsIndex : def.tenantIndex;
   if (access === 'scan' && tenantIds && col?.type === 'date' && col.countIndex && op && RANGES.has(op) && byId) {
     const matching = [`${def.tenantColumn} = ?`, `${def.tenantColumn} > 0`, ...where].join(' AND ');
     pageSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${col.countIndex} WHERE ${matching} ORDER BY ${order} LIMIT ? OFFSET ?`);
     const tenantRows = [`${def.tenantColumn} = ?`, `${def.tenantColumn} > 0`, ...(query.with_trashed ? [] : [`${def.deletedColumn} IS NULL`])].join(' AND ');
-    const first = `SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${tenantIds} WHERE ${tenantRows} ORDER BY ${order} LIMIT ${WINDOW_ROWS}`;
+    const first = `SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${tenantIds} WHERE ${tenantRows} AND ${def.idColumn} BETWEEN @lo AND @hi ORDER BY ${order} LIMIT ${WINDOW_ROWS}`;
     windowSql = `SELECT ${def.select} FROM (${first}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${pageJoins} WHERE ${where[where.length - 1]} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    span = `, MIN(${def.idColumn}) AS lo, MAX(${def.idColumn}) AS hi`;
   }
   /** Unfiltered, the table's per-tenant counter is the total. */
   const counted = query.filter ? undefined : def.counted;
@@ -255,7 +262,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     countSql:
       counted !== undefined
         ? counterTotalSql(counted, query.with_trashed, '?')
-        : `SELECT COUNT(*) AS n FROM ${countFrom} ${countJoins ? (def.joins ?? '') : ''} WHERE ${countWhere}`,
+        : `SELECT COUNT(*) AS n${span} FROM ${countFrom} ${countJoins ? (def.joins ?? '') : ''} WHERE ${countWhere}`,
     params,
     limit: query.page_size,
     offset,
@@ -369,14 +376,25 @@ export class ListMode {
 }
 
 /**
+ * A count's answer: the total, and for a list with a `windowSql` its matches' lowest and highest
+ * id (null when none match; undefined when a read worker counted the total: see
+ * `ListMode.adoptTotal`, and the window then walks from the tenant's first row in the order).
+ */
+interface Counted {
+  n: number;
+  lo?: number | null;
+  hi?: number | null;
+}
+
+/**
  * Runs list queries for one resource on one store. Statements are prepared once per distinct SQL
  * text and cached: the texts come only from the whitelist, so the cache is bounded
  * (attributes x operators x directions x with_trashed).
  */
 export class ListRunner<Row> {
   private readonly cache = new Map<string, Database.Statement>();
-  /** Exact totals by count SQL and parameters, valid while `totalsStamp` still describes the database. */
-  private readonly totals = new Map<string, number>();
+  /** Exact totals (and id spans) by count SQL and parameters, valid while `totalsStamp` still describes the database. */
+  private readonly totals = new Map<string, Counted>();
   private totalsStamp = '';
   /** Tenants' rows in the table, valid with the totals (see `tenantSize`). */
   private readonly sizes = new Map<number, number>();
@@ -438,10 +456,10 @@ export class ListRunner<Row> {
    * The change signal (see `changeSignal`) moves with this connection's writes and with other
    * connections' commits (an admin command beside `serve`), so a stale total is never served.
    */
-  private total(key: string, sql: string, params: unknown[]): number {
-    let n = this.totals.get(key);
-    if (n === undefined) this.totals.set(key, (n = (this.stmt(sql).get(...params) as { n: number }).n));
-    return n;
+  private total(key: string, sql: string, params: unknown[]): Counted {
+    let counted = this.totals.get(key);
+    if (counted === undefined) this.totals.set(key, (counted = this.stmt(sql).get(...params) as Counted));
+    return counted;
   }
 
   /** See MAIN_THREAD_ROWS; `compile` ran first (the tenant's size and the cache are fresh). */
@@ -486,17 +504,19 @@ export class ListRunner<Row> {
       if (mode.kind === 'bounded') {
         if (!this.bounded(tenantId, c, totalKey)) throw UNBOUNDED;
       } else {
-        if (!this.db.inTransaction && this.totalsStamp === mode.token) this.totals.set(totalKey, mode.total);
+        if (!this.db.inTransaction && this.totalsStamp === mode.token) this.totals.set(totalKey, { n: mode.total });
         return { rows: [], total: mode.total };
       }
     }
-    const total = this.total(totalKey, c.countSql, countParams);
+    const counted = this.total(totalKey, c.countSql, countParams);
+    const total = counted.n;
     if (c.offset >= total) return { rows: [], total };
     const seekKey = c.seekSql && `${c.seekSql}\u0000${JSON.stringify(params)}`;
     const seek = seekKey ? this.seeks.get(seekKey) : undefined;
     const end = Math.min(c.offset + c.limit, total);
     if (c.windowSql && !seek) {
-      const found = this.all(c.windowSql, [...params, c.limit, c.offset], pluck);
+      const span = { lo: counted.lo ?? Number.MIN_SAFE_INTEGER, hi: counted.hi ?? Number.MAX_SAFE_INTEGER };
+      const found = this.all(c.windowSql, [...params, c.limit, c.offset, span], pluck);
       if (c.offset + found.length === end) return this.seen(seekKey, c.offset, found, idOf, total);
     }
     const [sql, bind] =
@@ -526,11 +546,12 @@ export class ListRunner<Row> {
     return { rows, total };
   }
 
-  /** The SQL a query compiles to, for EXPLAIN QUERY PLAN checks. */
-  explain(tenantId: number, query: ListQuery): { page: string[]; count: string[] } {
+  /** The SQL a query compiles to, for EXPLAIN QUERY PLAN checks (`window`: its `windowSql`'s, when it has one). */
+  explain(tenantId: number, query: ListQuery): { page: string[]; count: string[]; window?: string[] } {
     const { c, params, countParams } = this.compile(tenantId, query);
     const plan = (sql: string, p: unknown[]) =>
       (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...p) as { detail: string }[]).map((r) => r.detail);
-    return { page: plan(c.pageSql, [...params, c.limit, c.offset]), count: plan(c.countSql, countParams) };
+    const window = c.windowSql ? { window: plan(c.windowSql, [...params, c.limit, c.offset, { lo: 0, hi: 0 }]) } : {};
+    return { page: plan(c.pageSql, [...params, c.limit, c.offset]), count: plan(c.countSql, countParams), ...window };
   }
 }
