@@ -87,44 +87,73 @@ describe('date ranges within the id span of their matches', () => {
     });
   }
 
-  it("finds a late range's first page in the window from its span's start, where the tenant's first rows hold none of it", () => {
+  it("finds a late range's first page in the window from the first match on, where the tenant's first rows hold none of it", () => {
     const tenant = tenants.interleaved;
     const value = spanProbes(users, tenant, 'created_at')[2];
-    const query = q({ filter: f('created_at', 'date', 'GreaterThan', value), page_size: 15 });
-    const c = compileList(SQLITE_USER_LIST_DEF, query);
-    const params = [tenant, ...c.params];
-    const counted = db.prepare(c.countSql).get(...params) as { n: number; lo: number; hi: number };
     const all = matching('users', tenant, 'created_at', 'GreaterThan', value, false);
-    expect(counted).toEqual({ n: all.length, lo: all[0], hi: all[all.length - 1] });
-    const window = (lo: number, hi: number) => ids(db.prepare(c.windowSql!).all(...params, c.limit, c.offset, { lo, hi }));
-    expect(window(counted.lo, counted.hi)).toEqual(all.slice(0, 15));
-    // from the tenant's first row, the window (its first 5,000 rows) holds none of the matches
-    expect(window(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)).toEqual([]);
-    // descending, the window starts at the span's end
-    const desc = compileList(SQLITE_USER_LIST_DEF, { ...query, order_direction: 'desc' });
-    expect(ids(db.prepare(desc.windowSql!).all(...params, c.limit, c.offset, { lo: counted.lo, hi: counted.hi }))).toEqual([...all].reverse().slice(0, 15));
+    for (const [order_direction, end, expected] of [
+      ['asc', 'lo', all],
+      ['desc', 'hi', [...all].reverse()],
+    ] as const) {
+      const query = q({ filter: f('created_at', 'date', 'GreaterThan', value), page_size: 15, order_direction });
+      const c = compileList(SQLITE_USER_LIST_DEF, query);
+      const params = [tenant, ...c.params];
+      expect(c.span?.end).toBe(end);
+      expect(db.prepare(c.span!.sql).get(...params)).toEqual({ n: all.length, [end]: expected[0] });
+      const window = (start: number) => ids(db.prepare(c.windowSql!).all(...params, c.limit, c.offset, { start }));
+      expect(window(expected[0])).toEqual(expected.slice(0, 15));
+      // from the tenant's first row in the order, the window (WINDOW_ROWS, 5,000 rows) holds none of the matches ascending
+      expect(window(c.span!.unbounded)).toEqual(order_direction === 'asc' ? [] : expected.slice(0, 15));
+    }
   });
 
-  it('counts and spans in one scan of the covering count index, and walks the window by id within the span in the tenant index', () => {
+  it("counts a late range with its first match's id and walks from there; an early range's window answers before a plain count", () => {
+    const tenant = tenants.interleaved;
+    const [early, , late] = spanProbes(users, tenant, 'created_at');
+    const prepared: string[] = [];
+    const spy = Object.create(db) as typeof db;
+    spy.prepare = (sql: string) => (prepared.push(sql), db.prepare(sql));
+    const runner = new ListRunner(spy, SQLITE_USER_LIST_DEF);
+    const listed = (operator: 'GreaterThan' | 'LessThan', value: string, order_direction: 'asc' | 'desc') => {
+      const query = q({ filter: f('created_at', 'date', operator, value), page_size: 15, order_direction });
+      const c = compileList(SQLITE_USER_LIST_DEF, query);
+      prepared.length = 0;
+      const got = runner.run(tenant, query);
+      const all = matching('users', tenant, 'created_at', operator, value, false);
+      expect({ total: got.total, ids: ids(got.rows) }).toEqual({ total: all.length, ids: (order_direction === 'asc' ? all : [...all].reverse()).slice(0, 15) });
+      return { span: prepared.includes(c.span!.sql), count: prepared.includes(c.countSql), sorted: prepared.includes(c.pageSql) };
+    };
+    expect(listed('GreaterThan', late, 'asc')).toEqual({ span: true, count: false, sorted: false });
+    expect(listed('LessThan', early, 'asc')).toEqual({ span: false, count: true, sorted: false });
+    expect(listed('GreaterThan', early, 'desc')).toEqual({ span: false, count: true, sorted: false });
+    // the same total descending: counted, without the greatest id, the window walks from the tenant's last row, where the matches are
+    expect(listed('GreaterThan', late, 'desc')).toEqual({ span: false, count: false, sorted: false });
+    // counted already (the statements prepared), the window walks from the first match at once
+    expect(listed('GreaterThan', late, 'asc')).toEqual({ span: false, count: false, sorted: false });
+  });
+
+  it('counts, with the first match, in one scan of the covering count index, and walks the window by id in the tenant index', () => {
     const runner = new ListRunner(db, SQLITE_USER_LIST_DEF);
     const customers = new ListRunner(db, SQLITE_CUSTOMER_LIST_DEF);
     const range = (over: Partial<ListQuery> = {}) => q({ filter: f('created_at', 'date', 'GreaterThan', '2024-01-01T00:00:00.000Z'), page_size: 15, ...over });
     const plan = (r: ListRunner<unknown>, query: ListQuery) => {
       const p = r.explain(tenants.interleaved, query);
-      return { count: p.count.join(' | '), window: (p.window ?? []).join(' | ') };
+      return { count: p.count.join(' | '), span: (p.span ?? []).join(' | '), window: (p.window ?? []).join(' | ') };
     };
     expect(plan(runner, range())).toEqual({
       count: 'SEARCH u USING COVERING INDEX users_created_at_count (created_at>?)',
-      window: expect.stringMatching(/^CO-ROUTINE page \| SEARCH u USING COVERING INDEX users_tenant \(tenant_id=\? AND deleted_at=\? AND rowid>\? AND rowid<\?\) \| SCAN page \| SEARCH u USING INTEGER PRIMARY KEY \(rowid=\?\)/),
+      span: 'SEARCH u USING COVERING INDEX users_created_at_count (created_at>?)',
+      window: expect.stringMatching(/^CO-ROUTINE page \| SEARCH u USING COVERING INDEX users_tenant \(tenant_id=\? AND deleted_at=\? AND rowid>\?\) \| SCAN page \| SEARCH u USING INTEGER PRIMARY KEY \(rowid=\?\)/),
     });
-    expect(plan(runner, range({ order_direction: 'desc', with_trashed: true })).window).toMatch(/SEARCH u USING COVERING INDEX users_tenant_ids \(tenant_id=\? AND rowid>\? AND rowid<\?\)/);
+    expect(plan(runner, range({ order_direction: 'desc', with_trashed: true })).window).toMatch(/SEARCH u USING COVERING INDEX users_tenant_ids \(tenant_id=\? AND rowid<\?\)/);
     expect(plan(customers, range({ filter: f('updated_at', 'date', 'LessThan', '2024-01-01T00:00:00.000Z') }))).toEqual({
       count: 'SEARCH c USING COVERING INDEX customers_updated_at_count (updated_at<?)',
-      window: expect.stringMatching(/SEARCH c USING COVERING INDEX customers_tenant \(tenant_id=\? AND deleted_at=\? AND rowid>\? AND rowid<\?\)/),
+      span: 'SEARCH c USING COVERING INDEX customers_updated_at_count (updated_at<?)',
+      window: expect.stringMatching(/SEARCH c USING COVERING INDEX customers_tenant \(tenant_id=\? AND deleted_at=\? AND rowid>\?\)/),
     });
     // no window, so no span, for anything else: an Equal, another order, a small tenant
-    expect(compileList(SQLITE_USER_LIST_DEF, range({ filter: f('created_at', 'date', 'Equal', '2024-01-01T00:00:00.000Z') })).countSql).not.toMatch(/MIN\(/);
-    expect(compileList(SQLITE_USER_LIST_DEF, range({ order_by: 'created_at' })).countSql).not.toMatch(/MIN\(/);
-    expect(compileList(SQLITE_USER_LIST_DEF, range(), 'index').countSql).not.toMatch(/MIN\(/);
+    expect(compileList(SQLITE_USER_LIST_DEF, range({ filter: f('created_at', 'date', 'Equal', '2024-01-01T00:00:00.000Z') })).span).toBeUndefined();
+    expect(compileList(SQLITE_USER_LIST_DEF, range({ order_by: 'created_at' })).span).toBeUndefined();
+    expect(compileList(SQLITE_USER_LIST_DEF, range(), 'index').span).toBeUndefined();
   });
 });

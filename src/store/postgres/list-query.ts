@@ -27,21 +27,25 @@ export interface PgCompiledList {
   count: PgQuery;
   tables: string[];
   /**
-   * With the total known, for a page found among all the matches (`scattered`): the same page
-   * looked for among the first `WALK_ROWS` rows in id order (within the matches' `IdSpan`, when
-   * the count answered it), and the rows it holds when it is found there (`rows`); when the walk
-   * answers fewer, `page` is read instead.
+   * For a page found among all the matches (`scattered`): the same page looked for among the
+   * first `WALK_ROWS` rows in id order (from the first match on, given the matches' `IdSpan`), and
+   * the rows it holds when it is found there (`rows`); when the walk answers fewer, `page` is read
+   * instead. Without the total, the walk reads forward and finds the page only when it is whole.
    */
   walk?: { page: PgQuery; rows: number };
+  /** For a date range's page in id order: `count` answering the matches' `IdSpan` too (`lo`, `hi`). */
+  spanCount?: PgQuery;
 }
 
 /**
  * The lowest and highest id of a list's matches, which the count of a date range in id order
- * answers from the same index-only scan (`lo` and `hi` beside `n`): every match lies within it,
- * so a walk in id order starts at the first match instead of the tenant's first row. Dates grow
- * with ids (a row is stamped when it is inserted), so a late range's matches are the last ids: a
- * walk from the tenant's first row met none of them, and the page was read among all the matches
- * (a second scan as long as the count's).
+ * answers from the same index-only scan (`lo` and `hi` beside `n`, `spanCount`): every match lies
+ * within it, so a walk in id order starts at the first match instead of the tenant's first row.
+ * Dates grow with ids (a row is stamped when it is inserted), so a late range's matches are the
+ * last ids: a walk from the tenant's first row met none of them, and the page was read among all
+ * the matches (a second scan as long as the count's). The two aggregates cost about a tenth more
+ * than the count alone (at 1M users), so they are asked only when that walk fell short
+ * (people.ts, `runList`).
  */
 export interface IdSpan {
   lo: number;
@@ -201,13 +205,11 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const whereSql = where.join(' AND ');
   const byId = def.columns[query.order_by]?.sql === def.idColumn;
   const amongMatches = byId && query.filter !== null && scattered(query.filter);
-  // A date range's count answers its `IdSpan` too (a short Contains matches all over the ids).
-  const spanSql = amongMatches && query.filter?.operator !== 'Contains' ? `, min(${def.idColumn}) AS lo, max(${def.idColumn}) AS hi` : '';
+  const counted = (columns: string) => ({ text: `SELECT count(*) AS n${columns} FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] });
   // Unfiltered, the tenant's counter row answers (store/list-counts.ts) instead of a count of the tenant's index entries.
-  const count =
-    !query.filter && def.counted
-      ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] }
-      : { text: `SELECT count(*) AS n${spanSql} FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] };
+  const count = !query.filter && def.counted ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] } : counted('');
+  // A date range's count may answer its `IdSpan` too (a short Contains matches all over the ids).
+  const spanCount = amongMatches && query.filter?.operator !== 'Contains' ? counted(`, min(${def.idColumn}) AS lo, max(${def.idColumn}) AS hi`) : undefined;
   // Every match lies within the span: the page's ids are looked for there alone.
   const inSpan = span && amongMatches ? [`${def.idColumn} BETWEEN ${bind(span.lo)} AND ${bind(span.hi)}`] : [];
   const pageWhere = [...where, ...inSpan].join(' AND ');
@@ -222,10 +224,10 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const selectJoins = def.selectJoins === false ? (def.columns[query.order_by]?.join ? (def.joins ?? '') : '') : (def.joins ?? '');
   const pageOf = (idsSql: string) => ({ text: `SELECT ${def.select} FROM ${def.from} ${selectJoins} WHERE ${def.idColumn} IN (${idsSql}) ORDER BY ${order}`, values });
   const page = pageOf(ids);
-  if (!amongMatches || total === undefined || window.limit === 0) return { page, count, tables };
+  if (!amongMatches || window.limit === 0) return { page, count, tables };
   // The filter's term is the last of `where`; the walk reads the tenant's rows in id order (within the span) and tests it on each.
   const [filterSql, ...scope] = [where[where.length - 1], ...where.slice(0, -1), ...inSpan];
   const walkIds = `SELECT id FROM (SELECT ${def.idColumn} AS id, ${filterSql} AS hit FROM ${def.from} ${pageJoins} WHERE ${scope.join(' AND ')}
     ORDER BY ${def.idColumn} ${readDirection.toUpperCase()} LIMIT ${WALK_ROWS}) AS walked WHERE hit LIMIT ${limit} OFFSET ${offset}`;
-  return { page, count, tables, walk: { page: pageOf(walkIds), rows: window.limit } };
+  return { page, count, tables, walk: { page: pageOf(walkIds), rows: window.limit }, spanCount };
 }

@@ -23,21 +23,31 @@ export class ListTotals {
   private readonly totals = new Map<string, { token: string; total: number; span?: IdSpan }>();
 
   /**
-   * A page (`page(total, span)`, which may use the total and the matches' `IdSpan`, when the
-   * count answers one, to find it) and its total, read on `tx`, a transaction of one snapshot (the
-   * list lane's): the counters, the count (unless cached under those counters) and the page then
-   * show one state of the tables, whatever commits meanwhile, and a total is filed only under the
-   * counters of the state it counted.
+   * A page (`page(total, span)`, which may use the total and the matches' `IdSpan`, when a count
+   * answered it, to find it) and its total, read on `tx`, a transaction of one snapshot (the list
+   * lane's): the counters, the count (unless cached under those counters) and the page then show
+   * one state of the tables, whatever commits meanwhile, and a total is filed only under the
+   * counters of the state it counted. `ahead`, when the total is not cached: a page looked for
+   * before counting (answered with the plain count when found), and the count that answers the
+   * span too, counted when it is not found.
    */
-  async read<R>(tx: Queryable, list: Counted, page: (total: number, span?: IdSpan) => Promise<R>): Promise<{ rows: R; total: number }> {
+  async read<R>(
+    tx: Queryable,
+    list: Counted,
+    page: (total: number, span?: IdSpan) => Promise<R>,
+    ahead?: { page: () => Promise<R | undefined>; count: PgQuery },
+  ): Promise<{ rows: R; total: number }> {
     const token = (await one<{ token: string }>(tx, `SELECT ${tablesTokenSql('$1')} AS token`, [list.tables]))!.token;
     const key = keyOf(list);
     let counted = this.totals.get(key);
     if (counted?.token !== token) {
-      const { n, lo, hi } = (await tx.query<CountRow>(list.count.text, list.count.values)).rows[0];
+      const found = ahead && (await ahead.page());
+      const count = ahead && found === undefined ? ahead.count : list.count;
+      const { n, lo, hi } = (await tx.query<CountRow>(count.text, count.values)).rows[0];
       counted = { token, total: Number(n), span: lo == null || hi == null ? undefined : { lo: Number(lo), hi: Number(hi) } };
       if (this.totals.size >= MAX_CACHED_TOTALS) this.totals.clear();
       this.totals.set(key, counted);
+      if (found !== undefined) return { rows: found, total: counted.total };
     }
     return { rows: await page(counted.total, counted.span), total: counted.total };
   }
