@@ -546,6 +546,7 @@ export class ListRunner<Row> {
     const span = c.span!;
     const walk = (start: number | null | undefined) => this.all(c.windowSql!, [...params, c.limit, c.offset, { start: start ?? span.unbounded }], pluck);
     let counted = this.totals.get(key);
+    if (counted && c.offset >= counted.n) return { rows: [], total: counted.n };
     let rows = walk(counted?.[span.end]);
     if (!counted) {
       counted = this.stmt(rows.length === c.limit ? c.countSql : span.sql).get(...countParams) as Counted;
