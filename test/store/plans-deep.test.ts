@@ -165,7 +165,7 @@ describe('deep pages through a deferred join', () => {
     // the page among all the matching ids, through the count index, sorted; first, the tenant's first rows in the order
     expect(users.explain(big, range('GreaterThan', early)).page.join(' | ')).toMatch(/^CO-ROUTINE page \| SEARCH u USING COVERING INDEX users_created_at_count \(created_at>\?\) \| USE TEMP B-TREE FOR ORDER BY/);
     expect(users.explain(big, range('LessThanOrEqual', late, { order_direction: 'desc' })).page.join(' | ')).toMatch(/USING COVERING INDEX users_created_at_count \(created_at<\?\)/);
-    expect(compileList(SQLITE_USER_LIST_DEF, range('GreaterThan', early)).windowSql).toContain('INDEXED BY users_tenant WHERE u.tenant_id = ? AND u.tenant_id > 0 AND u.deleted_at IS NULL ORDER BY u.id ASC LIMIT 5000)');
+    expect(compileList(SQLITE_USER_LIST_DEF, range('GreaterThan', early)).windowSql).toContain('INDEXED BY users_tenant WHERE u.tenant_id = ? AND u.tenant_id > 0 AND u.deleted_at IS NULL AND u.id >= @start ORDER BY u.id ASC LIMIT 5000)');
     expect(compileList(SQLITE_USER_LIST_DEF, range('GreaterThan', early), 'index').windowSql).toBeUndefined();
     const reference = db.prepare('SELECT id FROM users WHERE tenant_id = ? AND deleted_at IS NULL AND (created_at > ? OR ? = 0) AND (created_at <= ? OR ? = 0) ORDER BY id');
     // Beyond the window: the first page of the late rows (not among the tenant's first 5,000), a page across the window's end, the last page, both directions.

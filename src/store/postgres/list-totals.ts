@@ -1,4 +1,4 @@
-import type { PgCompiledList, PgQuery } from './list-query.js';
+import type { IdSpan, PgCompiledList, PgQuery } from './list-query.js';
 import { one, type Queryable } from './pool.js';
 import { tablesTokenSql } from './shared.js';
 
@@ -9,6 +9,9 @@ type Counted = Pick<PgCompiledList, 'count' | 'tables'>;
 
 const keyOf = (list: Counted) => `${list.count.text}\0${JSON.stringify(list.count.values)}`;
 
+/** A count's row: the total, and the `IdSpan` of a count that answers one (null ids when nothing matched); bigints come as text. */
+type CountRow = { n: number | string; lo?: number | string | null; hi?: number | string | null };
+
 /**
  * The exact totals of list queries, each kept while the change counters of the tables it reads
  * stay the same (as the SQLite store keeps them while its change token does): a count over a large
@@ -17,24 +20,36 @@ const keyOf = (list: Counted) => `${list.count.text}\0${JSON.stringify(list.coun
  * (`tablesTokenSql`), so another process's commit is seen by the next request.
  */
 export class ListTotals {
-  private readonly totals = new Map<string, { token: string; total: number }>();
+  private readonly totals = new Map<string, { token: string; total: number; span?: IdSpan }>();
 
   /**
-   * A page (`page(total)`, which may use the total to find it) and its total, read on `tx`, a
-   * transaction of one snapshot (the list lane's): the counters, the count (unless cached under
-   * those counters) and the page then show one state of the tables, whatever commits meanwhile,
-   * and a total is filed only under the counters of the state it counted.
+   * A page (`page(total, span)`, which may use the total and the matches' `IdSpan`, when a count
+   * answered it, to find it) and its total, read on `tx`, a transaction of one snapshot (the list
+   * lane's): the counters, the count (unless cached under those counters) and the page then show
+   * one state of the tables, whatever commits meanwhile, and a total is filed only under the
+   * counters of the state it counted. `ahead`, when the total is not cached: a page looked for
+   * before counting (answered with the plain count when found), and the count that answers the
+   * span too, counted when it is not found.
    */
-  async read<R>(tx: Queryable, list: Counted, page: (total: number) => Promise<R>): Promise<{ rows: R; total: number }> {
+  async read<R>(
+    tx: Queryable,
+    list: Counted,
+    page: (total: number, span?: IdSpan) => Promise<R>,
+    ahead?: { page: () => Promise<R | undefined>; count: PgQuery },
+  ): Promise<{ rows: R; total: number }> {
     const token = (await one<{ token: string }>(tx, `SELECT ${tablesTokenSql('$1')} AS token`, [list.tables]))!.token;
     const key = keyOf(list);
-    const known = this.totals.get(key);
-    const total = known?.token === token ? known.total : Number((await tx.query<{ n: number }>(list.count.text, list.count.values)).rows[0].n);
-    if (known?.token !== token) {
+    let counted = this.totals.get(key);
+    if (counted?.token !== token) {
+      const found = ahead && (await ahead.page());
+      const count = ahead && found === undefined ? ahead.count : list.count;
+      const { n, lo, hi } = (await tx.query<CountRow>(count.text, count.values)).rows[0];
+      counted = { token, total: Number(n), span: lo == null || hi == null ? undefined : { lo: Number(lo), hi: Number(hi) } };
       if (this.totals.size >= MAX_CACHED_TOTALS) this.totals.clear();
-      this.totals.set(key, { token, total });
+      this.totals.set(key, counted);
+      if (found !== undefined) return { rows: found, total: counted.total };
     }
-    return { rows: await page(total), total };
+    return { rows: await page(counted.total, counted.span), total: counted.total };
   }
 
   /**

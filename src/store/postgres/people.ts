@@ -4,7 +4,7 @@ import type { CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.
 import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../rows/customers.js';
 import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../rows/users.js';
 import { NotFoundError, nowIso } from '../util.js';
-import { compileList } from './list-query.js';
+import { compileList, type IdSpan } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
 import type { ListLane } from './list-lane.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
@@ -36,11 +36,18 @@ export async function runList<Row extends pg.QueryResultRow, R>(
   const { page, count } = list;
   const read = (on: Queryable, { text, values }: typeof page) => on.query<Row>(text, values).then((r) => r.rows.map(map));
   if (reads) {
-    // The page compiled again with the total: a deep page is read from the nearer end, a page among scattered matches walked for first.
-    const atTotal = (tx: Queryable) => async (total: number) => {
-      const { page: full, walk } = compileList(def, tenantId, query, total);
-      const walked = walk ? await read(tx, walk.page) : [];
-      return walk && walked.length === walk.rows ? walked : read(tx, full);
+    const walked = async (tx: Queryable, walk: NonNullable<typeof list.walk>) => {
+      const rows = await read(tx, walk.page);
+      return rows.length === walk.rows ? rows : undefined;
+    };
+    // Not counted yet, a date range's page is walked for from the tenant's first row before the
+    // count: found (a range of early dates), a plain count follows; else the count answers the
+    // matches' id span too, and the page is walked for again from the first match on.
+    const ahead = (tx: Queryable) => list.walk && list.spanCount && { page: () => walked(tx, list.walk!), count: list.spanCount };
+    // The page compiled again with the total: a deep page is read from the nearer end, a page among scattered matches walked for first (within their id span).
+    const atTotal = (tx: Queryable) => async (total: number, span?: IdSpan) => {
+      const { page: full, walk } = compileList(def, tenantId, query, total, span);
+      return (walk && (await walked(tx, walk))) ?? read(tx, full);
     };
     // A page with no walk, whose total is cached, is one statement (`readKnown`); else one snapshot.
     const single = (total: number) => {
@@ -49,7 +56,7 @@ export async function runList<Row extends pg.QueryResultRow, R>(
     };
     return reads.lane.shared(
       `${page.text}\0${JSON.stringify(page.values)}`,
-      async (lane) => (await reads.totals.readKnown(lane.once, list, single, map)) ?? lane.snapshot((tx) => reads.totals.read(tx, list, atTotal(tx))),
+      async (lane) => (await reads.totals.readKnown(lane.once, list, single, map)) ?? lane.snapshot((tx) => reads.totals.read(tx, list, atTotal(tx), ahead(tx))),
     );
   }
   const [rows, total] = await Promise.all([read(db, page), db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n))]);

@@ -104,11 +104,19 @@ export interface CompiledList {
    */
   bucketSql?: string;
   /**
-   * A date range's page looked for among the tenant's first WINDOW_ROWS rows in the order (binds
-   * the query's parameters, the limit, the offset): the page when it answers a whole page (or the
-   * rest of the total), else `pageSql` answers.
+   * A date range's page looked for among WINDOW_ROWS of the tenant's rows in the order from an id
+   * on (binds the query's parameters, the limit, the offset, and that id as `{ start }`): the page
+   * when it answers a whole page (or the rest of the total), else `pageSql` answers. See
+   * `ListRunner.window`.
    */
   windowSql?: string;
+  /**
+   * With `windowSql`: `countSql` answering, in the same scan, the first match's id in the order
+   * too (`end`: as `lo`, the least id, ascending; as `hi`, the greatest, descending), and the
+   * `start` that walks the window from the tenant's first row in the order.
+   */
+  span?: { sql: string; end: 'lo' | 'hi'; unbounded: number };
+  /** Answers the total as `n`. */
   countSql: string;
   params: unknown[];
   /** The count's parameters, when they differ from the page's (a trigram count). */
@@ -241,33 +249,36 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   // matches at once when they lie early in that order, but a range of late dates (dates grow
   // with ids) stepped over every earlier row with its JSON text first (at 1M users, `created_at`
   // GreaterThan a date of the last half: 0.3-0.6 s of CPU). So the page is first looked for among
-  // the tenant's first WINDOW_ROWS rows in the order (`windowSql`); only when they hold too few
-  // matches is it picked among all the matching ids, read from the column's covering count index
-  // and sorted (a bounded sort: about 1.5 times the count's cost).
+  // WINDOW_ROWS of the tenant's rows in the order (`windowSql`): its first ones, or from the
+  // first match on (`span`; see `ListRunner.window`); only when they hold too few matches (the
+  // stamps do not follow the ids) is it picked among all the matching ids, read from the
+  // column's covering count index and sorted (a bounded sort: about 1.5 times the count's cost).
   let windowSql: string | undefined;
+  let span: CompiledList['span'];
   const op = query.filter?.operator;
   const tenantIds = query.with_trashed ? def.tenantIdsIndex : def.tenantIndex;
   if (access === 'scan' && tenantIds && col?.type === 'date' && col.countIndex && op && RANGES.has(op) && byId) {
+    const asc = query.order_direction === 'asc';
     const matching = [`${def.tenantColumn} = ?`, `${def.tenantColumn} > 0`, ...where].join(' AND ');
     pageSql = deferred(`SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${col.countIndex} WHERE ${matching} ORDER BY ${order} LIMIT ? OFFSET ?`);
     const tenantRows = [`${def.tenantColumn} = ?`, `${def.tenantColumn} > 0`, ...(query.with_trashed ? [] : [`${def.deletedColumn} IS NULL`])].join(' AND ');
-    const first = `SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${tenantIds} WHERE ${tenantRows} ORDER BY ${order} LIMIT ${WINDOW_ROWS}`;
+    const first = `SELECT ${def.idColumn} AS page_id FROM ${def.from} INDEXED BY ${tenantIds} WHERE ${tenantRows} AND ${def.idColumn} ${asc ? '>=' : '<='} @start ORDER BY ${order} LIMIT ${WINDOW_ROWS}`;
     windowSql = `SELECT ${def.select} FROM (${first}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${pageJoins} WHERE ${where[where.length - 1]} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    span = { sql: `, ${asc ? 'MIN' : 'MAX'}(${def.idColumn}) AS ${asc ? 'lo' : 'hi'}`, end: asc ? 'lo' : 'hi', unbounded: asc ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER };
   }
   /** Unfiltered, the table's per-tenant counter is the total. */
   const counted = query.filter ? undefined : def.counted;
+  const count = (columns: string) => `SELECT COUNT(*) AS n${columns} FROM ${countFrom} ${countJoins ? (def.joins ?? '') : ''} WHERE ${countWhere}`;
   const compiled: CompiledList = {
     pageSql,
     seekSql,
     tailSql,
     bucketSql,
     windowSql,
+    span: span && { ...span, sql: count(span.sql) },
     range: range !== undefined && !(query.filter && col?.countIndexById),
     counterTotal: counted !== undefined,
-    countSql:
-      counted !== undefined
-        ? counterTotalSql(counted, query.with_trashed, '?')
-        : `SELECT COUNT(*) AS n FROM ${countFrom} ${countJoins ? (def.joins ?? '') : ''} WHERE ${countWhere}`,
+    countSql: counted !== undefined ? counterTotalSql(counted, query.with_trashed, '?') : count(''),
     params,
     limit: query.page_size,
     offset,
@@ -388,14 +399,24 @@ export class ListMode {
 }
 
 /**
+ * A count's answer: the total, and when a `CompiledList.span` counted it, the least or the
+ * greatest id of the matches (null when none match).
+ */
+interface Counted {
+  n: number;
+  lo?: number | null;
+  hi?: number | null;
+}
+
+/**
  * Runs list queries for one resource on one store. Statements are prepared once per distinct SQL
  * text and cached: the texts come only from the whitelist, so the cache is bounded
  * (attributes x operators x directions x with_trashed).
  */
 export class ListRunner<Row> {
   private readonly cache = new Map<string, Database.Statement>();
-  /** Exact totals by count SQL and parameters, valid while `totalsStamp` still describes the database. */
-  private readonly totals = new Map<string, number>();
+  /** Exact totals (and where their matches start, see `window`) by count SQL and parameters, valid while `totalsStamp` still describes the database. */
+  private readonly totals = new Map<string, Counted>();
   private totalsStamp = '';
   /** Tenants' rows in the table, valid with the totals (see `tenantSize`). */
   private readonly sizes = new Map<number, number>();
@@ -457,10 +478,10 @@ export class ListRunner<Row> {
    * The change signal (see `changeSignal`) moves with this connection's writes and with other
    * connections' commits (an admin command beside `serve`), so a stale total is never served.
    */
-  private total(key: string, sql: string, params: unknown[]): number {
-    let n = this.totals.get(key);
-    if (n === undefined) this.totals.set(key, (n = (this.stmt(sql).get(...params) as { n: number }).n));
-    return n;
+  private total(key: string, sql: string, params: unknown[]): Counted {
+    let counted = this.totals.get(key);
+    if (counted === undefined) this.totals.set(key, (counted = this.stmt(sql).get(...params) as Counted));
+    return counted;
   }
 
   /** See MAIN_THREAD_ROWS; `compile` ran first (the tenant's size and the cache are fresh). */
@@ -505,19 +526,17 @@ export class ListRunner<Row> {
       if (mode.kind === 'bounded') {
         if (!this.bounded(tenantId, c, totalKey)) throw UNBOUNDED;
       } else {
-        if (!this.db.inTransaction && this.totalsStamp === mode.token) this.totals.set(totalKey, mode.total);
+        if (!this.db.inTransaction && this.totalsStamp === mode.token) this.totals.set(totalKey, { n: mode.total });
         return { rows: [], total: mode.total };
       }
     }
-    const total = this.total(totalKey, c.countSql, countParams);
-    if (c.offset >= total) return { rows: [], total };
     const seekKey = c.seekSql && `${c.seekSql}\u0000${JSON.stringify(params)}`;
     const seek = seekKey ? this.seeks.get(seekKey) : undefined;
+    const found = c.windowSql && !seek ? this.window(c, totalKey, params, countParams, pluck) : undefined;
+    if (found) return this.seen(seekKey, c.offset, found.rows, idOf, found.total);
+    const total = this.total(totalKey, c.countSql, countParams).n;
+    if (c.offset >= total) return { rows: [], total };
     const end = Math.min(c.offset + c.limit, total);
-    if (c.windowSql && !seek) {
-      const found = this.all(c.windowSql, [...params, c.limit, c.offset], pluck);
-      if (c.offset + found.length === end) return this.seen(seekKey, c.offset, found, idOf, total);
-    }
     const [sql, bind] =
       seek && seek.offset === c.offset
         ? [c.seekSql!, [...params, seek.id, c.limit]]
@@ -529,6 +548,34 @@ export class ListRunner<Row> {
             ? [c.narrowSql, [...countParams, c.limit, c.offset]]
             : [c.pageSql, [...params, c.limit, c.offset]];
     return this.seen(seekKey, c.offset, this.all(sql, bind, pluck), idOf, total);
+  }
+
+  /**
+   * A date range's page found in its window (`CompiledList.windowSql`), and its total; undefined
+   * when the window does not hold the page (a sort of the matches picks it, see `page`). Counted
+   * already, the window walks from where the count found the first match, when it did, else from
+   * the tenant's first row in the order. Not counted yet, it walks from that first row before the
+   * count: when it holds a whole page (a range of early dates, ascending), a plain count follows.
+   * When it does not (a range of late dates: every earlier row was walked in vain), the count
+   * answers the first match's id too (`CompiledList.span`), and the window walks again from there:
+   * stamps grow with ids, so the page is found at once. The one more aggregate of the count's scan
+   * costs less than the sort of every match it spares (at 1M users, 0.5 against 1.55 times the
+   * count's CPU, measured in one process), and it is exact whatever the stamps: no match lies
+   * before the first.
+   */
+  private window(c: CompiledList, key: string, params: unknown[], countParams: unknown[], pluck: boolean): { rows: Row[]; total: number } | undefined {
+    const span = c.span!;
+    const walk = (start: number | null | undefined) => this.all(c.windowSql!, [...params, c.limit, c.offset, { start: start ?? span.unbounded }], pluck);
+    let counted = this.totals.get(key);
+    if (counted && c.offset >= counted.n) return { rows: [], total: counted.n };
+    let rows = walk(counted?.[span.end]);
+    if (!counted) {
+      counted = this.stmt(rows.length === c.limit ? c.countSql : span.sql).get(...countParams) as Counted;
+      this.totals.set(key, counted);
+      const first = counted[span.end];
+      if (first != null && c.offset + rows.length < Math.min(c.offset + c.limit, counted.n)) rows = walk(first);
+    }
+    return c.offset + rows.length === Math.min(c.offset + c.limit, counted.n) ? { rows, total: counted.n } : undefined;
   }
 
   private all(sql: string, bind: unknown[], pluck: boolean): Row[] {
@@ -547,12 +594,16 @@ export class ListRunner<Row> {
     return { rows, total };
   }
 
-  /** The SQL a query compiles to, for EXPLAIN QUERY PLAN checks (`bucket`: its `bucketSql`'s, when it has one). */
-  explain(tenantId: number, query: ListQuery): { page: string[]; count: string[]; bucket?: string[] } {
+  /**
+   * The SQL a query compiles to, for EXPLAIN QUERY PLAN checks (`bucket`, `window` and `span`:
+   * those of its `bucketSql`, `windowSql` and `span`, when it has them).
+   */
+  explain(tenantId: number, query: ListQuery): { page: string[]; count: string[]; bucket?: string[]; window?: string[]; span?: string[] } {
     const { c, params, countParams } = this.compile(tenantId, query);
     const plan = (sql: string, p: unknown[]) =>
       (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...p) as { detail: string }[]).map((r) => r.detail);
     const bucket = c.bucketSql === undefined ? {} : { bucket: plan(c.bucketSql, [c.offset, tenantId, ...params, c.limit]) };
-    return { page: plan(c.pageSql, [...params, c.limit, c.offset]), count: plan(c.countSql, countParams), ...bucket };
+    const window = c.windowSql && c.span ? { window: plan(c.windowSql, [...params, c.limit, c.offset, { start: 0 }]), span: plan(c.span.sql, countParams) } : {};
+    return { page: plan(c.pageSql, [...params, c.limit, c.offset]), count: plan(c.countSql, countParams), ...bucket, ...window };
   }
 }

@@ -1,0 +1,175 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ListQuery } from '../../../src/contract/index.js';
+import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js';
+import { compileList, WALK_ROWS } from '../../../src/store/postgres/list-query.js';
+import { PG_CUSTOMER_LIST_DEF } from '../../../src/store/postgres/people.js';
+import { USER_LIST_DEF } from '../../../src/store/rows/users.js';
+import { createMigratedDatabase, type TestDatabase } from '../../pg/database.js';
+import { f, q } from '../contract/fixtures.js';
+import { SPAN_RANGES, spanProbes, spanRows, type SpanRange, type SpanRow } from '../span-fixture.js';
+import { connect } from './databases.js';
+
+/**
+ * PostgreSQL's date ranges in id order walk for their page within the matches' id span, which the
+ * count answers from the same index-only scan (list-query.ts, `IdSpan`): the store's lists answer
+ * the plain query's rows, order and total, whether the stamps follow the ids or not, with another
+ * tenant's rows interleaved, in both directions, with trashed rows, on pages past the first and
+ * past the middle (read from the end).
+ */
+let db: TestDatabase;
+let client: pg.Client;
+let store: PostgresStore;
+const { tenants, users, customers } = spanRows();
+
+beforeAll(async () => {
+  db = await createMigratedDatabase();
+  client = await connect(db.url);
+  await client.query(`INSERT INTO tenants (id, created_at) SELECT unnest($1::bigint[]), '2020-01-01T00:00:00.000Z'`, [Object.values(tenants)]);
+  for (const [table, rows] of [['users', users], ['customers', customers]] as const) {
+    const column = (key: keyof SpanRow) => rows.map((r) => r[key]);
+    await client.query(
+      `INSERT INTO ${table} (id, tenant_id, first_name, last_name, email, created_at, updated_at, deleted_at)
+       SELECT id, tenant_id, 'F', 'L', '${table}' || id || '@x.example', created_at, updated_at, deleted_at
+       FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[]) AS r(id, tenant_id, created_at, updated_at, deleted_at)`,
+      [column('id'), column('tenant_id'), column('created_at'), column('updated_at'), column('deleted_at')],
+    );
+  }
+  await client.query('VACUUM (ANALYZE) users, customers');
+  store = await openPostgresStore(db.url);
+}, 60_000);
+afterAll(async () => {
+  await store?.close();
+  await client?.end();
+  await db?.drop();
+});
+
+/** The matching ids of the plain query, in id order. */
+async function matching(table: string, tenant: number, attribute: string, operator: SpanRange, value: string, trashed: boolean): Promise<number[]> {
+  const { rows } = await client.query<{ id: string }>(
+    `SELECT id FROM ${table} WHERE tenant_id = $1 ${trashed ? '' : 'AND deleted_at IS NULL'} AND ${attribute} ${SPAN_RANGES[operator]} $2 ORDER BY id`,
+    [tenant, value],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+describe('PostgreSQL date ranges within the id span of their matches', () => {
+  for (const [table, rows] of [
+    ['users', users],
+    ['customers', customers],
+  ] as const) {
+    it(`answers the plain query's rows, order and total for ${table}`, async () => {
+      const list = (tenant: number, query: ListQuery) => (table === 'users' ? store.users.list(tenant, query) : store.customers.list(tenant, query));
+      for (const tenant of Object.values(tenants)) {
+        for (const attribute of ['created_at', 'updated_at'] as const) {
+          for (const value of spanProbes(rows, tenant, attribute)) {
+            for (const operator of Object.keys(SPAN_RANGES) as SpanRange[]) {
+              for (const with_trashed of [false, true]) {
+                const all = await matching(table, tenant, attribute, operator, value, with_trashed);
+                for (const order_direction of ['asc', 'desc'] as const) {
+                  const expected = order_direction === 'asc' ? all : [...all].reverse();
+                  const last = Math.max(1, Math.ceil(all.length / 15));
+                  for (const page_number of [1, 2, Math.ceil(last / 2), last]) {
+                    const query = q({ filter: f(attribute, 'date', operator, value), with_trashed, order_direction, page_size: 15, page_number });
+                    const got = await list(tenant, query);
+                    expect({ query, total: got.total, ids: got.rows.map((r) => r.id) }).toEqual({ query, total: all.length, ids: expected.slice((page_number - 1) * 15, page_number * 15) });
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+      // Over a thousand lists and plain queries: a loaded machine may take longer than the default.
+    }, 120_000);
+  }
+
+  it("counts the span with the total, and finds a late range's first page in the walk from the span's start, where the tenant's first rows hold none of it", async () => {
+    const tenant = tenants.interleaved;
+    const value = spanProbes(users, tenant, 'created_at')[1];
+    const query = q({ filter: f('created_at', 'date', 'GreaterThan', value), page_size: 15 });
+    const all = await matching('users', tenant, 'created_at', 'GreaterThan', value, false);
+    const { spanCount, walk } = compileList(USER_LIST_DEF, tenant, query);
+    const counted = (await client.query<{ n: string; lo: string; hi: string }>(spanCount!)).rows[0];
+    expect(counted).toEqual({ n: String(all.length), lo: String(all[0]), hi: String(all[all.length - 1]) });
+    // The tenant's rows before the first match are more than a walk reads.
+    expect(users.filter((r) => r.tenant_id === tenant && r.deleted_at === null && r.id < all[0]).length).toBeGreaterThan(WALK_ROWS);
+    const walked = async (over: Partial<ListQuery>, span?: { lo: number; hi: number }) => {
+      const { walk } = compileList(USER_LIST_DEF, tenant, { ...query, ...over }, all.length, span);
+      return (await client.query<{ id: string }>(walk!.page)).rows.map((r) => Number(r.id));
+    };
+    const span = { lo: all[0], hi: all[all.length - 1] };
+    expect(await walked({}, span)).toEqual(all.slice(0, 15));
+    expect(await walked({})).toEqual([]);
+    // not counted yet, the walk from the tenant's first row finds none either
+    expect((await client.query(walk!.page)).rows).toEqual([]);
+    expect(await walked({ order_direction: 'desc' }, span)).toEqual([...all].reverse().slice(0, 15));
+    expect(await walked({ page_number: 3 }, span)).toEqual(all.slice(30, 45));
+  });
+
+  it("counts a late range with its id span after a walk from the tenant's first row fell short, and walks from the first match; an early range's walk answers before a plain count", async () => {
+    const other = await openPostgresStore(db.url);
+    try {
+      const sent: string[] = [];
+      other.lists.pool.on('connect', (connection) => {
+        const original = connection.query.bind(connection) as (...args: unknown[]) => unknown;
+        (connection as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+          const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string }).text;
+          if (text) sent.push(text);
+          return original(...args);
+        };
+      });
+      const tenant = tenants.interleaved;
+      const [early, , late] = spanProbes(users, tenant, 'created_at');
+      const listed = async (operator: 'GreaterThan' | 'LessThan', value: string) => {
+        const query = q({ filter: f('created_at', 'date', operator, value), page_size: 15 });
+        sent.length = 0;
+        const got = await other.users.list(tenant, query);
+        const all = await matching('users', tenant, 'created_at', operator, value, false);
+        expect({ total: got.total, ids: got.rows.map((r) => r.id) }).toEqual({ total: all.length, ids: all.slice(0, 15) });
+        return {
+          counts: sent.filter((t) => t.startsWith('SELECT count(*) AS n')).map((t) => (t.includes('min(') ? 'span' : 'plain')),
+          walks: sent.filter((t) => t.includes('AS walked')).map((t) => (t.includes('BETWEEN') ? 'in span' : 'from the first row')),
+          sorted: sent.some((t) => t.includes('AS matched')),
+        };
+      };
+      expect(await listed('GreaterThan', late)).toEqual({ counts: ['span'], walks: ['from the first row', 'in span'], sorted: false });
+      expect(await listed('LessThan', early)).toEqual({ counts: ['plain'], walks: ['from the first row'], sorted: false });
+      // counted, with its span: the walk from the first match at once
+      expect(await listed('GreaterThan', late)).toEqual({ counts: [], walks: ['in span'], sorted: false });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('counts index-only, and walks by id within the span', async () => {
+    // a late instant: its few matches are what the planner reads through the created_at index at this size, as it does at a million
+    const query = q({ filter: f('created_at', 'date', 'GreaterThan', '2024-01-08T23:00:00.000Z'), page_size: 15 });
+    const plan = async (statement: { text: string; values: unknown[] }) => {
+      await client.query('BEGIN');
+      try {
+        await client.query('SET LOCAL enable_seqscan = off');
+        await client.query('SET LOCAL enable_bitmapscan = off');
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${statement.text}`, values: statement.values });
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      } finally {
+        await client.query('ROLLBACK');
+      }
+    };
+    for (const [def, index] of [
+      [USER_LIST_DEF, 'users'],
+      [PG_CUSTOMER_LIST_DEF, 'customers'],
+    ] as const) {
+      const c = compileList(def, tenants.interleaved, query, 1000, { lo: 5000, hi: 9000 });
+      expect(c.count.text).toMatch(/^SELECT count\(\*\) AS n FROM/);
+      expect(c.spanCount!.text).toMatch(/^SELECT count\(\*\) AS n, min\([uc]\.id\) AS lo, max\([uc]\.id\) AS hi FROM/);
+      expect(await plan(c.spanCount!)).toMatch(new RegExp(`Index Only Scan using ${index}_created on`));
+      // the span bounds the index scan (the tenant index's or the primary key's, as the planner likes), not a filter after it
+      expect(await plan(c.walk!.page)).toMatch(new RegExp(`Index Scan using ${index}_(tenant|pkey) on [^\\n]+\\n\\s+Index Cond: \\([^\\n]*\\(id >= '5000'::bigint\\) AND \\(id <= '9000'::bigint\\)\\)`));
+    }
+    // no span for anything else: an Equal, another order, a short Contains
+    for (const over of [{ filter: f('created_at', 'date', 'Equal', '2024-01-01T00:00:00.000Z') }, { order_by: 'created_at' }, { filter: f('last_name', 'text', 'Contains', 'a') }]) {
+      expect(compileList(USER_LIST_DEF, 1, { ...query, ...over }).spanCount).toBeUndefined();
+    }
+  });
+});
