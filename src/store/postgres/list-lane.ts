@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type pg from 'pg';
 import { StoreBusy } from '../util.js';
 import { createPool, inTransaction, type Queryable } from './pool.js';
@@ -15,10 +16,21 @@ export interface ListLaneOptions {
 }
 
 /**
- * `serve`'s lane (docs/instances-and-postgresql.md): 2 lists at a time, 16 waiting, as SQLite's
- * read pool; a list statement is cancelled after 30 s.
+ * The lists `serve`'s lane runs at once on a machine of `cores` cores: 2, but 1 on a machine of 2
+ * cores or fewer. A list that counts a million rows keeps a core of the database's busy; with the
+ * database on the same machine, two of them left `serve` and the point reads' own PostgreSQL
+ * processes waiting for a core: on 2 cores, the head-of-line probe of `npm run bench:scale` (a
+ * `GET /users/{id}` beside 4 clients sending cold `Contains` lists of a million users) had a p99
+ * of 32-37 ms with 2 lists at once and 13-19 ms with 1, in three interleaved rounds (the lists
+ * answered meanwhile: 64-69 and 34-36).
  */
-export const LIST_LANE_DEFAULTS: ListLaneOptions = { lists: 2, queue: 16, retryAfterSeconds: 1, statementTimeoutMs: 30_000 };
+export const laneLists = (cores: number = availableParallelism()): number => (cores > 2 ? 2 : 1);
+
+/**
+ * `serve`'s lane (docs/instances-and-postgresql.md): `laneLists()` lists at a time, 16 waiting,
+ * as SQLite's read pool; a list statement is cancelled after 30 s.
+ */
+export const LIST_LANE_DEFAULTS: ListLaneOptions = { lists: laneLists(), queue: 16, retryAfterSeconds: 1, statementTimeoutMs: 30_000 };
 
 /** PostgreSQL's query_canceled: what a statement past its `statement_timeout` fails with. */
 const QUERY_CANCELED = '57014';

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { initFirstTenant } from '../../../src/local/init.js';
 import { createServer } from '../../../src/server/index.js';
-import { LIST_LANE_DEFAULTS, type ListLaneOptions } from '../../../src/store/postgres/list-lane.js';
+import { laneLists, LIST_LANE_DEFAULTS, type ListLaneOptions } from '../../../src/store/postgres/list-lane.js';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js';
 import { createMigratedDatabase, type TestDatabase } from '../../pg/database.js';
 import { connect } from './databases.js';
@@ -26,11 +28,15 @@ describe('PostgreSQL list lane', () => {
     await db.drop();
   });
 
-  it("serve's lane (docs/instances-and-postgresql.md): 2 lists at once on 2 connections beside the 10 others, 16 waiting, Retry-After 1, statements cancelled after 30 s, planned for cached data", async () => {
-    expect(LIST_LANE_DEFAULTS).toEqual({ lists: 2, queue: 16, retryAfterSeconds: 1, statementTimeoutMs: 30_000 });
+  it("serve's lane (docs/instances-and-postgresql.md): 2 lists at once (1 on a machine of 2 cores or fewer) on as many connections beside the 10 others, 16 waiting, Retry-After 1, statements cancelled after 30 s, planned for cached data", async () => {
+    expect([1, 2, 3, 4, 16].map((cores) => laneLists(cores))).toEqual([1, 1, 2, 2, 2]);
+    const lists = laneLists(availableParallelism());
+    expect(LIST_LANE_DEFAULTS).toEqual({ lists, queue: 16, retryAfterSeconds: 1, statementTimeoutMs: 30_000 });
+    const doc = readFileSync(new URL('../../../docs/instances-and-postgresql.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(doc).toContain('at most 2 lists run at once (1 on a machine of 2 cores or fewer) and 16 wait');
     db = await createMigratedDatabase();
     store = await openPostgresStore(db.url);
-    expect([store.pool.options.max, store.lists.pool.options.max]).toEqual([10, 2]);
+    expect([store.pool.options.max, store.lists.pool.options.max]).toEqual([10, lists]);
     const timeout = await store.lists.run((lane) => lane.query<{ statement_timeout: string }>('SHOW statement_timeout'));
     expect(timeout.rows[0].statement_timeout).toBe('30s');
     const cost = await store.lists.run((lane) => lane.query<{ random_page_cost: string }>('SHOW random_page_cost'));
