@@ -2,6 +2,7 @@ import type { ListFilter, ListQuery } from '../../contract/index.js';
 import type { ColumnDef, ListDef } from '../rows/list-def.js';
 import { fold } from './schema.js';
 import { bucketPageSql, counterTotalSql } from '../list-counts.js';
+import { rangeCountSql, rangeSpanCountSql, type RangeParts } from './range-count.js';
 
 /** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only). */
 export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join'> & { semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'> };
@@ -38,9 +39,10 @@ export interface PgCompiledList {
 }
 
 /**
- * The lowest and highest id of a list's matches, which the count of a date range in id order
- * answers from the same index-only scan (`lo` and `hi` beside `n`, `spanCount`): every match lies
- * within it, so a walk in id order starts at the first match instead of the tenant's first row.
+ * Ids that every match of a list lies between, which the count of a date range in id order
+ * answers from the same index-only scan (`lo` and `hi` beside `n`, `spanCount`): the matches'
+ * lowest and highest id, or, counted from the other side of the instant, the ids past that side's
+ * (range-count.ts). A walk in id order starts there instead of at the tenant's first row.
  * Dates grow with ids (a row is stamped when it is inserted), so a late range's matches are the
  * last ids: a walk from the tenant's first row met none of them, and the page was read among all
  * the matches (a second scan as long as the count's). The two aggregates cost about a tenth more
@@ -73,6 +75,14 @@ const COMPARE: Readonly<Record<string, string>> = {
   GreaterThanOrEqual: '>=',
   LessThan: '<',
   LessThanOrEqual: '<=',
+};
+
+/** The operator of the other side of a date range's instant (the rows without a stamp are on neither). */
+const OTHER_SIDE: Readonly<Record<string, ListFilter['operator']>> = {
+  GreaterThan: 'LessThanOrEqual',
+  GreaterThanOrEqual: 'LessThan',
+  LessThan: 'GreaterThanOrEqual',
+  LessThanOrEqual: 'GreaterThan',
 };
 
 /** Makes `%`, `_` and the escape character `\` literal in a LIKE pattern. */
@@ -194,6 +204,8 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const where = [`${def.tenantColumn} = $1`];
   if (!query.with_trashed) where.push(`${def.deletedColumn} IS NULL`);
   let filterJoins = '';
+  // A date range of a counted table, counted from its smaller side (range-count.ts).
+  let range: RangeParts | undefined;
   const tables = tablesOf(def.from);
   if (query.filter) {
     const col = def.columns[query.filter.attribute];
@@ -202,7 +214,15 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
       where.push(compileSemi({ ...col, semi: col.semi }, query.filter, bind));
       tables.push(col.semi.table);
     } else {
+      const scope = where.join(' AND ');
       where.push(compileFilter(col, query.filter, bind));
+      const other = OTHER_SIDE[query.filter.operator];
+      if (col.type === 'date' && !col.join && other && def.counted) {
+        const value = `$${values.length}`;
+        const side = { from: def.from, id: def.idColumn, scope, tenant: '$1', counted: def.counted, withTrashed: query.with_trashed, column: col.sql };
+        const otherTerm = compileFilter(col, { ...query.filter, operator: other }, () => value);
+        range = { ...side, matches: where[where.length - 1], other: otherTerm, later: other.startsWith('Less') };
+      }
       if (col.join) filterJoins = def.joins ?? '';
       tables.push(...tablesOf(filterJoins));
     }
@@ -214,9 +234,11 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const amongMatches = byId && query.filter !== null && scattered(query.filter);
   const counted = (columns: string) => ({ text: `SELECT count(*) AS n${columns} FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] });
   // Unfiltered, the sum of the tenant's bucket counters answers (store/list-counts.ts) instead of a count of the tenant's index entries.
-  const count = !query.filter && def.counted ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] } : counted('');
+  const unfiltered = !query.filter && def.counted ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] } : undefined;
+  const count = unfiltered ?? (range ? { text: rangeCountSql(range), values: [...values] } : counted(''));
   // A date range's count may answer its `IdSpan` too (a short Contains matches all over the ids).
-  const spanCount = amongMatches && query.filter?.operator !== 'Contains' ? counted(`, min(${def.idColumn}) AS lo, max(${def.idColumn}) AS hi`) : undefined;
+  const spanOf = () => (range ? { text: rangeSpanCountSql(range), values: [...values] } : counted(`, min(${def.idColumn}) AS lo, max(${def.idColumn}) AS hi`));
+  const spanCount = amongMatches && query.filter?.operator !== 'Contains' ? spanOf() : undefined;
   // Every match lies within the span: the page's ids are looked for there alone.
   const inSpan = span && amongMatches ? [`${def.idColumn} BETWEEN ${bind(span.lo)} AND ${bind(span.hi)}`] : [];
   const pageWhere = [...where, ...inSpan].join(' AND ');

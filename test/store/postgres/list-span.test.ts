@@ -128,7 +128,7 @@ describe('PostgreSQL date ranges within the id span of their matches', () => {
         const all = await matching('users', tenant, 'created_at', operator, value, false);
         expect({ total: got.total, ids: got.rows.map((r) => r.id) }).toEqual({ total: all.length, ids: all.slice(0, 15) });
         return {
-          counts: sent.filter((t) => t.startsWith('SELECT count(*) AS n')).map((t) => (t.includes('min(') ? 'span' : 'plain')),
+          counts: sent.filter((t) => t.startsWith('WITH est AS')).map((t) => (t.includes('bound AS') ? 'span' : 'plain')),
           walks: sent.filter((t) => t.includes('AS walked')).map((t) => (t.includes('BETWEEN') ? 'in span' : 'from the first row')),
           sorted: sent.some((t) => t.includes('AS matched')),
         };
@@ -139,6 +139,74 @@ describe('PostgreSQL date ranges within the id span of their matches', () => {
       expect(await listed('GreaterThan', late)).toEqual({ counts: [], walks: ['in span'], sorted: false });
     } finally {
       await other.close();
+    }
+  });
+
+  it('counts a range from the smaller side of its instant: exact totals with NULL stamps, trashed rows and with_trashed; a span only where no match lies among the other side', async () => {
+    const operators = Object.keys(SPAN_RANGES) as SpanRange[];
+    let unspanned = 0;
+    for (const [table, rows, def] of [
+      ['users', users, USER_LIST_DEF],
+      ['customers', customers, PG_CUSTOMER_LIST_DEF],
+    ] as const) {
+      for (const tenant of Object.values(tenants)) {
+        // deleted_at: NULL on live rows, one stamp on every 13th
+        const probes = {
+          created_at: spanProbes(rows, tenant, 'created_at'),
+          updated_at: spanProbes(rows, tenant, 'updated_at'),
+          deleted_at: ['2025-01-01T00:00:00.000Z', '2025-06-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],
+        };
+        for (const [attribute, values] of Object.entries(probes)) {
+          for (const value of values) {
+            for (const operator of operators) {
+              for (const with_trashed of [false, true]) {
+                const all = await matching(table, tenant, attribute, operator, value, with_trashed);
+                const { count, spanCount } = compileList(def, tenant, q({ filter: f(attribute, 'date', operator, value), with_trashed }));
+                const counted = (await client.query<{ n: string }>(count)).rows[0];
+                const spanned = (await client.query<{ n: string; lo: string | null; hi: string | null }>(spanCount!)).rows[0];
+                const at = { table, tenant, attribute, value, operator, with_trashed };
+                expect({ ...at, n: Number(counted.n), spanned: Number(spanned.n) }).toEqual({ ...at, n: all.length, spanned: all.length });
+                if (spanned.lo === null || spanned.hi === null) {
+                  if (all.length > 0) unspanned++;
+                } else if (all.length > 0) {
+                  expect({ ...at, lo: Number(spanned.lo) <= all[0], hi: Number(spanned.hi) >= all[all.length - 1] }).toEqual({ ...at, lo: true, hi: true });
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    // the shuffled tenant's and the imported rows' stamps do not follow the ids
+    expect(unspanned).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('counts the other side when the matches are the larger, and answers the span past it when the stamps follow the ids', async () => {
+    /** Which sides' scans ran. */
+    const ran = async (statement: { text: string; values: unknown[] }) => {
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN (ANALYZE, COSTS OFF) ${statement.text}`, values: statement.values });
+      const lines = rows.map((r) => r['QUERY PLAN']);
+      const side = (name: string) => !lines[lines.findIndex((l) => l.trim() === `CTE ${name}`) + 1].includes('never executed');
+      return { direct: side('direct'), other: side('other') };
+    };
+    const tenant = tenants.other;
+    const own = users.filter((r) => r.tenant_id === tenant && r.deleted_at === null);
+    const [early, , late] = spanProbes(users, tenant, 'created_at');
+    const cases = [
+      ['GreaterThan', early, { direct: false, other: true }],
+      ['LessThan', late, { direct: false, other: true }],
+      ['GreaterThan', late, { direct: true, other: false }],
+      ['LessThan', early, { direct: true, other: false }],
+    ] as const;
+    for (const [operator, value, sides] of cases) {
+      const all = await matching('users', tenant, 'created_at', operator, value, false);
+      const { spanCount } = compileList(USER_LIST_DEF, tenant, q({ filter: f('created_at', 'date', operator, value) }));
+      expect({ operator, value, sides: await ran(spanCount!) }).toEqual({ operator, value, sides });
+      const counted = (await client.query<{ n: string; lo: string; hi: string }>(spanCount!)).rows[0];
+      // counted from the matches, their first and last ids; from the other side, the ids past its last (before its first) up to the tenant's last (from its first)
+      const others = own.filter((r) => !all.includes(r.id)).map((r) => r.id);
+      const span = !sides.other ? [all[0], all[all.length - 1]] : operator === 'GreaterThan' ? [others[others.length - 1] + 1, own[own.length - 1].id] : [own[0].id, others[0] - 1];
+      expect({ operator, counted }).toEqual({ operator, counted: { n: String(all.length), lo: String(span[0]), hi: String(span[1]) } });
     }
   });
 
@@ -161,9 +229,11 @@ describe('PostgreSQL date ranges within the id span of their matches', () => {
       [PG_CUSTOMER_LIST_DEF, 'customers'],
     ] as const) {
       const c = compileList(def, tenants.interleaved, query, 1000, { lo: 5000, hi: 9000 });
-      expect(c.count.text).toMatch(/^SELECT count\(\*\) AS n FROM/);
-      expect(c.spanCount!.text).toMatch(/^SELECT count\(\*\) AS n, min\([uc]\.id\) AS lo, max\([uc]\.id\) AS hi FROM/);
-      expect(await plan(c.spanCount!)).toMatch(new RegExp(`Index Only Scan using ${index}_created on`));
+      // counted from either side of the instant (range-count.ts); the late instant's matches through the stamp's index
+      expect(c.count.text).toMatch(/^WITH est AS MATERIALIZED .* direct AS MATERIALIZED \(SELECT count\(\*\) AS n FROM/s);
+      expect(c.spanCount!.text).toMatch(/direct AS MATERIALIZED \(SELECT count\(\*\) AS n, min\([uc]\.id\) AS lo, max\([uc]\.id\) AS hi FROM/);
+      const counting = await plan(c.spanCount!);
+      expect(counting).toMatch(new RegExp(`CTE direct\\n[^\\n]*\\n(\\s+->[^\\n]*\\n)*?\\s+->\\s+(Parallel )?Index Only Scan using ${index}_created on`));
       // the span bounds the index scan (the tenant index's or the primary key's, as the planner likes), not a filter after it
       expect(await plan(c.walk!.page)).toMatch(new RegExp(`Index Scan using ${index}_(tenant|pkey) on [^\\n]+\\n\\s+Index Cond: \\([^\\n]*\\(id >= '5000'::bigint\\) AND \\(id <= '9000'::bigint\\)\\)`));
     }
