@@ -2,10 +2,10 @@ import type { ListFilter, ListQuery } from '../../contract/index.js';
 import type { ColumnDef, ListDef } from '../rows/list-def.js';
 import { fold } from './schema.js';
 import { bucketPageSql, counterTotalSql } from '../list-counts.js';
-import { rangeCountSql, rangeSpanCountSql, type RangeParts } from './range-count.js';
+import { equalCountSql, rangeCountSql, rangeSpanCountSql } from './range-count.js';
 
-/** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only). */
-export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join'> & { semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'> };
+/** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only; a `countIndex` says the attribute has an index of its own here too). */
+export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join' | 'countIndex'> & { semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'> };
 
 /**
  * A resource's list definition: the shared `ListDef` of store/rows/ (only its fragments ever reach
@@ -145,6 +145,29 @@ function compileSemi(col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']>
 }
 
 /**
+ * The count (and, for a date range, the count answering its `IdSpan`) of a filter on a counted
+ * table that may be counted from the smaller side of its value (range-count.ts): a date range, or
+ * an Equal on a number with an index for its counts (`status`, `department_id`). `scope` is the
+ * terms before the filter's, `matches` the filter's term, `value` its value's placeholder.
+ * Undefined for any other filter.
+ */
+function sidedCount(def: PgListDef, col: PgColumnDef, filter: ListFilter, terms: { scope: string; matches: string; value: string }, withTrashed: boolean) {
+  if (!def.counted || col.join) return undefined;
+  const parts = { from: def.from, id: def.idColumn, tenant: '$1', counted: def.counted, withTrashed, column: col.sql, ...terms };
+  const other = (operator: ListFilter['operator']) => compileFilter(col, { ...filter, operator }, () => terms.value);
+  const opposite = OTHER_SIDE[filter.operator];
+  if (col.type === 'date' && opposite) {
+    const range = { ...parts, others: [other(opposite)], later: opposite.startsWith('Less') };
+    return { count: rangeCountSql(range), spanCount: rangeSpanCountSql(range) };
+  }
+  const attribute = /^(?:\w+\.)?(\w+)$/.exec(col.sql)?.[1];
+  if (col.type === 'integer' && filter.operator === 'Equal' && col.countIndex && attribute) {
+    return { count: equalCountSql({ ...parts, others: [other('LessThan'), other('GreaterThan')], table: def.counted, attribute }) };
+  }
+  return undefined;
+}
+
+/**
  * Whether the planner's guess of how many rows a filter matches is no guide to where they lie in
  * id order: a date range (dates grow with ids, so a late range lies at the end) or a Contains of 1
  * or 2 characters (estimated as a third of the rows, however rare). For an id-ordered page the
@@ -204,8 +227,8 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const where = [`${def.tenantColumn} = $1`];
   if (!query.with_trashed) where.push(`${def.deletedColumn} IS NULL`);
   let filterJoins = '';
-  // A date range of a counted table, counted from its smaller side (range-count.ts).
-  let range: RangeParts | undefined;
+  // A filter counted from the smaller side of its value (`sidedCount`).
+  let sided: ReturnType<typeof sidedCount>;
   const tables = tablesOf(def.from);
   if (query.filter) {
     const col = def.columns[query.filter.attribute];
@@ -216,13 +239,7 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
     } else {
       const scope = where.join(' AND ');
       where.push(compileFilter(col, query.filter, bind));
-      const other = OTHER_SIDE[query.filter.operator];
-      if (col.type === 'date' && !col.join && other && def.counted) {
-        const value = `$${values.length}`;
-        const side = { from: def.from, id: def.idColumn, scope, tenant: '$1', counted: def.counted, withTrashed: query.with_trashed, column: col.sql };
-        const otherTerm = compileFilter(col, { ...query.filter, operator: other }, () => value);
-        range = { ...side, matches: where[where.length - 1], other: otherTerm, later: other.startsWith('Less') };
-      }
+      sided = sidedCount(def, col, query.filter, { scope, matches: where[where.length - 1], value: `$${values.length}` }, query.with_trashed);
       if (col.join) filterJoins = def.joins ?? '';
       tables.push(...tablesOf(filterJoins));
     }
@@ -235,9 +252,9 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const counted = (columns: string) => ({ text: `SELECT count(*) AS n${columns} FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] });
   // Unfiltered, the sum of the tenant's bucket counters answers (store/list-counts.ts) instead of a count of the tenant's index entries.
   const unfiltered = !query.filter && def.counted ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] } : undefined;
-  const count = unfiltered ?? (range ? { text: rangeCountSql(range), values: [...values] } : counted(''));
+  const count = unfiltered ?? (sided ? { text: sided.count, values: [...values] } : counted(''));
   // A date range's count may answer its `IdSpan` too (a short Contains matches all over the ids).
-  const spanOf = () => (range ? { text: rangeSpanCountSql(range), values: [...values] } : counted(`, min(${def.idColumn}) AS lo, max(${def.idColumn}) AS hi`));
+  const spanOf = () => (sided?.spanCount ? { text: sided.spanCount, values: [...values] } : counted(`, min(${def.idColumn}) AS lo, max(${def.idColumn}) AS hi`));
   const spanCount = amongMatches && query.filter?.operator !== 'Contains' ? spanOf() : undefined;
   // Every match lies within the span: the page's ids are looked for there alone.
   const inSpan = span && amongMatches ? [`${def.idColumn} BETWEEN ${bind(span.lo)} AND ${bind(span.hi)}`] : [];
