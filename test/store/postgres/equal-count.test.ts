@@ -16,13 +16,13 @@ const OTHER = 2;
 const fx = loadedStore(async (client) => {
   await client.query(`INSERT INTO tenants (id, created_at) VALUES (${TENANT}, '2020-01-01T00:00:00.000Z'), (${OTHER}, '2020-01-01T00:00:00.000Z')`);
   await client.query(`INSERT INTO departments (id, tenant_id, name, created_at, updated_at) SELECT d, ${TENANT}, 'D' || d, '2020-01-01T00:00:00.000Z', '2020-01-01T00:00:00.000Z' FROM generate_series(1, 3) AS d`);
-  // 3,000 users of the tenant beside 1,000 of another (no department): status 1 on four in five,
-  // department 1 on four in five of the tenant's (three in five of the table's), 2 and none on one
-  // in ten; every 7th trashed.
+  // 3,500 users of the tenant beside 500 of another (no department): status 1 on four in five,
+  // department 1 on 17 in 20 of the tenant's (three in four of the table's), 2 on 2 in 20, none
+  // on 1 in 20; every 7th trashed.
   await client.query(
     `INSERT INTO users (id, tenant_id, department_id, first_name, last_name, email, status, created_at, updated_at, deleted_at)
-     SELECT i, CASE WHEN i % 4 = 0 THEN ${OTHER} ELSE ${TENANT} END,
-       CASE WHEN i % 4 = 0 THEN NULL WHEN i % 10 < 8 THEN 1 WHEN i % 10 = 8 THEN 2 END,
+     SELECT i, CASE WHEN i % 8 = 0 THEN ${OTHER} ELSE ${TENANT} END,
+       CASE WHEN i % 8 = 0 THEN NULL WHEN i % 20 < 17 THEN 1 WHEN i % 20 < 19 THEN 2 END,
        'F', 'L', 'u' || i || '@x.example', CASE WHEN i % 5 = 0 THEN 0 ELSE 1 END,
        '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z', CASE WHEN i % 7 = 0 THEN '2025-01-01T00:00:00.000Z' END
      FROM generate_series(1, 4000) AS i`,
