@@ -95,8 +95,11 @@ export const rangeCountSql = (p: RangeParts) => countSql(p, estimate(p), flipped
  * (53 against 178).
  */
 export function equalCountSql(p: EqualParts): string {
+  // The table's schema as the statement names it (a regclass constant): current_schema() would
+  // keep the whole statement off parallel workers (it is parallel unsafe).
+  const schema = `SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = '${p.table}'::regclass`;
   const share = `SELECT m.f FROM pg_stats s, unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS m(v, f)
-    WHERE s.schemaname = current_schema() AND s.tablename = '${p.table}' AND s.attname = '${p.attribute}' AND m.v = ${p.value}::text`;
+    WHERE s.schemaname = (${schema}) AND s.tablename = '${p.table}' AND s.attname = '${p.attribute}' AND m.v = ${p.value}::text`;
   return countSql(p, `est AS MATERIALIZED (SELECT ${rows(p)} AS total, (${share}) AS share)`, 'est.share * 3 > 2');
 }
 

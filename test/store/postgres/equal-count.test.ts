@@ -69,6 +69,16 @@ describe('PostgreSQL Equal on a number counted from the smaller side', () => {
     for (const [attribute, value] of [['status', 0], ['department_id', 2], ['department_id', 3]] as const) {
       expect(await ran(attribute, value)).toEqual({ attribute, value, direct: true, other: false });
     }
+    // nothing in the statement keeps its scans off parallel workers (current_schema() would)
+    await fx.client.query('BEGIN');
+    try {
+      for (const setting of ['parallel_setup_cost', 'parallel_tuple_cost', 'min_parallel_table_scan_size', 'min_parallel_index_scan_size']) await fx.client.query(`SET LOCAL ${setting} = 0`);
+      const { count } = compileList(USER_LIST_DEF, TENANT, q({ filter: f('status', 'integer', 'Equal', 0) }));
+      const { rows } = await fx.client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${count.text}`, values: count.values });
+      expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/CTE direct\n.*\n\s+->\s+Gather/);
+    } finally {
+      await fx.client.query('ROLLBACK');
+    }
     // not for the id, whose counts no index of its own serves
     expect(compileList(USER_LIST_DEF, TENANT, q({ filter: f('id', 'integer', 'Equal', 1) })).count.text).toMatch(/^SELECT count\(\*\) AS n FROM/);
   });
