@@ -56,7 +56,8 @@ export async function runList<Row extends pg.QueryResultRow, R>(
     };
     return reads.lane.shared(
       `${page.text}\0${JSON.stringify(page.values)}`,
-      async (lane) => (await reads.totals.readKnown(lane.once, list, single, map)) ?? lane.snapshot((tx) => reads.totals.read(tx, list, atTotal(tx), ahead(tx))),
+      (lane) => lane.snapshot((tx) => reads.totals.read(tx, list, atTotal(tx), ahead(tx))),
+      (once) => reads.totals.readKnown(once, list, single, map),
     );
   }
   const [rows, total] = await Promise.all([read(db, page), db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n))]);
