@@ -589,7 +589,8 @@ ${listCountsDdl('bucket')}`,
     name: 'the trigram tables hold the live rows alone, each with its tenant',
     // See trigram.ts: a Contains count looked each FTS match up in the tenant index (at 1M
     // customers 2/3 of a broad value's count); the tenant's phrase in the FTS query answers the
-    // same. Writes the texts of every live row again: about 15 s of CPU at 1M users and 1M customers.
+    // same. Writes the texts of every live row again: at 1M users and 1M customers 27 s wall,
+    // 14 s of user CPU (75 s and 26 s with FTS5's default `hashsize`), on a shared 2-core machine.
     sql: TRIGRAM_TABLES.map(trigramLiveTenantDdl).join('\n'),
   },
 ];
