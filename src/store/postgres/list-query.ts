@@ -4,7 +4,11 @@ import { fold } from './schema.js';
 import { bucketPageSql, counterTotalSql } from '../list-counts.js';
 
 /** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only). */
-export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join'> & { semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'> };
+export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join'> & {
+  semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'>;
+  /** The table holding this attribute's folded text by tenant and id, and its column there (see `containsThroughTexts`). */
+  texts?: { table: string; column: string };
+};
 
 /**
  * A resource's list definition: the shared `ListDef` of store/rows/ (only its fragments ever reach
@@ -121,6 +125,21 @@ function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unkno
 }
 
 /**
+ * A `Contains` of 3 or more characters on an attribute whose folded text a narrow table holds
+ * (`PgColumnDef.texts`: the customers' address and city-and-country, trigram.ts): the filter as
+ * the ids of that table's matching rows, and the count read from that table alone. Through the
+ * list's own table, each trigram match was checked on its heap page of the wide table (a broad
+ * value's count read every page). Undefined for any other filter.
+ */
+function containsThroughTexts(def: PgListDef, col: PgColumnDef, filter: ListFilter, withTrashed: boolean, bind: (value: unknown) => string) {
+  const value = String(filter.value);
+  if (!col.texts || filter.operator !== 'Contains' || filter.value === null || [...value].length < 3) return undefined;
+  const live = withTrashed ? '' : ' AND deleted_at IS NULL';
+  const matches = `FROM ${col.texts.table} WHERE tenant_id = $1${live} AND ${col.texts.column} LIKE ${fold(bind(`%${escapeLike(value)}%`))} ESCAPE '\\'`;
+  return { term: `${def.idColumn} IN (SELECT id ${matches})`, count: `SELECT count(*) AS n ${matches}` };
+}
+
+/**
  * A filter on a joined attribute as a semi-join on the foreign key (`semi`), as the SQLite
  * compiler does: `fk IN (SELECT id FROM table WHERE tenant_id = $1 AND <filter on column>)`, so
  * the users' own indexes answer it (the department filter through a join read every user: 1.4 s
@@ -195,10 +214,13 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   if (!query.with_trashed) where.push(`${def.deletedColumn} IS NULL`);
   let filterJoins = '';
   const tables = tablesOf(def.from);
+  let texts: ReturnType<typeof containsThroughTexts>;
   if (query.filter) {
     const col = def.columns[query.filter.attribute];
     if (!col) throw new Error(`Unknown filter attribute ${query.filter.attribute}`);
-    if (col.semi) {
+    texts = containsThroughTexts(def, col, query.filter, query.with_trashed, bind);
+    if (texts) where.push(texts.term);
+    else if (col.semi) {
       where.push(compileSemi({ ...col, semi: col.semi }, query.filter, bind));
       tables.push(col.semi.table);
     } else {
@@ -214,7 +236,11 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const amongMatches = byId && query.filter !== null && scattered(query.filter);
   const counted = (columns: string) => ({ text: `SELECT count(*) AS n${columns} FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] });
   // Unfiltered, the sum of the tenant's bucket counters answers (store/list-counts.ts) instead of a count of the tenant's index entries.
-  const count = !query.filter && def.counted ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] } : counted('');
+  const count = texts
+    ? { text: texts.count, values: [...values] }
+    : !query.filter && def.counted
+      ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] }
+      : counted('');
   // A date range's count may answer its `IdSpan` too (a short Contains matches all over the ids).
   const spanCount = amongMatches && query.filter?.operator !== 'Contains' ? counted(`, min(${def.idColumn}) AS lo, max(${def.idColumn}) AS hi`) : undefined;
   // Every match lies within the span: the page's ids are looked for there alone.
