@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { envelopeJson, JsonText } from '../../src/server/json-text.js';
 
 const user = { id: 1, first_name: 'Zoë "Q" \\ \n\u2028😀', work_hours: { monday: [{ start: { hour: 9 } }] }, deleted_at: null };
@@ -18,6 +18,21 @@ describe('envelopeJson', () => {
     for (const data of [[], [user], user, null, { url: 'u', expires_at: 'e' }]) {
       const envelope = { message: 'm', data, total: 0 };
       expect(envelopeJson(envelope)).toBe(JSON.stringify(envelope));
+    }
+  });
+
+  it('writes the text of one page once for every envelope it is answered in', () => {
+    const rows = [{ id: 1, email: 'a@example.com' }, { id: 2, email: 'b@example.com' }];
+    const envelope = { message: 'List', data: rows, current_page: 1, total: 2 };
+    const first = envelopeJson(envelope);
+    expect(first).toBe(JSON.stringify(envelope));
+    const toJSON = vi.spyOn(JSON, 'stringify');
+    try {
+      const next = { ...envelope, current_page: 2 };
+      expect(envelopeJson(next)).toBe(first.replace('"current_page":1', '"current_page":2'));
+      expect(toJSON.mock.calls.map(([value]) => value)).not.toContain(rows);
+    } finally {
+      toJSON.mockRestore();
     }
   });
 });

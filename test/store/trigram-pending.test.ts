@@ -16,19 +16,19 @@ import { f, q } from './contract/fixtures.js';
 const CUSTOMERS = SMALL_TENANT_ROWS + 100;
 const AT = '2026-01-01T00:00:00.000Z';
 
-/** `count` customers of tenant 1 named `Filler<n>`, written by one statement (the triggers fire for each row). */
-const fillers = (count: number, from = 0) => `
+/** `count` customers of `tenant` named `Filler<n>`, written by one statement (the triggers fire for each row). */
+const fillers = (count: number, from = 0, tenant = 1) => `
   WITH RECURSIVE n(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM n WHERE i < ${from + count - 1})
   INSERT INTO customers (tenant_id, first_name, last_name, email, city, country, created_at, updated_at)
-  SELECT 1, 'Filler' || i, 'Row', 'filler' || i || '@example.com', 'Springfield', 'US', '${AT}', '${AT}' FROM n`;
+  SELECT ${tenant}, 'Filler' || i, 'Row', 'filler' || i || '@example.com', 'Springfield', 'US', '${AT}', '${AT}' FROM n`;
 
 const containsQuery = (attribute: string, value: string) => q({ page_size: 100, filter: f(attribute, 'text', 'Contains', value) });
 const answer = (r: { total: number; rows: { id: number }[] }) => ({ total: r.total, ids: r.rows.map((c) => c.id) });
 
 /** A Contains list of tenant 1's customers: its total and its ids (all on one page). */
-const contains = (store: SqliteStore, attribute: string, value: string) => answer(store.customers.list(1, containsQuery(attribute, value)));
+const contains = (store: SqliteStore, attribute: string, value: string, tenant = 1) => answer(store.customers.list(tenant, containsQuery(attribute, value)));
 
-describe('trigram tables with pending rows (migration 14)', () => {
+describe('trigram tables with pending rows (migrations 14 and 18)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'confctl-trigram-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let files = 0;
@@ -183,6 +183,82 @@ describe('trigram tables with pending rows (migration 14)', () => {
       expect(check.prepare('SELECT id FROM customers_text_pending').pluck().all()).toEqual([1]);
       expect(contains(store, 'email', 'filler0@').total).toBe(0);
       expect(contains(store, 'email', 'platypus').total).toBe(1);
+    } finally {
+      check.close();
+      store.close();
+    }
+  });
+
+  it("counts a tenant's live rows alone (migration 18): other tenants' matches, trashed and restored rows, pending or flushed", () => {
+    const file = join(dir, 'tenants.sqlite');
+    const store = openStore(file);
+    const raw = new Database(file);
+    try {
+      // Tenants whose ids share digits: `<1>` is one trigram, `<12>` a phrase of two, neither inside `<11>` or `<112>`.
+      for (const id of [1, 11, 12, 112]) raw.exec(`INSERT INTO tenants (id, created_at) VALUES (${id}, '${AT}')`);
+      raw.exec(fillers(CUSTOMERS, 0, 1));
+      raw.exec(fillers(CUSTOMERS, 0, 12));
+      raw.exec(fillers(20, 0, 11));
+      raw.exec(fillers(30, 0, 112));
+      const pending = () => raw.prepare('SELECT COUNT(*) FROM customers_text_pending').pluck().get() as number;
+      const like = (tenant: number, value: string) =>
+        raw.prepare('SELECT id FROM customers WHERE tenant_id = ? AND deleted_at IS NULL AND email LIKE ? ORDER BY id LIMIT 100').pluck().all(tenant, `%${value}%`) as number[];
+      const total = (tenant: number, value: string) =>
+        raw.prepare('SELECT COUNT(*) FROM customers WHERE tenant_id = ? AND deleted_at IS NULL AND email LIKE ?').pluck().get(tenant, `%${value}%`) as number;
+      const exact = () => {
+        for (const tenant of [1, 12])
+          for (const value of ['filler', 'FILLER1', 'ler7@'])
+            expect(contains(store, 'email', value, tenant), `tenant ${tenant} ${value}`).toEqual({ total: total(tenant, value), ids: like(tenant, value) });
+      };
+      expect(new ListRunner(raw, SQLITE_CUSTOMER_LIST_DEF).explain(12, containsQuery('email', 'filler')).count.join(' ')).toMatch(/customers_text VIRTUAL TABLE/);
+      expect(contains(store, 'email', 'filler', 12).total).toBe(CUSTOMERS);
+      exact();
+      // Trashed while pending, then flushed: the FTS table drops them; restored, it holds them again.
+      const trash = (tenant: number, deleted: string | null) =>
+        raw.prepare('UPDATE customers SET deleted_at = ? WHERE tenant_id = ? AND id % 7 = 0').run(deleted, tenant);
+      trash(1, AT);
+      trash(12, AT);
+      expect(pending()).toBeGreaterThan(0);
+      exact();
+      raw.exec(fillers(TRIGRAM_PENDING_MAX, CUSTOMERS, 11));
+      expect(pending()).toBeLessThan(TRIGRAM_PENDING_MAX);
+      exact();
+      const live = raw.prepare(`SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH '{live_tenant} : "<1>"'`).pluck();
+      expect(live.get()).toBe(raw.prepare('SELECT COUNT(*) FROM customers WHERE tenant_id = 1 AND deleted_at IS NULL AND id NOT IN (SELECT id FROM customers_text_pending)').pluck().get());
+      trash(1, null);
+      exact();
+      raw.exec(fillers(TRIGRAM_PENDING_MAX, CUSTOMERS + TRIGRAM_PENDING_MAX, 11));
+      exact();
+      expect(contains(store, 'email', 'filler', 1).total).toBe(CUSTOMERS);
+    } finally {
+      raw.close();
+      store.close();
+    }
+  });
+
+  it('migration 18 writes the live rows of a version-17 database again, each with its tenant, and records deletions', () => {
+    const file = join(dir, 'v17.sqlite');
+    const raw = new Database(file);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 17)) raw.exec(m.sql);
+    raw.pragma('user_version = 17');
+    raw.exec(`INSERT INTO tenants (id, created_at) VALUES (1, '${AT}'), (2, '${AT}');`);
+    raw.exec(fillers(CUSTOMERS));
+    raw.exec(fillers(10, 0, 2));
+    raw.exec(`UPDATE customers SET deleted_at = '${AT}' WHERE tenant_id = 1 AND id <= 100`);
+    expect(raw.prepare('SELECT COUNT(*) FROM customers_text_pending').pluck().get()).toBeGreaterThan(0);
+    raw.close();
+    const store = openStore(file);
+    const check = new Database(file);
+    try {
+      expect(check.prepare('SELECT COUNT(*) FROM customers_text_pending').pluck().get()).toBe(0);
+      const match = (query: string) => check.prepare('SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH ?').pluck().get(query);
+      expect(match('{live_tenant} : "<1>"')).toBe(CUSTOMERS - 100);
+      expect(match('{live_tenant} : "<2>"')).toBe(10);
+      expect(match('{email} : "filler"')).toBe(CUSTOMERS - 100 + 10);
+      expect(contains(store, 'email', 'filler').total).toBe(CUSTOMERS - 100);
+      check.prepare('UPDATE customers SET deleted_at = ? WHERE id = 200').run(AT);
+      expect(check.prepare('SELECT id FROM customers_text_pending').pluck().all()).toEqual([200]);
+      expect(contains(store, 'email', 'filler').total).toBe(CUSTOMERS - 101);
     } finally {
       check.close();
       store.close();

@@ -5,7 +5,11 @@ import { bucketPageSql, counterTotalSql } from '../list-counts.js';
 import { equalCountSql, rangeCountSql, rangeSpanCountSql } from './range-count.js';
 
 /** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only; a `countIndex` says the attribute has an index of its own here too). */
-export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join' | 'countIndex'> & { semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'> };
+export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join' | 'countIndex'> & {
+  semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'>;
+  /** The table holding this attribute's folded text by tenant and id, and its column there (see `containsThroughTexts`). */
+  texts?: { table: string; column: string };
+};
 
 /**
  * A resource's list definition: the shared `ListDef` of store/rows/ (only its fragments ever reach
@@ -131,6 +135,21 @@ function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unkno
 }
 
 /**
+ * A `Contains` of 3 or more characters on an attribute whose folded text a narrow table holds
+ * (`PgColumnDef.texts`: the customers' address and city-and-country, trigram.ts): the filter as
+ * the ids of that table's matching rows, and the count read from that table alone. Through the
+ * list's own table, each trigram match was checked on its heap page of the wide table (a broad
+ * value's count read every page). Undefined for any other filter.
+ */
+function containsThroughTexts(def: PgListDef, col: PgColumnDef, filter: ListFilter, withTrashed: boolean, bind: (value: unknown) => string) {
+  const value = String(filter.value);
+  if (!col.texts || filter.operator !== 'Contains' || filter.value === null || [...value].length < 3) return undefined;
+  const live = withTrashed ? '' : ' AND deleted_at IS NULL';
+  const matches = `FROM ${col.texts.table} WHERE tenant_id = $1${live} AND ${col.texts.column} LIKE ${fold(bind(`%${escapeLike(value)}%`))} ESCAPE '\\'`;
+  return { term: `${def.idColumn} IN (SELECT id ${matches})`, count: `SELECT count(*) AS n ${matches}` };
+}
+
+/**
  * A filter on a joined attribute as a semi-join on the foreign key (`semi`), as the SQLite
  * compiler does: `fk IN (SELECT id FROM table WHERE tenant_id = $1 AND <filter on column>)`, so
  * the users' own indexes answer it (the department filter through a join read every user: 1.4 s
@@ -230,10 +249,13 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   // A filter counted from the smaller side of its value (`sidedCount`).
   let sided: ReturnType<typeof sidedCount>;
   const tables = tablesOf(def.from);
+  let texts: ReturnType<typeof containsThroughTexts>;
   if (query.filter) {
     const col = def.columns[query.filter.attribute];
     if (!col) throw new Error(`Unknown filter attribute ${query.filter.attribute}`);
-    if (col.semi) {
+    texts = containsThroughTexts(def, col, query.filter, query.with_trashed, bind);
+    if (texts) where.push(texts.term);
+    else if (col.semi) {
       where.push(compileSemi({ ...col, semi: col.semi }, query.filter, bind));
       tables.push(col.semi.table);
     } else {
@@ -252,7 +274,7 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const counted = (columns: string) => ({ text: `SELECT count(*) AS n${columns} FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] });
   // Unfiltered, the sum of the tenant's bucket counters answers (store/list-counts.ts) instead of a count of the tenant's index entries.
   const unfiltered = !query.filter && def.counted ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] } : undefined;
-  const count = unfiltered ?? (sided ? { text: sided.count, values: [...values] } : counted(''));
+  const count = texts ? { text: texts.count, values: [...values] } : (unfiltered ?? (sided ? { text: sided.count, values: [...values] } : counted('')));
   // A date range's count may answer its `IdSpan` too (a short Contains matches all over the ids).
   const spanOf = () => (sided?.spanCount ? { text: sided.spanCount, values: [...values] } : counted(`, min(${def.idColumn}) AS lo, max(${def.idColumn}) AS hi`));
   const spanCount = amongMatches && query.filter?.operator !== 'Contains' ? spanOf() : undefined;

@@ -9,7 +9,8 @@ import type { ListTotals } from './list-totals.js';
 import type { ListLane } from './list-lane.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
 import { customerInserts } from './customer-inserts.js';
-import { addressSql, cityCountrySql, fold } from './schema.js';
+import { CUSTOMER_TEXTS } from './customer-texts.js';
+import { addressSql, cityCountrySql, fold } from './folded.js';
 import { TurnQueue } from './turn.js';
 import { ADDRESS_FIELDS } from '../../contract/index.js';
 
@@ -56,7 +57,8 @@ export async function runList<Row extends pg.QueryResultRow, R>(
     };
     return reads.lane.shared(
       `${page.text}\0${JSON.stringify(page.values)}`,
-      async (lane) => (await reads.totals.readKnown(lane.once, list, single, map)) ?? lane.snapshot((tx) => reads.totals.read(tx, list, atTotal(tx), ahead(tx))),
+      (lane) => lane.snapshot((tx) => reads.totals.read(tx, list, atTotal(tx), ahead(tx))),
+      (once) => reads.totals.readKnown(once, list, single, map),
     );
   }
   const [rows, total] = await Promise.all([read(db, page), db.query<{ n: number }>(count.text, count.values).then((r) => Number(r.rows[0].n))]);
@@ -158,11 +160,16 @@ export function pgUsers(db: Queryable, reads?: ListReads) {
 
 /**
  * The customers' list: the SQLite store's definition with the derived address and city-and-country
- * written as migration 3's indexed expressions (the same values, see `addressSql`).
+ * written as migration 3's indexed expressions (the same values, see `addressSql`), and their
+ * `Contains` read from their folded texts' own table (trigram.ts, `CUSTOMER_TEXTS`).
  */
 export const PG_CUSTOMER_LIST_DEF = {
   ...CUSTOMER_LIST_DEF,
-  columns: { ...CUSTOMER_LIST_DEF.columns, address: { sql: addressSql('c.'), type: 'text' as const }, city_country: { sql: cityCountrySql('c.'), type: 'text' as const } },
+  columns: {
+    ...CUSTOMER_LIST_DEF.columns,
+    address: { sql: addressSql('c.'), type: 'text' as const, texts: { table: CUSTOMER_TEXTS, column: 'address' } },
+    city_country: { sql: cityCountrySql('c.'), type: 'text' as const, texts: { table: CUSTOMER_TEXTS, column: 'city_country' } },
+  },
 };
 
 const CUSTOMER_PATCHABLE = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number'] as const;

@@ -2,6 +2,11 @@ import type pg from 'pg';
 import { PG_USER_JSON } from '../user-json.js';
 import { DATA_TABLES } from '../tables.js';
 import { bucketedListCountsDdl, listCountsDdl } from './list-counts.js';
+import { customerTextsDdl } from './customer-texts.js';
+import { addressSql, cityCountrySql, fold } from './folded.js';
+
+/** Re-exported for the modules that fold texts beside the schema's own indexes. */
+export { fold };
 
 /**
  * The PostgreSQL schema: SQLite's final schema (src/store/sqlite/migrations.ts, versions 1 to 7) with the
@@ -14,18 +19,6 @@ export interface PgMigration {
   version: number;
   name: string;
   sql: string;
-}
-
-/**
- * The ASCII case fold of a text expression, as lists compare it and the case-insensitive unique
- * indexes are built on it: `lower` under the "C" collation maps only A-Z (decisions §10; SQLite's
- * NOCASE does the same), while under the database's locale it would also fold `É` or turn `I`
- * into a dotless `ı` (Turkish). It is immutable, so indexable; use exactly this text in queries
- * so that the planner matches them to the indexes. Its result carries the "C" collation, so it
- * also orders by code point.
- */
-export function fold(sqlExpr: string): string {
-  return `lower((${sqlExpr}) COLLATE "C")`;
 }
 
 /**
@@ -440,20 +433,6 @@ ${Object.entries(orders)
   .join('\n')}`;
 
 /**
- * Non-empty parts joined by `sep`, NULL when none is left: SQLite's `NULLIF(concat_ws(sep,
- * NULLIF(a, ''), …), '')` (decisions §10, "Derived text") written with `||` alone, so that it is
- * immutable and a customer's address and city-and-country can be indexed (concat_ws is only
- * STABLE, as it may format any type). Each non-empty part is prefixed by `sep`; the first prefix
- * is cut off. `alias` prefixes each column.
- */
-const joinPartsSql = (sep: string, cols: readonly string[], alias: string) =>
-  `NULLIF(substr(${cols.map((c) => `COALESCE('${sep}' || NULLIF(${alias}${c}, ''), '')`).join(' || ')}, ${sep.length + 1}), '')`;
-/** A customer's derived `address` (list attribute), as an indexable expression. */
-export const addressSql = (alias = '') => joinPartsSql(', ', ['line_1', 'line_2', 'city', 'region', 'postal_code', 'country'], alias);
-/** A customer's derived `city_country` (list attribute), as an indexable expression. */
-export const cityCountrySql = (alias = '') => joinPartsSql(', ', ['city', 'country'], alias);
-
-/**
  * Migration 3: list indexes for tenants of a million rows (see `listIndexes`), replacing the
  * order indexes of version 1, which did not lead with the tenant and read each row's heap to learn
  * its tenant and deletion, and adding the customers' derived address and city-and-country (see
@@ -567,6 +546,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 5, name: 'the manual clock (SQLite version 12)', sql: SCHEMA_5 },
   { version: 6, name: 'exact row counters per tenant for unfiltered list totals (SQLite version 13)', sql: listCountsDdl() },
   { version: 7, name: 'the list counters per id bucket, for deep pages in id order (SQLite version 16)', sql: bucketedListCountsDdl() },
+  { version: 9, name: "the customers' folded texts in a table of their own, for Contains", sql: customerTextsDdl() },
 ];
 
 /**

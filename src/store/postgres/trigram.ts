@@ -1,14 +1,16 @@
 import type pg from 'pg';
+import { CUSTOMER_TEXTS } from './customer-texts.js';
+import { fold } from './folded.js';
 import { MIGRATION_LOCK } from './migrate.js';
-import { addressSql, cityCountrySql, fold } from './schema.js';
 
 /**
  * The trigram (pg_trgm) GIN indexes answering `Contains` on text attributes whose values are
  * many and varied: a substring of 3 or more characters then reads only the rows holding its
  * trigrams instead of every row of the tenant. Each is on exactly the folded expression the list
- * compiler writes (see `fold`; `LIKE` on it is what pg_trgm's `gin_trgm_ops` serves). They are
- * not part of the numbered migrations because pg_trgm may be missing from a user's own
- * PostgreSQL: lists then work without them, only slower (see `TRIGRAM_MISSING`).
+ * compiler writes (see `fold`; `LIKE` on it is what pg_trgm's `gin_trgm_ops` serves), or on
+ * `CUSTOMER_TEXTS`' folded texts. They are not part of the numbered migrations because pg_trgm may
+ * be missing from a user's own PostgreSQL: lists then work without them, only slower (see
+ * `TRIGRAM_MISSING`).
  */
 export const TRIGRAM_INDEXES: ReadonlyArray<{ name: string; table: string; expr: string }> = [
   { name: 'users_email_trgm', table: 'users', expr: fold('email') },
@@ -17,8 +19,8 @@ export const TRIGRAM_INDEXES: ReadonlyArray<{ name: string; table: string; expr:
   { name: 'customers_email_trgm', table: 'customers', expr: fold('email') },
   { name: 'customers_first_name_trgm', table: 'customers', expr: fold('first_name') },
   { name: 'customers_last_name_trgm', table: 'customers', expr: fold('last_name') },
-  { name: 'customers_address_trgm', table: 'customers', expr: fold(addressSql()) },
-  { name: 'customers_city_country_trgm', table: 'customers', expr: fold(cityCountrySql()) },
+  { name: 'customer_texts_address_trgm', table: CUSTOMER_TEXTS, expr: 'address' },
+  { name: 'customer_texts_city_country_trgm', table: CUSTOMER_TEXTS, expr: 'city_country' },
 ];
 
 /** What `serve` says when the database has no pg_trgm (and confctl may not create it). */

@@ -1,7 +1,7 @@
 import type { ListFilter, ListQuery } from '../../contract/index.js';
 import { changeSignal, type Db } from './db.js';
 import type Database from 'better-sqlite3';
-import { trigramMatch } from './trigram.js';
+import { liveTenantMatch, trigramMatch } from './trigram.js';
 import { BUCKET_BITS, bucketPageSql, counterTotalSql } from '../list-counts.js';
 import type { ColumnDef, ListDef } from '../rows/list-def.js';
 
@@ -288,19 +288,17 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
       ? trigramMatch(col.trigram.column, String(query.filter.value))
       : undefined;
   if (col?.trigram && match) {
-    // A large tenant's live rows whose text contains the value: the trigram table's matches
-    // (a doclist, in id order), each looked up in the tenant index (covering: tenant, deleted_at,
-    // id), but for the rows whose ids are pending (trigram.ts: their texts may be stale or
-    // missing there); of those, the ones whose own text passes the filter (a few hundred at most).
+    // A large tenant's live rows whose text contains the value: the trigram table's matches of the
+    // tenant's phrase and the value's (trigram.ts: it holds live rows alone, each with its
+    // tenant), a doclist in id order, but for the rows whose ids are pending (their texts there
+    // may be stale or missing); of those, the ones whose own text passes the filter (a few hundred
+    // at most). Both bind the tenant first, as every compiled query does.
     const { fts, pending } = col.trigram;
-    const live = `${def.tenantColumn} = ? AND ${def.tenantColumn} > 0 AND ${def.deletedColumn} IS NULL`;
-    const notPending = `${fts}.rowid NOT IN (SELECT id FROM ${pending})`;
+    const matches = `SELECT rowid FROM ${fts} WHERE ${liveTenantMatch(fts)} AND ${fts} MATCH ? AND rowid NOT IN (SELECT id FROM ${pending})`;
     const pendingMatches = `SELECT ${def.idColumn} FROM ${pending} CROSS JOIN ${def.from} ON ${def.idColumn} = ${pending}.id WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${filterSql}`;
-    const indexedCount = `SELECT COUNT(*) FROM ${fts} CROSS JOIN ${def.from} INDEXED BY ${def.tenantIndex} ON ${def.idColumn} = ${fts}.rowid WHERE ${live} AND ${fts} MATCH ? AND ${notPending}`;
-    compiled.countSql = `SELECT (${indexedCount}) + (SELECT COUNT(*) FROM (${pendingMatches})) AS n`;
+    compiled.countSql = `SELECT (SELECT COUNT(*) FROM (${matches})) + (SELECT COUNT(*) FROM (${pendingMatches})) AS n`;
     compiled.countParams = [match, TENANT, ...params];
-    const ids = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? AND ${notPending} UNION ALL ${pendingMatches}`;
-    compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${pageJoins} WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${def.idColumn} IN (${ids}) ORDER BY ${order} LIMIT ? OFFSET ?`;
+    compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${pageJoins} WHERE ${def.idColumn} IN (${matches} UNION ALL ${pendingMatches}) ORDER BY ${order} LIMIT ? OFFSET ?`;
   }
   return compiled;
 }
