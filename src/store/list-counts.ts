@@ -63,10 +63,11 @@ const counted = (withTrashed: boolean) => (withTrashed ? 'live + trashed' : 'liv
 
 /**
  * The exact unfiltered total of `table`'s rows of the tenant bound at `tenant` (a placeholder):
- * live ones, or with the trashed ones too; 0 for a tenant that never had a row there.
+ * live ones, or with the trashed ones too; 0 for a tenant that never had a row there. `buckets`, a
+ * condition on the bucket (`< …`), counts only the rows of the buckets it holds for.
  */
-export function counterTotalSql(table: CountedTable, withTrashed: boolean, tenant: string): string {
-  return `SELECT coalesce(sum(${counted(withTrashed)}), 0) AS n FROM ${LIST_COUNTS} WHERE tenant_id = ${tenant} AND list = '${table}'`;
+export function counterTotalSql(table: CountedTable, withTrashed: boolean, tenant: string, buckets?: string): string {
+  return `SELECT coalesce(sum(${counted(withTrashed)}), 0) AS n FROM ${LIST_COUNTS} WHERE tenant_id = ${tenant} AND list = '${table}'${buckets ? ` AND bucket ${buckets}` : ''}`;
 }
 
 /** What `bucketPageSql` needs of a list: its table, which rows, and the direction of its id order. */

@@ -2,9 +2,10 @@ import type { ListFilter, ListQuery } from '../../contract/index.js';
 import type { ColumnDef, ListDef } from '../rows/list-def.js';
 import { fold } from './schema.js';
 import { bucketPageSql, counterTotalSql } from '../list-counts.js';
+import { equalCountSql, rangeCountSql, rangeSpanCountSql } from './range-count.js';
 
-/** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only). */
-export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join'> & {
+/** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only; a `countIndex` says the attribute has an index of its own here too). */
+export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join' | 'countIndex'> & {
   semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'>;
   /** The table holding this attribute's folded text by tenant and id, and its column there (see `containsThroughTexts`). */
   texts?: { table: string; column: string };
@@ -42,9 +43,10 @@ export interface PgCompiledList {
 }
 
 /**
- * The lowest and highest id of a list's matches, which the count of a date range in id order
- * answers from the same index-only scan (`lo` and `hi` beside `n`, `spanCount`): every match lies
- * within it, so a walk in id order starts at the first match instead of the tenant's first row.
+ * Ids that every match of a list lies between, which the count of a date range in id order
+ * answers from the same index-only scan (`lo` and `hi` beside `n`, `spanCount`): the matches'
+ * lowest and highest id, or, counted from the other side of the instant, the ids past that side's
+ * (range-count.ts). A walk in id order starts there instead of at the tenant's first row.
  * Dates grow with ids (a row is stamped when it is inserted), so a late range's matches are the
  * last ids: a walk from the tenant's first row met none of them, and the page was read among all
  * the matches (a second scan as long as the count's). The two aggregates cost about a tenth more
@@ -77,6 +79,14 @@ const COMPARE: Readonly<Record<string, string>> = {
   GreaterThanOrEqual: '>=',
   LessThan: '<',
   LessThanOrEqual: '<=',
+};
+
+/** The operator of the other side of a date range's instant (the rows without a stamp are on neither). */
+const OTHER_SIDE: Readonly<Record<string, ListFilter['operator']>> = {
+  GreaterThan: 'LessThanOrEqual',
+  GreaterThanOrEqual: 'LessThan',
+  LessThan: 'GreaterThanOrEqual',
+  LessThanOrEqual: 'GreaterThan',
 };
 
 /** Makes `%`, `_` and the escape character `\` literal in a LIKE pattern. */
@@ -154,6 +164,29 @@ function compileSemi(col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']>
 }
 
 /**
+ * The count (and, for a date range, the count answering its `IdSpan`) of a filter on a counted
+ * table that may be counted from the smaller side of its value (range-count.ts): a date range, or
+ * an Equal on a number with an index for its counts (`status`, `department_id`). `scope` is the
+ * terms before the filter's, `matches` the filter's term, `value` its value's placeholder.
+ * Undefined for any other filter.
+ */
+function sidedCount(def: PgListDef, col: PgColumnDef, filter: ListFilter, terms: { scope: string; matches: string; value: string }, withTrashed: boolean) {
+  if (!def.counted || col.join) return undefined;
+  const parts = { from: def.from, id: def.idColumn, tenant: '$1', counted: def.counted, withTrashed, column: col.sql, ...terms };
+  const other = (operator: ListFilter['operator']) => compileFilter(col, { ...filter, operator }, () => terms.value);
+  const opposite = OTHER_SIDE[filter.operator];
+  if (col.type === 'date' && opposite) {
+    const range = { ...parts, others: [other(opposite)], later: opposite.startsWith('Less') };
+    return { count: rangeCountSql(range), spanCount: rangeSpanCountSql(range) };
+  }
+  const attribute = /^(?:\w+\.)?(\w+)$/.exec(col.sql)?.[1];
+  if (col.type === 'integer' && filter.operator === 'Equal' && col.countIndex && attribute) {
+    return { count: equalCountSql({ ...parts, others: [other('LessThan'), other('GreaterThan')], table: def.counted, attribute }) };
+  }
+  return undefined;
+}
+
+/**
  * Whether the planner's guess of how many rows a filter matches is no guide to where they lie in
  * id order: a date range (dates grow with ids, so a late range lies at the end) or a Contains of 1
  * or 2 characters (estimated as a third of the rows, however rare). For an id-ordered page the
@@ -213,6 +246,8 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const where = [`${def.tenantColumn} = $1`];
   if (!query.with_trashed) where.push(`${def.deletedColumn} IS NULL`);
   let filterJoins = '';
+  // A filter counted from the smaller side of its value (`sidedCount`).
+  let sided: ReturnType<typeof sidedCount>;
   const tables = tablesOf(def.from);
   let texts: ReturnType<typeof containsThroughTexts>;
   if (query.filter) {
@@ -224,7 +259,9 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
       where.push(compileSemi({ ...col, semi: col.semi }, query.filter, bind));
       tables.push(col.semi.table);
     } else {
+      const scope = where.join(' AND ');
       where.push(compileFilter(col, query.filter, bind));
+      sided = sidedCount(def, col, query.filter, { scope, matches: where[where.length - 1], value: `$${values.length}` }, query.with_trashed);
       if (col.join) filterJoins = def.joins ?? '';
       tables.push(...tablesOf(filterJoins));
     }
@@ -236,13 +273,11 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const amongMatches = byId && query.filter !== null && scattered(query.filter);
   const counted = (columns: string) => ({ text: `SELECT count(*) AS n${columns} FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] });
   // Unfiltered, the sum of the tenant's bucket counters answers (store/list-counts.ts) instead of a count of the tenant's index entries.
-  const count = texts
-    ? { text: texts.count, values: [...values] }
-    : !query.filter && def.counted
-      ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] }
-      : counted('');
+  const unfiltered = !query.filter && def.counted ? { text: counterTotalSql(def.counted, query.with_trashed, '$1'), values: [tenantId] } : undefined;
+  const count = texts ? { text: texts.count, values: [...values] } : (unfiltered ?? (sided ? { text: sided.count, values: [...values] } : counted('')));
   // A date range's count may answer its `IdSpan` too (a short Contains matches all over the ids).
-  const spanCount = amongMatches && query.filter?.operator !== 'Contains' ? counted(`, min(${def.idColumn}) AS lo, max(${def.idColumn}) AS hi`) : undefined;
+  const spanOf = () => (sided?.spanCount ? { text: sided.spanCount, values: [...values] } : counted(`, min(${def.idColumn}) AS lo, max(${def.idColumn}) AS hi`));
+  const spanCount = amongMatches && query.filter?.operator !== 'Contains' ? spanOf() : undefined;
   // Every match lies within the span: the page's ids are looked for there alone.
   const inSpan = span && amongMatches ? [`${def.idColumn} BETWEEN ${bind(span.lo)} AND ${bind(span.hi)}`] : [];
   const pageWhere = [...where, ...inSpan].join(' AND ');

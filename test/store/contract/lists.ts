@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { User } from '../../../src/contract/index.js';
+import type { Operator, User } from '../../../src/contract/index.js';
 import type { DataStore } from '../../../src/store/port.js';
 import { eachStore, f, type Fixture, fixture, q, type StoreFactory } from './fixtures.js';
 
@@ -75,6 +75,29 @@ export function listContract(factory: StoreFactory) {
       expect(await users(q({ filter: f('deleted_at', 'date', 'NotNull') }))).toEqual([]);
       expect(await users(q({ filter: f('deleted_at', 'date', 'NotNull'), with_trashed: true }))).toEqual(['Hopper']);
       expect((await users(q({ filter: f('deleted_at', 'date', 'IsNull'), with_trashed: true }))).length).toBe(6);
+    });
+
+    it('date ranges leave out NULL stamps and trashed rows, whichever side of the instant holds more rows', async () => {
+      const listed = async (attribute: string, operator: Operator, value: string, with_trashed = false) => {
+        const { rows, total } = await store.users.list(fx.a, q({ filter: f(attribute, 'date', operator, value), with_trashed }));
+        return { names: rows.map((r) => r.last_name), total };
+      };
+      const hopper = { names: ['Hopper'], total: 1 };
+      const none = { names: [], total: 0 };
+      // deleted_at is NULL on every live row
+      expect(await listed('deleted_at', 'GreaterThan', '2025-01-01T00:00:00.000Z', true)).toEqual(hopper);
+      expect(await listed('deleted_at', 'LessThan', '2026-01-01T00:00:00.000Z', true)).toEqual(hopper);
+      expect(await listed('deleted_at', 'GreaterThanOrEqual', '2025-02-01T00:00:00.000Z', true)).toEqual(hopper);
+      expect(await listed('deleted_at', 'LessThanOrEqual', '2025-02-01T00:00:00.000Z', true)).toEqual(hopper);
+      expect(await listed('deleted_at', 'LessThan', '2025-02-01T00:00:00.000Z', true)).toEqual(none);
+      expect(await listed('deleted_at', 'LessThan', '2026-01-01T00:00:00.000Z')).toEqual(none);
+      expect(await listed('deleted_at', 'GreaterThan', '2020-01-01T00:00:00.000Z')).toEqual(none);
+      // Hopper (created 2025-01-05) is trashed
+      expect(await listed('created_at', 'GreaterThan', '2024-12-31T00:00:00.000Z')).toEqual({ names: ['Lovelace', 'Turing', '50%_off', '50xyoff', 'a\\b', 'Zuse'], total: 6 });
+      expect(await listed('created_at', 'GreaterThan', '2025-01-01T00:00:00.000Z', true)).toEqual({ names: ['Turing', '50%_off', '50xyoff', 'a\\b', 'Hopper', 'Zuse'], total: 6 });
+      expect(await listed('created_at', 'LessThan', '2025-01-06T00:00:00.000Z', true)).toEqual({ names: ['Lovelace', 'Turing', '50%_off', '50xyoff', 'a\\b', 'Hopper'], total: 6 });
+      expect(await listed('created_at', 'LessThanOrEqual', '2025-01-06T00:00:00.000Z')).toEqual({ names: ['Lovelace', 'Turing', '50%_off', '50xyoff', 'a\\b', 'Zuse'], total: 6 });
+      expect(await listed('created_at', 'GreaterThanOrEqual', '2025-01-07T00:00:00.000Z', true)).toEqual(none);
     });
 
     it('with_trashed includes soft-deleted rows; the default excludes them', async () => {

@@ -1,14 +1,12 @@
-import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../../src/contract/index.js';
-import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js';
+import { openPostgresStore } from '../../../src/store/postgres/index.js';
 import { compileList, WALK_ROWS } from '../../../src/store/postgres/list-query.js';
 import { PG_CUSTOMER_LIST_DEF } from '../../../src/store/postgres/people.js';
 import { USER_LIST_DEF } from '../../../src/store/rows/users.js';
-import { createMigratedDatabase, type TestDatabase } from '../../pg/database.js';
 import { f, q } from '../contract/fixtures.js';
 import { SPAN_RANGES, spanProbes, spanRows, type SpanRange, type SpanRow } from '../span-fixture.js';
-import { connect } from './databases.js';
+import { loadedStore, sidesRun } from './loaded-store.js';
 
 /**
  * PostgreSQL's date ranges in id order walk for their page within the matches' id span, which the
@@ -17,14 +15,8 @@ import { connect } from './databases.js';
  * tenant's rows interleaved, in both directions, with trashed rows, on pages past the first and
  * past the middle (read from the end).
  */
-let db: TestDatabase;
-let client: pg.Client;
-let store: PostgresStore;
 const { tenants, users, customers } = spanRows();
-
-beforeAll(async () => {
-  db = await createMigratedDatabase();
-  client = await connect(db.url);
+const fx = loadedStore(async (client) => {
   await client.query(`INSERT INTO tenants (id, created_at) SELECT unnest($1::bigint[]), '2020-01-01T00:00:00.000Z'`, [Object.values(tenants)]);
   for (const [table, rows] of [['users', users], ['customers', customers]] as const) {
     const column = (key: keyof SpanRow) => rows.map((r) => r[key]);
@@ -35,18 +27,11 @@ beforeAll(async () => {
       [column('id'), column('tenant_id'), column('created_at'), column('updated_at'), column('deleted_at')],
     );
   }
-  await client.query('VACUUM (ANALYZE) users, customers');
-  store = await openPostgresStore(db.url);
-}, 60_000);
-afterAll(async () => {
-  await store?.close();
-  await client?.end();
-  await db?.drop();
 });
 
 /** The matching ids of the plain query, in id order. */
 async function matching(table: string, tenant: number, attribute: string, operator: SpanRange, value: string, trashed: boolean): Promise<number[]> {
-  const { rows } = await client.query<{ id: string }>(
+  const { rows } = await fx.client.query<{ id: string }>(
     `SELECT id FROM ${table} WHERE tenant_id = $1 ${trashed ? '' : 'AND deleted_at IS NULL'} AND ${attribute} ${SPAN_RANGES[operator]} $2 ORDER BY id`,
     [tenant, value],
   );
@@ -59,7 +44,7 @@ describe('PostgreSQL date ranges within the id span of their matches', () => {
     ['customers', customers],
   ] as const) {
     it(`answers the plain query's rows, order and total for ${table}`, async () => {
-      const list = (tenant: number, query: ListQuery) => (table === 'users' ? store.users.list(tenant, query) : store.customers.list(tenant, query));
+      const list = (tenant: number, query: ListQuery) => (table === 'users' ? fx.store.users.list(tenant, query) : fx.store.customers.list(tenant, query));
       for (const tenant of Object.values(tenants)) {
         for (const attribute of ['created_at', 'updated_at'] as const) {
           for (const value of spanProbes(rows, tenant, attribute)) {
@@ -90,25 +75,25 @@ describe('PostgreSQL date ranges within the id span of their matches', () => {
     const query = q({ filter: f('created_at', 'date', 'GreaterThan', value), page_size: 15 });
     const all = await matching('users', tenant, 'created_at', 'GreaterThan', value, false);
     const { spanCount, walk } = compileList(USER_LIST_DEF, tenant, query);
-    const counted = (await client.query<{ n: string; lo: string; hi: string }>(spanCount!)).rows[0];
+    const counted = (await fx.client.query<{ n: string; lo: string; hi: string }>(spanCount!)).rows[0];
     expect(counted).toEqual({ n: String(all.length), lo: String(all[0]), hi: String(all[all.length - 1]) });
     // The tenant's rows before the first match are more than a walk reads.
     expect(users.filter((r) => r.tenant_id === tenant && r.deleted_at === null && r.id < all[0]).length).toBeGreaterThan(WALK_ROWS);
     const walked = async (over: Partial<ListQuery>, span?: { lo: number; hi: number }) => {
       const { walk } = compileList(USER_LIST_DEF, tenant, { ...query, ...over }, all.length, span);
-      return (await client.query<{ id: string }>(walk!.page)).rows.map((r) => Number(r.id));
+      return (await fx.client.query<{ id: string }>(walk!.page)).rows.map((r) => Number(r.id));
     };
     const span = { lo: all[0], hi: all[all.length - 1] };
     expect(await walked({}, span)).toEqual(all.slice(0, 15));
     expect(await walked({})).toEqual([]);
     // not counted yet, the walk from the tenant's first row finds none either
-    expect((await client.query(walk!.page)).rows).toEqual([]);
+    expect((await fx.client.query(walk!.page)).rows).toEqual([]);
     expect(await walked({ order_direction: 'desc' }, span)).toEqual([...all].reverse().slice(0, 15));
     expect(await walked({ page_number: 3 }, span)).toEqual(all.slice(30, 45));
   });
 
   it("counts a late range with its id span after a walk from the tenant's first row fell short, and walks from the first match; an early range's walk answers before a plain count", async () => {
-    const other = await openPostgresStore(db.url);
+    const other = await openPostgresStore(fx.url);
     try {
       const sent: string[] = [];
       other.lists.pool.on('connect', (connection) => {
@@ -128,7 +113,7 @@ describe('PostgreSQL date ranges within the id span of their matches', () => {
         const all = await matching('users', tenant, 'created_at', operator, value, false);
         expect({ total: got.total, ids: got.rows.map((r) => r.id) }).toEqual({ total: all.length, ids: all.slice(0, 15) });
         return {
-          counts: sent.filter((t) => t.startsWith('SELECT count(*) AS n')).map((t) => (t.includes('min(') ? 'span' : 'plain')),
+          counts: sent.filter((t) => t.startsWith('WITH est AS')).map((t) => (t.includes('bound AS') ? 'span' : 'plain')),
           walks: sent.filter((t) => t.includes('AS walked')).map((t) => (t.includes('BETWEEN') ? 'in span' : 'from the first row')),
           sorted: sent.some((t) => t.includes('AS matched')),
         };
@@ -142,18 +127,79 @@ describe('PostgreSQL date ranges within the id span of their matches', () => {
     }
   });
 
+  it('counts a range from the smaller side of its instant: exact totals with NULL stamps, trashed rows and with_trashed; a span only where no match lies among the other side', async () => {
+    const operators = Object.keys(SPAN_RANGES) as SpanRange[];
+    let unspanned = 0;
+    for (const [table, rows, def] of [
+      ['users', users, USER_LIST_DEF],
+      ['customers', customers, PG_CUSTOMER_LIST_DEF],
+    ] as const) {
+      for (const tenant of Object.values(tenants)) {
+        // deleted_at: NULL on live rows, one stamp on every 13th
+        const probes = {
+          created_at: spanProbes(rows, tenant, 'created_at'),
+          updated_at: spanProbes(rows, tenant, 'updated_at'),
+          deleted_at: ['2025-01-01T00:00:00.000Z', '2025-06-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],
+        };
+        for (const [attribute, values] of Object.entries(probes)) {
+          for (const value of values) {
+            for (const operator of operators) {
+              for (const with_trashed of [false, true]) {
+                const all = await matching(table, tenant, attribute, operator, value, with_trashed);
+                const { count, spanCount } = compileList(def, tenant, q({ filter: f(attribute, 'date', operator, value), with_trashed }));
+                const counted = (await fx.client.query<{ n: string }>(count)).rows[0];
+                const spanned = (await fx.client.query<{ n: string; lo: string | null; hi: string | null }>(spanCount!)).rows[0];
+                const at = { table, tenant, attribute, value, operator, with_trashed };
+                expect({ ...at, n: Number(counted.n), spanned: Number(spanned.n) }).toEqual({ ...at, n: all.length, spanned: all.length });
+                if (spanned.lo === null || spanned.hi === null) {
+                  if (all.length > 0) unspanned++;
+                } else if (all.length > 0) {
+                  expect({ ...at, lo: Number(spanned.lo) <= all[0], hi: Number(spanned.hi) >= all[all.length - 1] }).toEqual({ ...at, lo: true, hi: true });
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    // the shuffled tenant's and the imported rows' stamps do not follow the ids
+    expect(unspanned).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('counts the other side when the matches are the larger, and answers the span past it when the stamps follow the ids', async () => {
+    const tenant = tenants.other;
+    const own = users.filter((r) => r.tenant_id === tenant && r.deleted_at === null);
+    const [early, , late] = spanProbes(users, tenant, 'created_at');
+    const cases = [
+      ['GreaterThan', early, { direct: false, other: true }],
+      ['LessThan', late, { direct: false, other: true }],
+      ['GreaterThan', late, { direct: true, other: false }],
+      ['LessThan', early, { direct: true, other: false }],
+    ] as const;
+    for (const [operator, value, sides] of cases) {
+      const all = await matching('users', tenant, 'created_at', operator, value, false);
+      const { spanCount } = compileList(USER_LIST_DEF, tenant, q({ filter: f('created_at', 'date', operator, value) }));
+      expect({ operator, value, sides: await sidesRun(fx.client, spanCount!) }).toEqual({ operator, value, sides });
+      const counted = (await fx.client.query<{ n: string; lo: string; hi: string }>(spanCount!)).rows[0];
+      // counted from the matches, their first and last ids; from the other side, the ids past its last (before its first) up to the tenant's last (from its first)
+      const others = own.filter((r) => !all.includes(r.id)).map((r) => r.id);
+      const span = !sides.other ? [all[0], all[all.length - 1]] : operator === 'GreaterThan' ? [others[others.length - 1] + 1, own[own.length - 1].id] : [own[0].id, others[0] - 1];
+      expect({ operator, counted }).toEqual({ operator, counted: { n: String(all.length), lo: String(span[0]), hi: String(span[1]) } });
+    }
+  });
+
   it('counts index-only, and walks by id within the span', async () => {
     // a late instant: its few matches are what the planner reads through the created_at index at this size, as it does at a million
     const query = q({ filter: f('created_at', 'date', 'GreaterThan', '2024-01-08T23:00:00.000Z'), page_size: 15 });
     const plan = async (statement: { text: string; values: unknown[] }) => {
-      await client.query('BEGIN');
+      await fx.client.query('BEGIN');
       try {
-        await client.query('SET LOCAL enable_seqscan = off');
-        await client.query('SET LOCAL enable_bitmapscan = off');
-        const { rows } = await client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${statement.text}`, values: statement.values });
+        await fx.client.query('SET LOCAL enable_seqscan = off');
+        await fx.client.query('SET LOCAL enable_bitmapscan = off');
+        const { rows } = await fx.client.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${statement.text}`, values: statement.values });
         return rows.map((r) => r['QUERY PLAN']).join('\n');
       } finally {
-        await client.query('ROLLBACK');
+        await fx.client.query('ROLLBACK');
       }
     };
     for (const [def, index] of [
@@ -161,9 +207,11 @@ describe('PostgreSQL date ranges within the id span of their matches', () => {
       [PG_CUSTOMER_LIST_DEF, 'customers'],
     ] as const) {
       const c = compileList(def, tenants.interleaved, query, 1000, { lo: 5000, hi: 9000 });
-      expect(c.count.text).toMatch(/^SELECT count\(\*\) AS n FROM/);
-      expect(c.spanCount!.text).toMatch(/^SELECT count\(\*\) AS n, min\([uc]\.id\) AS lo, max\([uc]\.id\) AS hi FROM/);
-      expect(await plan(c.spanCount!)).toMatch(new RegExp(`Index Only Scan using ${index}_created on`));
+      // counted from either side of the instant (range-count.ts); the late instant's matches through the stamp's index
+      expect(c.count.text).toMatch(/^WITH est AS MATERIALIZED .* direct AS MATERIALIZED \(SELECT count\(\*\) AS n FROM/s);
+      expect(c.spanCount!.text).toMatch(/direct AS MATERIALIZED \(SELECT count\(\*\) AS n, min\([uc]\.id\) AS lo, max\([uc]\.id\) AS hi FROM/);
+      const counting = await plan(c.spanCount!);
+      expect(counting).toMatch(new RegExp(`CTE direct\\n[^\\n]*\\n(\\s+->[^\\n]*\\n)*?\\s+->\\s+(Parallel )?Index Only Scan using ${index}_created on`));
       // the span bounds the index scan (the tenant index's or the primary key's, as the planner likes), not a filter after it
       expect(await plan(c.walk!.page)).toMatch(new RegExp(`Index Scan using ${index}_(tenant|pkey) on [^\\n]+\\n\\s+Index Cond: \\([^\\n]*\\(id >= '5000'::bigint\\) AND \\(id <= '9000'::bigint\\)\\)`));
     }
