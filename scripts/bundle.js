@@ -41,9 +41,8 @@ const noDynamicCommonJs = {
 
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
-  // The read worker `serve` starts (src/store/sqlite/read-pool.ts) and the bulk seed's row worker (src/admin/seed/bulk.ts)
-  // are loaded beside the chunks, as dist/bundle/read-worker.js and dist/bundle/rows-worker.js.
-  entryPoints: { confctl: 'src/cli/entry.ts', 'read-worker': 'src/store/sqlite/read-worker.ts', 'rows-worker': 'src/admin/seed/rows-worker.ts' },
+  // The read worker `serve` starts (src/store/sqlite/read-pool.ts) is loaded beside the chunks, as dist/bundle/read-worker.js.
+  entryPoints: { confctl: 'src/cli/entry.ts', 'read-worker': 'src/store/sqlite/read-worker.ts' },
   outdir: OUT,
   bundle: true,
   splitting: true,

@@ -26,8 +26,6 @@ import type {
 } from './types.js';
 import type { AtomicOptions, Steps } from './steps.js';
 import type { SnapshotStore } from './snapshots.js';
-import type { PreparedUser } from './rows/users.js';
-import type { PreparedCustomer } from './rows/customers.js';
 
 /**
  * A value now or a promise of it. The port's methods answer `Awaitable`s and callers always
@@ -138,11 +136,6 @@ export interface BulkRows<P> {
    * customers (either may draw lazily from one source); fewer than `count` throws.
    */
   rows(plan: P): { users: BulkTable<UserInsert>; customers: BulkTable<CustomerInsert> };
-  /**
-   * The same rows already converted to what the store writes (e.g. made on another thread while
-   * the store inserts), for a store that takes them (SQLite); it then calls this instead of `rows`.
-   */
-  prepared?(plan: P): { users: BulkTable<PreparedUser>; customers: BulkTable<PreparedCustomer> };
 }
 
 /** `count` rows of one table to load (see `BulkRows`). */

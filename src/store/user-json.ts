@@ -54,22 +54,3 @@ export const idOfUserJson = (text: string): number | undefined => {
  * over every code point in test/store/postgres/json.test.ts).
  */
 export const PG_USER_JSON = jsonSelect(USER_JSON_FIELDS, (sql) => `coalesce(to_json(${sql})::text, 'null')`);
-
-const [ID_FIELD, ...FIELDS_AFTER_ID] = USER_JSON_FIELDS;
-if (ID_FIELD[0] !== 'id') throw new Error('a user\'s JSON text starts with its id');
-
-/**
- * The JSON text of `userJsonText` after `{"id":N,`, from the user's stored columns, `name` and
- * `department_name`: what a bulk load can make before it knows the row's id (on another thread).
- */
-export function userJsonAfterId(u: Record<string, unknown>): string {
-  const parts = FIELDS_AFTER_ID.map(([key, , raw]) => {
-    if (!(key in u)) throw new Error(`no value for the user's JSON field ${key}`);
-    const value = u[key];
-    return `"${key}":${raw ? ((value as string | null) ?? 'null') : JSON.stringify(value)}`;
-  });
-  return `${parts.join(',')}}`;
-}
-
-/** The JSON text migration 8's trigger stores for the user `id` whose text after its id is `afterId`. */
-export const userJsonText = (id: number, afterId: string) => `{"id":${id},${afterId}`;

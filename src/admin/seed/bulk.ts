@@ -1,12 +1,7 @@
 import type { WorkHours } from '../../contract/index.js';
 import type { CustomerInsert, UserInsert } from '../../store/types.js';
-import type { MessagePort, Worker } from 'node:worker_threads';
-import { andThen, recovering } from '../../store/steps.js';
-import type { Awaitable, BulkTable, DataStore } from '../../store/port.js';
-import { spawnModuleWorker } from '../../store/module-worker.js';
-import type { PreparedCustomer } from '../../store/rows/customers.js';
-import type { PreparedUser } from '../../store/rows/users.js';
-import { rowChannel, type RowSender } from './row-channel.js';
+import { andThen } from '../../store/steps.js';
+import type { Awaitable, DataStore } from '../../store/port.js';
 import { BULK_DEPARTMENTS, FIRST_NAMES, emailPart, LAST_NAMES, PLACES, STREETS, TIMEZONES } from './names.js';
 import { Prng } from './prng.js';
 import { DEFAULT_ROLES, defaultRoleSteps, seedLock } from './roles.js';
@@ -22,8 +17,6 @@ const MAIN_DEPARTMENT_SHARE = 0.6;
 /** What the rows of one bulk seed depend on besides the draws: the tenant's departments and the rows already there. */
 export interface BulkPlan {
   departments: number[];
-  /** The departments' names, in the order of `departments`. */
-  departmentNames: string[];
   /** The departments are the seeder's own (BULK_DEPARTMENTS): most users go to the first. */
   skewed: boolean;
   userBase: number;
@@ -38,15 +31,15 @@ export interface BulkPlan {
 export function* bulkPlanSteps(tenantId: number): Steps<BulkPlan> {
   const all = { page_size: 1, page_number: 1, with_trashed: true, order_by: 'id', order_direction: 'asc' as const, filter: null };
   yield* defaultRoleSteps(tenantId);
-  const listed = yield* ask((s) => s.departments.list(tenantId));
-  const skewed = listed.length === 0;
+  const departments = (yield* ask((s) => s.departments.list(tenantId))).map((d) => d.id);
+  const skewed = departments.length === 0;
   if (skewed) {
     const stamp = new Date(BASE).toISOString();
-    for (const name of BULK_DEPARTMENTS) listed.push(yield* withStepClock(() => stamp, ask((s) => s.departments.create(tenantId, name))));
+    for (const name of BULK_DEPARTMENTS) departments.push((yield* withStepClock(() => stamp, ask((s) => s.departments.create(tenantId, name)))).id);
   }
   const userBase = (yield* ask((s) => s.users.list(tenantId, all))).total;
   const customerBase = (yield* ask((s) => s.customers.list(tenantId, all))).total;
-  return { departments: listed.map((d) => d.id), departmentNames: listed.map((d) => d.name), skewed, userBase, customerBase };
+  return { departments, skewed, userBase, customerBase };
 }
 
 /** One draw: evenly over `plan.departments`, or with `skewed` MAIN_DEPARTMENT_SHARE of it on the first and the rest evenly. */
@@ -118,95 +111,24 @@ export function* bulkCustomers(rnd: Prng, plan: BulkPlan, count: number): Genera
   }
 }
 
-/** Seeds of at least this many rows (users and customers) make them on a worker thread by default. */
-const WORKER_FROM_ROWS = 20_000;
-
-export interface SeedBulkOptions {
-  /** Make the rows on a worker thread while the store inserts (default: seeds of WORKER_FROM_ROWS rows or more). */
-  worker?: boolean;
-  /** Starts the row worker (tests give a failing one); `startRowsWorker`'s default spawns ./rows-worker. */
-  spawn?: (data: RowsWorkerData, transfer: MessagePort[]) => Worker;
-}
-
 /**
  * Inserts `users` users and `customers` customers into a tenant in one transaction, for load
  * tests and benchmarks: `bulkUsers` and `bulkCustomers` after `bulkPlanSteps`, through the
- * store's bulk loader (`DataStore.bulkLoad`), under the tenant's seed lock. With a worker (see
- * `startRowsWorker`), a store that takes prepared rows gets them from it; the rows are the same.
+ * store's bulk loader (`DataStore.bulkLoad`), under the tenant's seed lock.
  */
-export function seedBulk(
-  store: DataStore,
-  tenantId: number,
-  counts: { users: number; customers: number },
-  options: SeedBulkOptions = {},
-): Awaitable<{ users: number; customers: number }> {
-  let worker: Worker | undefined;
-  const stop = () => void worker?.terminate();
-  const useWorker = options.worker ?? counts.users + counts.customers >= WORKER_FROM_ROWS;
-  return andThen(
-    recovering(
-      () =>
-        store.bulkLoad({
-          tenantId,
-          locks: [seedLock(tenantId)],
-          plan: bulkPlanSteps(tenantId),
-          rows: (plan) => {
-            const rnd = bulkDraws(tenantId);
-            return {
-              users: { count: counts.users, rows: bulkUsers(rnd, plan, counts.users) },
-              customers: { count: counts.customers, rows: bulkCustomers(rnd, plan, counts.customers) },
-            };
-          },
-          prepared: useWorker
-            ? (plan) => {
-                const started = startRowsWorker(tenantId, plan, counts, options.spawn);
-                worker = started.worker;
-                return started.tables;
-              }
-            : undefined,
-        }),
-      (err) => {
-        stop();
-        throw err;
+export const seedBulk = (store: DataStore, tenantId: number, counts: { users: number; customers: number }): Awaitable<{ users: number; customers: number }> =>
+  andThen(
+    store.bulkLoad({
+      tenantId,
+      locks: [seedLock(tenantId)],
+      plan: bulkPlanSteps(tenantId),
+      rows: (plan) => {
+        const rnd = bulkDraws(tenantId);
+        return {
+          users: { count: counts.users, rows: bulkUsers(rnd, plan, counts.users) },
+          customers: { count: counts.customers, rows: bulkCustomers(rnd, plan, counts.customers) },
+        };
       },
-    ),
-    () => {
-      stop();
-      return { users: counts.users, customers: counts.customers };
-    },
+    }),
+    () => ({ users: counts.users, customers: counts.customers }),
   );
-}
-
-/** What the row worker (./rows-worker.ts) is given: the seed, and the channels it posts the users and then the customers on. */
-export interface RowsWorkerData {
-  tenantId: number;
-  plan: BulkPlan;
-  counts: { users: number; customers: number };
-  users: RowSender;
-  customers: RowSender;
-}
-
-/**
- * Starts the row worker: it draws the seed's rows and converts them to the rows the store writes
- * (`prepareUser`, `prepareCustomer`) on the second core, while the loader inserts. Answers the
- * tables as the loader reads them (synchronously, see ./row-channel.ts); a worker that fails or
- * ends early makes the load throw, so its transaction leaves nothing behind.
- */
-function startRowsWorker(
-  tenantId: number,
-  plan: BulkPlan,
-  counts: { users: number; customers: number },
-  spawn = (data: RowsWorkerData, transfer: MessagePort[]) => spawnModuleWorker(import.meta.url, 'rows-worker', { workerData: data, transferList: transfer }),
-): { worker: Worker; tables: { users: BulkTable<PreparedUser>; customers: BulkTable<PreparedCustomer> } } {
-  const users = rowChannel();
-  const customers = rowChannel();
-  const worker = spawn({ tenantId, plan, counts, users: users.sender, customers: customers.sender }, [users.sender.port, customers.sender.port]);
-  worker.unref();
-  return {
-    worker,
-    tables: {
-      users: { count: counts.users, rows: users.receive(counts.users, 'users') },
-      customers: { count: counts.customers, rows: customers.receive(counts.customers, 'customers') },
-    },
-  };
-}

@@ -69,11 +69,3 @@ export function customerRow(input: CustomerInsert): Record<string, unknown> {
 }
 
 export const addressParams = (a: Partial<Address> | null | undefined) => Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, a?.[f] ?? null]));
-
-/** A customer as a bulk load writes it, made ahead of the load (possibly on another thread): `customerRow`'s values in CUSTOMER_COLUMNS order. */
-export type PreparedCustomer = unknown[];
-
-export function prepareCustomer(input: CustomerInsert): PreparedCustomer {
-  const stored = customerRow(input);
-  return CUSTOMER_COLUMNS.map((c) => stored[c]);
-}

@@ -3,7 +3,6 @@ import type { User, WorkHours } from '../../contract/index.js';
 import type { UserInsert } from '../types.js';
 import { nowIso } from '../util.js';
 import type { ListDef } from './list-def.js';
-import { userJsonAfterId } from '../user-json.js';
 
 export type UserRow = Omit<User, 'work_hours'> & { work_hours: string | null };
 
@@ -65,17 +64,3 @@ export function userRow(input: UserInsert) {
 
 /** The columns of `userRow`, in its order. */
 export const USER_COLUMNS = Object.keys(userRow({ first_name: '', last_name: '', email: '', created_at: '' }));
-
-/**
- * A user as a bulk load writes it, made ahead of the load (possibly on another thread): `userRow`'s
- * values in USER_COLUMNS order, then its JSON text after the id (`userJsonAfterId`).
- */
-export type PreparedUser = unknown[];
-
-/** `input` as a `PreparedUser`, in the department named `departmentName` (null without one). */
-export function prepareUser(input: UserInsert, departmentName: string | null): PreparedUser {
-  const stored = userRow(input);
-  const row: PreparedUser = USER_COLUMNS.map((c) => stored[c as keyof typeof stored]);
-  row.push(userJsonAfterId({ ...stored, name: `${stored.first_name} ${stored.last_name}`, department_name: departmentName }));
-  return row;
-}

@@ -65,16 +65,9 @@ export function openStore(location: string): SqliteStore {
     // Answered at once; `bulk.load` makes the load durable before it returns.
     bulkLoad<P>(this: SqliteStore, load: BulkRows<P>): void {
       this.bulk.load((bulk) => {
-        const plan = runSteps(this, load.plan);
-        if (load.prepared) {
-          const { users, customers } = load.prepared(plan);
-          bulk.preparedUsers(load.tenantId, users.count, users.rows);
-          bulk.preparedCustomers(load.tenantId, customers.count, customers.rows);
-        } else {
-          const { users, customers } = load.rows(plan);
-          bulk.users(load.tenantId, users.count, users.rows);
-          bulk.customers(load.tenantId, customers.count, customers.rows);
-        }
+        const { users, customers } = load.rows(runSteps(this, load.plan));
+        bulk.users(load.tenantId, users.count, users.rows);
+        bulk.customers(load.tenantId, customers.count, customers.rows);
       });
     },
     setBusyTimeout: (ms: number) => void db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`),

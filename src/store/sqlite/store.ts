@@ -2,8 +2,6 @@
 import type { BulkRows, CommitGroups, DataStore, UnitsOfWork } from '../port.js';
 import type { AtomicOptions, Steps } from '../steps.js';
 import type { ListMode } from './list-query.js';
-import type { PreparedUser } from '../rows/users.js';
-import type { PreparedCustomer } from '../rows/customers.js';
 import type { SnapshotStore } from '../snapshots.js';
 import type {
   AccessKeyRepo,
@@ -131,8 +129,4 @@ export interface BulkRepo {
 export interface BulkLoad {
   users(tenantId: number, count: number, rows: Iterable<UserInsert>, options?: { deferIndexes?: boolean }): number;
   customers(tenantId: number, count: number, rows: Iterable<CustomerInsert>, options?: { deferIndexes?: boolean }): number;
-  /** `users` for rows already converted (`prepareUser`); the loader writes into them. */
-  preparedUsers(tenantId: number, count: number, rows: Iterable<PreparedUser>, options?: { deferIndexes?: boolean }): number;
-  /** `customers` for rows already converted (`prepareCustomer`); the loader writes into them. */
-  preparedCustomers(tenantId: number, count: number, rows: Iterable<PreparedCustomer>, options?: { deferIndexes?: boolean }): number;
 }

@@ -1,12 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seedBulk } from '../../../src/admin/seed/index.js';
-import { bulkCustomers, bulkDraws, bulkPlanSteps, bulkUsers, type RowsWorkerData } from '../../../src/admin/seed/bulk.js';
-import { spawnModuleWorker } from '../../../src/store/module-worker.js';
+import { bulkCustomers, bulkDraws, bulkPlanSteps, bulkUsers } from '../../../src/admin/seed/bulk.js';
 import { BULK_DEPARTMENTS } from '../../../src/admin/seed/names.js';
 import { runSteps } from '../../../src/admin/steps.js';
 import { q } from '../../store/contract/fixtures.js';
@@ -88,12 +86,12 @@ function loadDirect(store: SqliteStore, tenantId: number, counts: { users: numbe
 }
 
 describe('seedBulk', () => {
-  it.each([false, true])('stores the rows the seeder stored before its bulk loader (digests taken from that code); rows made on a worker thread: %s', (worker) => {
-    const store = open(worker ? undefined : ':memory:');
+  it('stores the rows the seeder stored before its bulk loader (digests taken from that code)', () => {
+    const store = open(':memory:');
     const t = store.tenants.create('golden.test').id;
     for (const n of ['Engineering', 'Sales', 'Support']) store.departments.create(t, n);
-    atOnce(seedBulk(store, t, { users: 400, customers: 300 }, { worker }));
-    atOnce(seedBulk(store, t, { users: 100, customers: 50 }, { worker }));
+    atOnce(seedBulk(store, t, { users: 400, customers: 300 }));
+    atOnce(seedBulk(store, t, { users: 100, customers: 50 }));
     const users = store.users.list(t, all).rows;
     const customers = store.customers.list(t, all).rows;
     const json = users.map((u) => store.users.getJson(t, u.id) ?? `deleted ${u.id}`);
@@ -124,35 +122,6 @@ describe('seedBulk', () => {
     rowByRow(stepped, tenants[0], { users: 500, customers: 500 });
     loadDirect(deferred, tenants[1], { users: 500, customers: 500 }, true);
     expect(contents(deferred, tenants[1])).toEqual(contents(stepped, tenants[0]));
-  });
-
-  it('rows made on a worker thread are the rows made on the main thread, with deferred index builds and without', () => {
-    const [main, worker] = [open(), open()];
-    const tenants = [main, worker].map((s) => s.tenants.create('bulk.test').id);
-    // 20,000 + 20,000 defers both tables' index builds (DEFER_FROM_ROWS); the second seed into them does not.
-    for (const counts of [{ users: 20_000, customers: 20_000 }, { users: 1500, customers: 2500 }]) {
-      atOnce(seedBulk(main, tenants[0], counts, { worker: false }));
-      atOnce(seedBulk(worker, tenants[1], counts, { worker: true }));
-    }
-    const expected = contents(main, tenants[0]);
-    expect([expected.users.length, expected.customers.length]).toEqual([21_500, 22_500]);
-    expect(contents(worker, tenants[1])).toEqual(expected);
-  });
-
-  it.each([
-    ['error', "the seed's row worker failed: no more names"],
-    ['exit', "the seed's row worker ended after 1500 of 30000 users"],
-  ])('a row worker that fails part way (%s) fails the seed with its reason and leaves the database as it was', (mode, message) => {
-    const store = open();
-    const t = store.tenants.create('bulk.test').id;
-    const before = contents(store, t);
-    const spawn = (data: RowsWorkerData, transfer: MessagePort[]) => spawnModuleWorker(import.meta.url, 'failing-rows-worker', { workerData: { ...data, mode }, transferList: transfer });
-    expect(() => atOnce(seedBulk(store, t, { users: 30_000, customers: 30_000 }, { worker: true, spawn }))).toThrow(message);
-    expect(contents(store, t)).toEqual(before);
-    expect(before.departments).toEqual([]);
-    // The loader took the database back into WAL, and a seed afterwards works.
-    atOnce(seedBulk(store, t, { users: 10, customers: 10 }, { worker: true }));
-    expect(store.users.list(t, all).total).toBe(10);
   });
 
   it("each user's stored JSON text is byte for byte JSON.stringify of the user the API answers", () => {
