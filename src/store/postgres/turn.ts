@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { deliver } from './deliveries.js';
 import type { Queryable } from './pool.js';
 
 /**
@@ -36,8 +35,8 @@ export class TurnQueue<A, T> {
     this.scheduled = false;
     for (const waiters of batch.values()) {
       this.run(waiters.map((w) => w.arg)).then(
-        (values) => deliver(waiters.map((w, i) => () => w.resolve(values[i]))),
-        (err) => deliver(waiters.map((w) => () => w.reject(err))),
+        (values) => waiters.forEach((w, i) => w.resolve(values[i])),
+        (err) => waiters.forEach((w) => w.reject(err)),
       );
     }
   }
