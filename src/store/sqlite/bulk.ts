@@ -25,7 +25,7 @@ import { isSqliteBusyError } from '../busy.js';
 import { type Db } from './db.js';
 import { CUSTOMER_COLUMNS, customerRow } from '../rows/customers.js';
 import { USER_COLUMNS, userRow } from '../rows/users.js';
-import { TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramTriggers } from './trigram.js';
+import { FTS5_DEFAULT_HASH_BYTES, TRIGRAM_FILL_HASH_BYTES, TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramHashsizeSql, trigramTriggers } from './trigram.js';
 import { counterInsertTrigger, recountListCounts } from './list-counts.js';
 
 const [USERS_TEXT, CUSTOMERS_TEXT] = TRIGRAM_TABLES;
@@ -48,17 +48,6 @@ const LOAD_CACHE_KIB = 256 * 1024;
 const SORT_CACHE_KIB = 2 * 1024;
 /** Helper threads SQLite's sorter may use for the index builds (`PRAGMA threads`): the other cores. */
 const SORT_THREADS = Math.max(1, availableParallelism() - 1);
-/**
- * FTS5's in-memory index of pending texts while a load fills a trigram table (its `hashsize`,
- * bytes; 1 MiB by default): each time it fills, FTS5 writes a segment and merges segments. Filling
- * the texts of 1,000,000 customers took 21.1 s of CPU with the default, 13.6 s with 64 MiB and
- * 11.0 s with 256 MiB, but with 256 MiB the seed of 1M users and 1M customers peaked at 703 MB
- * RSS instead of 473 MB.
- */
-const FILL_HASH_BYTES = 64 * 1024 * 1024;
-/** FTS5's own `hashsize` when none is set (FTS5_DEFAULT_HASHSIZE). */
-const FTS5_DEFAULT_HASH_BYTES = 1024 * 1024;
-
 
 /** The text migration 8's trigger stores for the user `u` (stored columns, `id`, `name` and `department_name`). */
 export function userJsonText(u: Record<string, unknown>): string {
@@ -131,16 +120,15 @@ export function bulkRepo(db: Db): BulkRepo {
 }
 
 /**
- * Writes the texts of the rows from `firstId` on into `t`'s trigram table with a FILL_HASH_BYTES
- * pending index, then sets FTS5's default (1 MiB) back: the configuration table keeps that row
- * (FTS5 has no command to delete a setting, and its tables may not be written directly), so later
- * writes behave as in a table that never had the setting.
+ * Writes the texts of the rows from `firstId` on into `t`'s trigram table with a
+ * TRIGRAM_FILL_HASH_BYTES pending index, then sets FTS5's default (1 MiB) back: the configuration
+ * table keeps that row (FTS5 has no command to delete a setting, and its tables may not be written
+ * directly), so later writes behave as in a table that never had the setting.
  */
 function fillTrigrams(db: Db, t: TrigramTable, firstId: number): void {
-  const hashsize = (bytes: number) => db.exec(`INSERT INTO ${t.fts}(${t.fts}, rank) VALUES ('hashsize', ${bytes})`);
-  hashsize(FILL_HASH_BYTES);
+  db.exec(trigramHashsizeSql(t, TRIGRAM_FILL_HASH_BYTES));
   db.prepare(trigramFillSql(t, 'id >= ?')).run(firstId);
-  hashsize(FTS5_DEFAULT_HASH_BYTES);
+  db.exec(trigramHashsizeSql(t, FTS5_DEFAULT_HASH_BYTES));
 }
 
 const values = (row: Record<string, unknown>, columns: readonly string[]) => columns.map((c) => row[c]);
