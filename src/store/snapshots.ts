@@ -86,5 +86,5 @@ export const NOT_IN_SNAPSHOTS: Readonly<Record<string, string>> = {
   users_text_pending: "the users whose texts SQLite's trigram index may not hold yet (trigram.ts): derived, its triggers record them as a restore writes the rows",
   customers_text_pending: 'the customers whose texts the trigram index may not hold yet, likewise',
   list_counts: "rows per tenant of the counted lists (store/list-counts.ts): derived, its triggers count as a restore writes the rows",
-  customer_texts: "PostgreSQL's table of the customers' folded texts (postgres/trigram.ts): derived, its triggers write it as a restore writes the rows",
+  customer_texts: "PostgreSQL's table of the customers' folded texts (postgres/customer-texts.ts): derived, its triggers write it as a restore writes the rows",
 };

@@ -9,7 +9,7 @@ import type { AttendeeInsert, CalendarRecord, ConferenceInsert, ConnectedAccount
 import { bool, NotFoundError, nowIso, pageOffset } from '../util.js';
 import { type ListReads, patchSet, runList } from './people.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
-import { fold } from './schema.js';
+import { fold } from './folded.js';
 
 const iso = (t: string | null | undefined) => (t ? new Date(t).toISOString() : null);
 

@@ -5,7 +5,7 @@
  * transaction first (so the rows are written frozen) and their indexes, foreign keys and triggers
  * set aside until the rows are in (see `withDeferredIndexes`), and the list counters counted again
  * after (the copied counters of the source are recounted, not trusted), as the customers' texts
- * are written again (trigram.ts). The commit waits for the WAL flush
+ * are written again (customer-texts.ts). The commit waits for the WAL flush
  * whatever the server's `synchronous_commit`, and is followed by `VACUUM (ANALYZE)`: planner
  * statistics and the visibility map that index-only scans need.
  */

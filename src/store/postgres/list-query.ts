@@ -1,6 +1,6 @@
 import type { ListFilter, ListQuery } from '../../contract/index.js';
 import type { ColumnDef, ListDef } from '../rows/list-def.js';
-import { fold } from './schema.js';
+import { fold } from './folded.js';
 import { bucketPageSql, counterTotalSql } from '../list-counts.js';
 import { equalCountSql, rangeCountSql, rangeSpanCountSql } from './range-count.js';
 
@@ -136,7 +136,7 @@ function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unkno
 
 /**
  * A `Contains` of 3 or more characters on an attribute whose folded text a narrow table holds
- * (`PgColumnDef.texts`: the customers' address and city-and-country, trigram.ts): the filter as
+ * (`PgColumnDef.texts`: the customers' address and city-and-country, customer-texts.ts): the filter as
  * the ids of that table's matching rows, and the count read from that table alone. Through the
  * list's own table, each trigram match was checked on its heap page of the wide table (a broad
  * value's count read every page). Undefined for any other filter.

@@ -161,7 +161,7 @@ export function pgUsers(db: Queryable, reads?: ListReads) {
 /**
  * The customers' list: the SQLite store's definition with the derived address and city-and-country
  * written as migration 3's indexed expressions (the same values, see `addressSql`), and their
- * `Contains` read from their folded texts' own table (trigram.ts, `CUSTOMER_TEXTS`).
+ * `Contains` read from their folded texts' own table (customer-texts.ts, `CUSTOMER_TEXTS`).
  */
 export const PG_CUSTOMER_LIST_DEF = {
   ...CUSTOMER_LIST_DEF,

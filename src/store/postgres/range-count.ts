@@ -73,6 +73,9 @@ const direct = (p: SideParts, columns: string) => `direct AS MATERIALIZED (SELEC
 const otherSide = (p: SideParts, columns: string) =>
   `other AS MATERIALIZED (SELECT ${columns} FROM (${[...p.others, `(${p.column}) IS NULL`].map((term) => `SELECT ${p.id} AS id FROM ${p.from} WHERE ${p.scope} AND ${term}`).join(' UNION ALL ')}) AS o)`;
 
+/** `n`: the tenant's rows less the other side's count when `flip` holds, else the matches' count. */
+const sidedTotal = (flip: string) => `CASE WHEN ${flip} THEN est.total - (SELECT n FROM other) ELSE (SELECT n FROM direct) END AS n`;
+
 /**
  * The total, as `n`: the matches counted, or (when `flip`, a condition on `est`, holds) the
  * tenant's rows (`est.total`) less the other side and the rows without a value. Each side's scan
@@ -80,7 +83,7 @@ const otherSide = (p: SideParts, columns: string) =>
  */
 const countSql = (p: SideParts, est: string, flip: string) =>
   `WITH ${est}, ${direct(p, 'count(*) AS n')}, ${otherSide(p, 'count(*) AS n')}
-    SELECT CASE WHEN ${flip} THEN est.total - (SELECT n FROM other) ELSE (SELECT n FROM direct) END AS n FROM est`;
+    SELECT ${sidedTotal(flip)} FROM est`;
 
 /** The total of a date range, as `n`. */
 export const rangeCountSql = (p: RangeParts) => countSql(p, estimate(p), flipped(p));
@@ -122,5 +125,5 @@ export function rangeSpanCountSql(p: RangeParts): string {
   const aggregates = `count(*) AS n, min(${p.id}) AS lo, max(${p.id}) AS hi`;
   const pick = (column: string) => `CASE WHEN ${flipped(p)} THEN (SELECT ${column} FROM bound) ELSE (SELECT ${column} FROM direct) END AS ${column}`;
   return `WITH ${estimate(p)}, ${direct(p, aggregates)}, ${otherSide(p, 'count(*) AS n, min(id) AS lo, max(id) AS hi')}, ${bound}
-    SELECT CASE WHEN ${flipped(p)} THEN est.total - (SELECT n FROM other) ELSE (SELECT n FROM direct) END AS n, ${pick('lo')}, ${pick('hi')} FROM est`;
+    SELECT ${sidedTotal(flipped(p))}, ${pick('lo')}, ${pick('hi')} FROM est`;
 }

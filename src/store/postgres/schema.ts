@@ -5,9 +5,6 @@ import { bucketedListCountsDdl, listCountsDdl } from './list-counts.js';
 import { customerTextsDdl } from './customer-texts.js';
 import { addressSql, cityCountrySql, fold } from './folded.js';
 
-/** Re-exported for the modules that fold texts beside the schema's own indexes. */
-export { fold };
-
 /**
  * The PostgreSQL schema: SQLite's final schema (src/store/sqlite/migrations.ts, versions 1 to 7) with the
  * same tables, columns and value representations, so that rows copy verbatim between the two:

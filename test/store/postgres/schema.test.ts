@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/store/sqlite/db.js';
-import { fold } from '../../../src/store/postgres/schema.js';
+import { fold } from '../../../src/store/postgres/folded.js';
 import { CUSTOMER_TEXTS } from '../../../src/store/postgres/customer-texts.js';
 import { DERIVED_TABLES } from '../../../src/store/sqlite/tables.js';
 import { connect, migratedDatabase } from './databases.js';
