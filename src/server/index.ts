@@ -130,8 +130,9 @@ function write(res: http.ServerResponse, reply: Reply, closing: boolean): void {
   if (closing) headers.Connection = 'close';
   res.writeHead(reply.status, headers);
   // A string body goes out in one socket write with the headers (node:http joins them); a
-  // Buffer would be a second chunk of a `writev`.
-  res.end(reply.body, 'utf8');
+  // Buffer (a body shared by many answers) is a second chunk of a `writev`, written as it is.
+  if (typeof reply.body === 'string') res.end(reply.body, 'utf8');
+  else res.end(reply.body);
 }
 
 async function inject(handle: (req: PipelineRequest) => Promise<Reply>, init: InjectedRequest): Promise<InjectedResponse> {
@@ -152,5 +153,6 @@ async function inject(handle: (req: PipelineRequest) => Promise<Reply>, init: In
     },
   });
   const lower = Object.fromEntries(Object.entries(reply.headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return { status: reply.status, headers: lower, body: reply.body, json: <T>() => JSON.parse(reply.body) as T };
+  const body = reply.body.toString();
+  return { status: reply.status, headers: lower, body, json: <T>() => JSON.parse(body) as T };
 }

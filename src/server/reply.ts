@@ -7,7 +7,8 @@ import { ClientClosedRequest, HttpError, ValidationError } from './errors.js';
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** UTF-8 text, or its bytes when one body is written to many sockets (`envelopeJson`). */
+  body: string | Buffer;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -18,7 +19,7 @@ export function jsonReply(status: number, value: unknown): Reply {
 }
 
 /** A 200 with a pre-serialized JSON body (the cached OpenAPI document, envelopes). */
-export function rawJsonReply(body: string): Reply {
+export function rawJsonReply(body: string | Buffer): Reply {
   return { status: 200, headers: { 'Content-Type': JSON_TYPE }, body };
 }
 

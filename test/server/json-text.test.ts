@@ -24,7 +24,7 @@ describe('envelopeJson', () => {
   it('writes the text of one page once for every envelope it is answered in', () => {
     const rows = [{ id: 1, email: 'a@example.com' }, { id: 2, email: 'b@example.com' }];
     const envelope = { message: 'List', data: rows, current_page: 1, total: 2 };
-    const first = envelopeJson(envelope);
+    const first = String(envelopeJson(envelope));
     expect(first).toBe(JSON.stringify(envelope));
     const toJSON = vi.spyOn(JSON, 'stringify');
     try {
@@ -34,5 +34,19 @@ describe('envelopeJson', () => {
     } finally {
       toJSON.mockRestore();
     }
+  });
+
+  it('shares the bytes of a page\'s identical envelopes from the second on, and writes any other envelope of it as text', () => {
+    const rows = [{ id: 1, email: 'zoë@example.com' }];
+    const envelope = { message: 'List', data: rows, current_page: 1, total: 1 };
+    const text = JSON.stringify(envelope);
+    expect(envelopeJson(envelope)).toBe(text);
+    const second = envelopeJson({ ...envelope });
+    expect(Buffer.isBuffer(second)).toBe(true);
+    expect(second.toString('utf8')).toBe(text);
+    expect(envelopeJson({ ...envelope })).toBe(second);
+    const other = { ...envelope, message: 'Other' };
+    expect(envelopeJson(other)).toBe(JSON.stringify(other));
+    expect(envelopeJson({ ...envelope })).toBe(text);
   });
 });

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initFirstTenant } from '../../../src/local/init.js';
 import { createServer } from '../../../src/server/index.js';
 import { laneLists, LIST_LANE_DEFAULTS, type ListLaneOptions } from '../../../src/store/postgres/list-lane.js';
@@ -53,7 +55,7 @@ describe('PostgreSQL list lane', () => {
     const app = createServer({ store, signingSecret: 's', mediaDir: '/nonexistent', rateLimit: null });
     const headers = { 'x-access-key-id': key.id, 'x-access-key-secret': key.secret };
     const call = (method: string, path: string, body?: unknown) => app.request({ method, path: API + path, headers, body });
-    return { user, tenant, call };
+    return { user, tenant, call, app, key };
   }
 
   /** Holds an ACCESS EXCLUSIVE lock on customers until `release()`: every statement reading them waits. */
@@ -142,6 +144,36 @@ describe('PostgreSQL list lane', () => {
     const answers = await Promise.all([running, ...same]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(answers.map((a) => a.json().total)).toEqual([1, 1, 1, 1]);
+  });
+
+  it('writes the answers of a joined list from the bytes they share, each with its Content-Length, over real sockets', async () => {
+    const { tenant, app, key } = await setup({});
+    await store.customers.insert(tenant.id, { first_name: 'Zoë', last_name: 'Ørsted', email: 'zoe@example.com' });
+    await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+    const ends = vi.spyOn(http.ServerResponse.prototype, 'end');
+    try {
+      const { port } = app.server.address() as AddressInfo;
+      const get = () => fetch(`http://127.0.0.1:${port}${API}/customers?page_size=5`, { headers: { 'x-access-key-id': key.id, 'x-access-key-secret': key.secret } });
+      const lock = await lockCustomers();
+      const running = get();
+      await waitingOnLock(1);
+      const same = [get()];
+      while (store.lists.waitingLists < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+      same.push(get(), get());
+      await lock.release();
+      const answers = await Promise.all([running, ...same]);
+      const texts = await Promise.all(answers.map((a) => a.text()));
+      for (const [i, a] of answers.entries()) {
+        expect(a.status).toBe(200);
+        expect(a.headers.get('content-length')).toBe(String(Buffer.byteLength(texts[i])));
+      }
+      expect(new Set(texts.slice(1)).size).toBe(1);
+      expect(JSON.parse(texts[1]).data.map((c: { first_name: string }) => c.first_name)).toEqual(['Grace', 'Zoë']);
+      expect(ends.mock.calls.filter(([body]) => Buffer.isBuffer(body)).length).toBeGreaterThanOrEqual(1);
+    } finally {
+      ends.mockRestore();
+      await new Promise((resolve) => app.server.close(resolve));
+    }
   });
 
   it('answers a list whose total is cached in the quick place while the lane is full; once a write moved its table, it waits for a place', async () => {
