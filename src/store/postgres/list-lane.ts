@@ -41,6 +41,28 @@ export const laneLists = (cores: number = availableParallelism()): number => (co
  */
 export const LIST_LANE_DEFAULTS: ListLaneOptions = { lists: laneLists(), quick: 1, queue: 16, retryAfterSeconds: 1, statementTimeoutMs: 30_000 };
 
+/**
+ * The askers of one shared list answered per turn of the event loop. A flood of one list joins
+ * its one read (200 connections each pipelining pages of 100 customers: thousands of askers), and
+ * answering them all from one resolution held the event loop for up to a few hundred ms; the
+ * askers that joined past the first slice get the answer one turn later per slice, so the point
+ * reads and new connections of everyone else are served between slices. Only joined lists are
+ * sliced: the askers of one turn are answered together (`serve` starts at most 64 requests a
+ * turn, see server/turns.ts).
+ */
+const DELIVERY_SLICE = 256;
+
+/**
+ * `value` once the event loop has polled for I/O `turns` times: one `setImmediate` after another,
+ * the first of them still in the turn that asked (no poll comes between it and the asking).
+ */
+function afterTurns<T>(turns: number, value: T): Promise<T> {
+  return new Promise((resolve) => {
+    const next = (left: number) => (left ? setImmediate(next, left - 1) : resolve(value));
+    next(turns + 1);
+  });
+}
+
 /** PostgreSQL's query_canceled: what a statement past its `statement_timeout` fails with. */
 const QUERY_CANCELED = '57014';
 
@@ -91,11 +113,14 @@ export class ListLane {
   /** Quick lists running in the places beside the lane's (see `shared`). */
   private quickRunning = 0;
   private readonly waiting: Array<() => void> = [];
-  /** The shared lists waiting for a place, by key: an identical list asked for meanwhile joins one instead of waiting too. */
-  private readonly queued = new Map<string, Promise<unknown>>();
+  /**
+   * The shared lists waiting for a place, by key, with the askers that joined each: an identical
+   * list asked for meanwhile joins one instead of waiting too.
+   */
+  private readonly queued = new Map<string, { answer: Promise<unknown>; askers: number }>();
   /** Identical lists asked for in one turn of the event loop: read once, their askers sharing the answer. */
   private readonly turn = new TurnQueue<{ key: string; work: (lane: LaneReads) => Promise<unknown>; quick?: Quick<unknown> }, unknown>(async (asked) => {
-    const value = await this.joinable(asked[0].key, asked[0].work, asked[0].quick);
+    const value = await this.joinable(asked[0].key, asked[0].work, asked[0].quick, asked.length);
     return new Array<unknown>(asked.length).fill(value);
   });
 
@@ -148,22 +173,27 @@ export class ListLane {
     return this.turn.ask(key, { key, work, quick }) as Promise<T>;
   }
 
-  private joinable(key: string, work: (lane: LaneReads) => Promise<unknown>, quick?: Quick<unknown>): Promise<unknown> {
+  /** `work`'s answer for `askers` callers, or the answer of the identical list waiting for a place, which they join. */
+  private joinable(key: string, work: (lane: LaneReads) => Promise<unknown>, quick: Quick<unknown> | undefined, askers: number): Promise<unknown> {
     const waiting = this.queued.get(key);
-    if (waiting) return waiting;
+    if (waiting) {
+      const slice = Math.floor(waiting.askers / DELIVERY_SLICE);
+      waiting.askers += askers;
+      return slice ? waiting.answer.then((value) => afterTurns(slice, value)) : waiting.answer;
+    }
     const willWait = this.running >= this.options.lists;
-    if (quick && willWait && this.quickRunning < this.options.quick) return this.quickly(key, work, quick);
+    if (quick && willWait && this.quickRunning < this.options.quick) return this.quickly(key, work, quick, askers);
     const answer = this.place(async (lane) => (quick && (await quick(lane.once))) ?? work(lane), () => this.queued.delete(key));
     if (willWait) {
-      this.queued.set(key, answer);
+      this.queued.set(key, { answer, askers });
       // Refused (the queue was full): the next identical list asks for a place again.
-      answer.catch(() => this.queued.get(key) === answer && this.queued.delete(key));
+      answer.catch(() => this.queued.get(key)?.answer === answer && this.queued.delete(key));
     }
     return answer;
   }
 
   /** `quick` in a place beside the lane's; when it answers undefined, `work` in a place of the lane. */
-  private async quickly(key: string, work: (lane: LaneReads) => Promise<unknown>, quick: Quick<unknown>): Promise<unknown> {
+  private async quickly(key: string, work: (lane: LaneReads) => Promise<unknown>, quick: Quick<unknown>, askers: number): Promise<unknown> {
     this.quickRunning++;
     let answer: unknown;
     try {
@@ -173,7 +203,7 @@ export class ListLane {
     } finally {
       this.quickRunning--;
     }
-    return answer ?? this.joinable(key, work);
+    return answer ?? this.joinable(key, work, undefined, askers);
   }
 
   /** Lists waiting for a place (tests watch it). */

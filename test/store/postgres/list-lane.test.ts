@@ -176,6 +176,40 @@ describe('PostgreSQL list lane', () => {
     }
   });
 
+  it('answers the askers of a joined list 256 per turn of the event loop: those past the first 256 a turn later per 256', async () => {
+    const { tenant } = await setup({ queue: 2 });
+    const query = { page_size: 15, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null } as const;
+    const lock = await lockCustomers();
+    const running = store.customers.list(tenant.id, { ...query, page_size: 2 });
+    await waitingOnLock(1);
+    const answered: number[] = [];
+    // How many were answered when the event loop next turned after the first answer.
+    let answeredByNextTurn: number | undefined;
+    const ask = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        Promise.resolve(store.customers.list(tenant.id, query)).then((page) => {
+          if (!answered.length) setImmediate(() => (answeredByNextTurn = answered.length));
+          answered.push(from + i);
+          return page;
+        }),
+      );
+    // One turn's askers wait for a place together; two later turns' join them.
+    const first = ask(0, 300);
+    while (store.lists.waitingLists < 1) await new Promise((resolve) => setImmediate(resolve));
+    const second = ask(300, 10);
+    await new Promise((resolve) => setImmediate(resolve));
+    const third = ask(310, 250);
+    await new Promise((resolve) => setImmediate(resolve));
+    await lock.release();
+    const pages = await Promise.all([running, ...first, ...second, ...third]);
+    expect(new Set(pages.slice(1)).size).toBe(1);
+    expect(pages[1]).toMatchObject({ total: 1 });
+    // The 300 that asked first at once; the others, joined at 300 and at 310 askers, a turn later.
+    expect(answered.slice(0, 300)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    expect(new Set(answered.slice(300))).toEqual(new Set(Array.from({ length: 260 }, (_, i) => 300 + i)));
+    expect(answeredByNextTurn).toBe(300);
+  });
+
   it('answers a list whose total is cached in the quick place while the lane is full; once a write moved its table, it waits for a place', async () => {
     const { call } = await setup({ quick: 1 });
     expect((await call('GET', '/users')).json().total).toBe(1);
