@@ -6,6 +6,18 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/**
+ * `texts` (a page of resources the store wrote as JSON text) as `JsonText`s: the same array for
+ * the same page, so that its envelopes share their text and bytes as any page's do (see `pages`).
+ */
+const textPages = new WeakMap<string[], JsonText[]>();
+
+export function jsonTexts(texts: string[]): JsonText[] {
+  let page = textPages.get(texts);
+  if (page === undefined) textPages.set(texts, (page = texts.map((text) => new JsonText(text))));
+  return page;
+}
+
 /** What was written of a page's rows: their JSON text, and the last envelope they went into. */
 interface PageTexts {
   rows: string;
@@ -15,7 +27,8 @@ interface PageTexts {
 
 /**
  * The texts written of pages, by their rows array. PostgreSQL's list lane answers the identical
- * lists asked for together with one rows array (`ListLane.shared`): its text is written once,
+ * lists asked for together with one rows array (`ListLane.shared`), and SQLite's list runner
+ * identical lists with nothing written between them (`ListRunner.pages`): its text is written once,
  * then spliced into each of their envelopes, and from the second identical envelope on the
  * envelope's bytes are shared too, so that each answer writes the same Buffer to its socket
  * instead of a string of its own to encode (and, on a socket whose client reads slowly, to hold).
@@ -28,7 +41,10 @@ const pages = new WeakMap<unknown[], PageTexts>();
 
 function pageTexts(rows: unknown[]): PageTexts {
   let texts = pages.get(rows);
-  if (texts === undefined) pages.set(rows, (texts = { rows: JSON.stringify(rows) }));
+  if (texts === undefined) {
+    const json = rows[0] instanceof JsonText ? `[${(rows as JsonText[]).map((d) => d.text).join(',')}]` : JSON.stringify(rows);
+    pages.set(rows, (texts = { rows: json }));
+  }
   return texts;
 }
 
@@ -59,7 +75,6 @@ function pageEnvelope(page: PageTexts, message: string, tail: string): string | 
 export function envelopeJson(envelope: { message: string; data: unknown }): string | Buffer {
   const { message, data, ...rest } = envelope;
   if (data instanceof JsonText) return joined(message, data.text, JSON.stringify(rest));
-  if (Array.isArray(data) && data[0] instanceof JsonText) return joined(message, `[${(data as JsonText[]).map((d) => d.text).join(',')}]`, JSON.stringify(rest));
   if (Array.isArray(data)) return pageEnvelope(pageTexts(data), message, JSON.stringify(rest));
   return JSON.stringify(envelope);
 }

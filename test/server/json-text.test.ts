@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { envelopeJson, JsonText } from '../../src/server/json-text.js';
+import { envelopeJson, JsonText, jsonTexts } from '../../src/server/json-text.js';
 
 const user = { id: 1, first_name: 'Zoë "Q" \\ \n\u2028😀', work_hours: { monday: [{ start: { hour: 9 } }] }, deleted_at: null };
 const text = new JsonText(JSON.stringify(user));
@@ -48,5 +48,17 @@ describe('envelopeJson', () => {
     const other = { ...envelope, message: 'Other' };
     expect(envelopeJson(other)).toBe(JSON.stringify(other));
     expect(envelopeJson({ ...envelope })).toBe(text);
+  });
+
+  it('gives one page of JSON texts one array of JsonText, whose identical envelopes share their bytes too', () => {
+    const texts = [JSON.stringify(user), JSON.stringify({ ...user, id: 2 })];
+    const rows = jsonTexts(texts);
+    expect(jsonTexts(texts)).toBe(rows);
+    expect(jsonTexts([...texts])).not.toBe(rows);
+    const envelope = { message: 'List', data: rows, total: 2 };
+    const text = JSON.stringify({ message: 'List', data: [user, { ...user, id: 2 }], total: 2 });
+    expect(envelopeJson(envelope)).toBe(text);
+    expect(String(envelopeJson({ ...envelope }))).toBe(text);
+    expect(Buffer.isBuffer(envelopeJson({ ...envelope }))).toBe(true);
   });
 });

@@ -37,4 +37,27 @@ describe('cached list totals', () => {
     server.close();
     admin.close();
   });
+
+  it('answer identical lists with nothing written between them with one answer, and the next list after any write anew', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'confctl-pages-'));
+    dirs.push(dir);
+    const server = openStore(join(dir, 'db.sqlite'));
+    const admin = openStore(join(dir, 'db.sqlite'));
+    const t = server.tenants.create('a.test');
+    server.users.insert(t.id, user(1));
+    const first = server.users.listJson(t.id, page);
+    expect(server.users.listJson(t.id, { ...page })).toBe(first);
+    expect(server.users.listJson(t.id, { ...page, page_size: 6 })).not.toBe(first);
+    // A write of this connection, then a commit of another's: each list after it reads again.
+    server.users.insert(t.id, user(2));
+    const second = server.users.listJson(t.id, page);
+    expect([second.total, second.rows.map((r) => (JSON.parse(r) as { email: string }).email)]).toEqual([2, ['u1@example.com', 'u2@example.com']]);
+    admin.users.update(t.id, 1, { first_name: 'V' });
+    const third = server.users.listJson(t.id, page);
+    expect(third).not.toBe(second);
+    expect((JSON.parse(third.rows[0]) as { first_name: string }).first_name).toBe('V');
+    expect(first.rows).toHaveLength(1);
+    server.close();
+    admin.close();
+  });
 });

@@ -1,7 +1,7 @@
 import { addError, type FieldErrors, type ListQuery, type UserCreateBody, type UserUpdateBody } from '../../contract/index.js';
 import { authorize } from '../auth.js';
 import { notFound } from '../errors.js';
-import { JsonText } from '../json-text.js';
+import { JsonText, jsonTexts } from '../json-text.js';
 import type { Handler, HandlerContext, HandlerMap } from './types.js';
 
 /** The permission an activating create needs besides `users.create.*` (decisions §11). */
@@ -26,7 +26,7 @@ async function checkUserFields({ store, tenant, params, body }: HandlerContext<P
 const listUsers: Handler<undefined, ListQuery> = {
   run: async ({ store, tenant, query }) => {
     const { rows, total } = await store.users.listJson(tenant.id, query);
-    return { rows: rows.map((text) => new JsonText(text)), total };
+    return { rows: jsonTexts(rows), total };
   },
 };
 

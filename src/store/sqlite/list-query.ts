@@ -406,6 +406,9 @@ interface Counted {
   hi?: number | null;
 }
 
+/** How many answered pages a `ListRunner` keeps (see `pages`): a page of 100 users' JSON is about 40 KB. */
+const PAGES = 64;
+
 /**
  * Runs list queries for one resource on one store. Statements are prepared once per distinct SQL
  * text and cached: the texts come only from the whitelist, so the cache is bounded
@@ -418,6 +421,12 @@ export class ListRunner<Row> {
   private totalsStamp = '';
   /** Tenants' rows in the table, valid with the totals (see `tenantSize`). */
   private readonly sizes = new Map<number, number>();
+  /**
+   * The pages answered, by tenant, query and row shape, valid with the totals: identical lists (a
+   * pipelined batch, clients polling one page) share one answer, its rows array included, until
+   * anything is written (callers never modify an answer). At most `PAGES` of them.
+   */
+  private readonly pages = new Map<string, { rows: Row[]; total: number }>();
   /**
    * Where the last id-ordered page of each query ended (`offset` rows in, at `id`), valid with the
    * totals: the next page (what `--all` asks for) continues after that id instead of stepping
@@ -444,10 +453,11 @@ export class ListRunner<Row> {
   /** Forgets cached totals and tenant sizes once anything was written (here or by another connection). */
   private refresh(): void {
     const stamp = this.changeToken();
-    if (stamp !== this.totalsStamp || this.totals.size >= 256 || this.sizes.size >= 256 || this.seeks.size >= 256) {
+    if (stamp !== this.totalsStamp || this.totals.size >= 256 || this.sizes.size >= 256 || this.seeks.size >= 256 || this.pages.size >= PAGES) {
       this.totals.clear();
       this.sizes.clear();
       this.seeks.clear();
+      this.pages.clear();
       this.totalsStamp = stamp;
     }
   }
@@ -517,6 +527,16 @@ export class ListRunner<Row> {
   }
 
   private page(tenantId: number, query: ListQuery, pluck: boolean, idOf: (row: Row) => unknown): { rows: Row[]; total: number } {
+    if (this.mode.kind === 'adopt') return this.answer(tenantId, query, pluck, idOf);
+    this.refresh();
+    const pageKey = `${tenantId}\u0000${pluck ? 'pluck' : 'rows'}\u0000${JSON.stringify(query)}`;
+    let answered = this.pages.get(pageKey);
+    if (answered === undefined) this.pages.set(pageKey, (answered = this.answer(tenantId, query, pluck, idOf)));
+    return answered;
+  }
+
+  /** The page and total of a list (see `page`), or, in `ListMode` 'adopt', no rows and the worker's total. */
+  private answer(tenantId: number, query: ListQuery, pluck: boolean, idOf: (row: Row) => unknown): { rows: Row[]; total: number } {
     const { c, params, countParams } = this.compile(tenantId, query);
     const totalKey = `${c.countSql}\u0000${JSON.stringify(countParams)}`;
     const mode = this.mode;
