@@ -208,6 +208,8 @@ describe('PostgreSQL list lane', () => {
     expect(answered.slice(0, 300)).toEqual(Array.from({ length: 300 }, (_, i) => i));
     expect(new Set(answered.slice(300))).toEqual(new Set(Array.from({ length: 260 }, (_, i) => 300 + i)));
     expect(answeredByNextTurn).toBe(300);
+    const doc = readFileSync(new URL('../../../docs/instances-and-postgresql.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(doc).toContain('the askers that joined past its first 256 get the answer one turn of the event loop later per 256');
   });
 
   it('answers a list whose total is cached in the quick place while the lane is full; once a write moved its table, it waits for a place', async () => {
