@@ -32,6 +32,23 @@ export const BUCKET_BITS = 12;
 export const COUNTED_TABLES = ['users', 'customers', 'conferences'] as const;
 export type CountedTable = (typeof COUNTED_TABLES)[number];
 
+/**
+ * The stamps whose per-bucket bounds the counters hold (SQLite's migration 19, PostgreSQL's 10):
+ * every counted table has them, NOT NULL. See store/stamp-bounds.ts.
+ */
+export const STAMPS = ['created_at', 'updated_at'] as const;
+export type Stamp = (typeof STAMPS)[number];
+
+/** The counters' columns of the least and the greatest `stamp` of a bucket's rows. */
+export const lowest = (stamp: Stamp) => `min_${stamp}`;
+export const highest = (stamp: Stamp) => `max_${stamp}`;
+
+/** The bound columns, in the order `boundValues` gives their values. */
+export const BOUND_COLUMNS = STAMPS.flatMap((s) => [lowest(s), highest(s)]);
+
+/** Values for `BOUND_COLUMNS` of one row: `row` the row (`NEW.`, or '' for a column), `least`/`greatest` wrapping each stamp (an aggregate). */
+export const boundValues = (row = '', least = '', greatest = '') => STAMPS.flatMap((s) => [`${least}(${row}${s})`, `${greatest}(${row}${s})`]).join(', ');
+
 /** How the counters are keyed: per tenant and table (migrations 13 and 6, as released) or per id bucket too (16 and 7). */
 export type CounterKey = 'tenant' | 'bucket';
 
@@ -42,18 +59,20 @@ export const bucketOf = (row = '') => `${row}id >> ${BUCKET_BITS}`;
 export const keyColumns = (key: CounterKey) => (key === 'bucket' ? ', bucket' : '');
 
 /**
- * The statements that count the counted `tables` again from their rows, replacing their counters.
- * `tenant_id > 0` (every row) lets SQLite count through the covering partial tenant indexes
- * (migration 2 and 4); PostgreSQL reads it as the no-op it is.
+ * The statements that count the counted `tables` again from their rows, replacing their counters
+ * (with `bounds`, the stamps' exact bounds too: migrations 19 and 10 on). `tenant_id > 0` (every
+ * row) lets SQLite count through the covering partial tenant indexes (migration 2 and 4);
+ * PostgreSQL reads it as the no-op it is.
  */
-export function recountSql(tables: readonly CountedTable[] = COUNTED_TABLES, key: CounterKey = 'bucket'): string[] {
+export function recountSql(tables: readonly CountedTable[] = COUNTED_TABLES, key: CounterKey = 'bucket', bounds = key === 'bucket'): string[] {
   const bucket = key === 'bucket' ? `, ${bucketOf()}` : '';
+  const [columns, values] = bounds ? [`, ${BOUND_COLUMNS.join(', ')}`, `, ${boundValues('', 'min', 'max')}`] : ['', ''];
   return [
     `DELETE FROM ${LIST_COUNTS} WHERE list IN (${tables.map((t) => `'${t}'`).join(', ')})`,
     ...tables.map(
       (table) =>
-        `INSERT INTO ${LIST_COUNTS} (tenant_id, list${keyColumns(key)}, live, trashed)
-         SELECT tenant_id, '${table}'${bucket}, count(*) - count(deleted_at), count(deleted_at) FROM ${table} WHERE tenant_id > 0 GROUP BY tenant_id${bucket}`,
+        `INSERT INTO ${LIST_COUNTS} (tenant_id, list${keyColumns(key)}, live, trashed${columns})
+         SELECT tenant_id, '${table}'${bucket}, count(*) - count(deleted_at), count(deleted_at)${values} FROM ${table} WHERE tenant_id > 0 GROUP BY tenant_id${bucket}`,
     ),
   ];
 }

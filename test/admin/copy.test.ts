@@ -364,9 +364,9 @@ describe('batches', () => {
     } finally {
       local.store.close();
     }
-    // The source's list counters are copied, then counted again, not trusted: spoiled here, the totals stay exact.
+    // The source's list counters are copied, then counted again, not trusted: spoiled here, the totals and stamp bounds stay exact.
     const spoil = new Database(join(big, 'confctl.db'));
-    spoil.prepare('UPDATE list_counts SET live = 1, trashed = 1').run();
+    spoil.prepare("UPDATE list_counts SET live = 1, trashed = 1, min_created_at = '9', max_created_at = '0', min_updated_at = '~', max_updated_at = ''").run();
     spoil.close();
     const url = await freshDatabase();
     const copied = await copyToPostgres({ from: big, to: url, mediaFrom: join(big, 'media'), mediaTo: join(root, 'big-media'), replace: false });
@@ -379,6 +379,13 @@ describe('batches', () => {
       const live = await store.pool.query<{ n: string }>('SELECT count(*) AS n FROM users WHERE deleted_at IS NULL');
       const livePage = await store.users.list(tenant.id, { page_size: 1, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null });
       expect(livePage.total).toBe(Number(live.rows[0].n));
+      const bounds = await store.pool.query(
+        `SELECT count(*)::int AS buckets, count(*) FILTER (WHERE c.min_created_at = r.lc AND c.max_created_at = r.hc AND c.min_updated_at = r.lu AND c.max_updated_at = r.hu)::int AS exact
+         FROM list_counts c JOIN (SELECT tenant_id, id >> 12 AS bucket, min(created_at) AS lc, max(created_at) AS hc, min(updated_at) AS lu, max(updated_at) AS hu FROM users GROUP BY 1, 2) AS r
+         ON c.tenant_id = r.tenant_id AND c.list = 'users' AND c.bucket = r.bucket`,
+      );
+      expect(bounds.rows[0].buckets).toBeGreaterThan(1);
+      expect(bounds.rows[0].exact).toBe(bounds.rows[0].buckets);
     } finally {
       await store.close();
     }

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
 import { changeSignal, openDatabase } from '../../src/store/sqlite/db.js';
-import { compileList, ListMode, ListRunner } from '../../src/store/sqlite/list-query.js';
+import { compileList, ListMode, ListRunner, TENANT } from '../../src/store/sqlite/list-query.js';
 import { SQLITE_CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
 import { SQLITE_USER_LIST_DEF } from '../../src/store/sqlite/repos/users.js';
 import { f, q } from './contract/fixtures.js';
@@ -98,8 +98,9 @@ describe('date ranges within the id span of their matches', () => {
       const query = q({ filter: f('created_at', 'date', 'GreaterThan', value), page_size: 15, order_direction });
       const c = compileList(SQLITE_USER_LIST_DEF, query);
       const params = [tenant, ...c.params];
+      const countParams = [tenant, ...(c.countParams ?? c.params).map((p) => (p === TENANT ? tenant : p))];
       expect(c.span?.end).toBe(end);
-      expect(db.prepare(c.span!.sql).get(...params)).toEqual({ n: all.length, [end]: expected[0] });
+      expect(db.prepare(c.span!.sql).get(...countParams)).toMatchObject({ n: all.length, [end]: expected[0] });
       const window = (start: number) => ids(db.prepare(c.windowSql!).all(...params, c.limit, c.offset, { start }));
       expect(window(expected[0])).toEqual(expected.slice(0, 15));
       // from the tenant's first row in the order, the window (WINDOW_ROWS, 5,000 rows) holds none of the matches ascending
@@ -132,25 +133,28 @@ describe('date ranges within the id span of their matches', () => {
     expect(listed('GreaterThan', late, 'asc')).toEqual({ span: false, count: false, sorted: false });
   });
 
-  it('counts, with the first match, in one scan of the covering count index, and walks the window by id in the tenant index', () => {
+  it('counts from the counters and, in the stamp index, the straddling rows or (the fallback) every match, and walks the window by id in the tenant index', () => {
     const runner = new ListRunner(db, SQLITE_USER_LIST_DEF);
     const customers = new ListRunner(db, SQLITE_CUSTOMER_LIST_DEF);
     const range = (over: Partial<ListQuery> = {}) => q({ filter: f('created_at', 'date', 'GreaterThan', '2024-01-01T00:00:00.000Z'), page_size: 15, ...over });
     const plan = (r: ListRunner<unknown>, query: ListQuery) => {
       const p = r.explain(tenants.interleaved, query);
-      return { count: p.count.join(' | '), span: (p.span ?? []).join(' | '), window: (p.window ?? []).join(' | ') };
+      return { count: p.count, span: p.span ?? [], window: (p.window ?? []).join(' | ') };
     };
-    expect(plan(runner, range())).toEqual({
-      count: 'SEARCH u USING COVERING INDEX users_created_at_count (created_at>?)',
-      span: 'SEARCH u USING COVERING INDEX users_created_at_count (created_at>?)',
-      window: expect.stringMatching(/^CO-ROUTINE page \| SEARCH u USING COVERING INDEX users_tenant \(tenant_id=\? AND deleted_at=\? AND rowid>\?\) \| SCAN page \| SEARCH u USING INTEGER PRIMARY KEY \(rowid=\?\)/),
-    });
+    const counters = 'SEARCH list_counts USING INDEX sqlite_autoindex_list_counts_1 (tenant_id=? AND list=?)';
+    const users = plan(runner, range());
+    for (const steps of [users.count, users.span]) {
+      // The straddling rows between the instant and their farthest bound, or every match; never a scan of the table.
+      expect(steps).toEqual(expect.arrayContaining([counters, 'SEARCH u USING COVERING INDEX users_created_at_count (created_at>? AND created_at<?)', 'SEARCH u USING COVERING INDEX users_created_at_count (created_at>?)']));
+      expect(steps.filter((s) => /^SCAN (u|list_counts)\b/.test(s))).toEqual([]);
+    }
+    // The first id of the first bucket wholly after the instant, and the last of the last, from the tenant index.
+    expect(users.span).toEqual(expect.arrayContaining(['SEARCH u USING COVERING INDEX users_tenant (tenant_id=? AND deleted_at=? AND rowid>?)', 'SEARCH u USING COVERING INDEX users_tenant (tenant_id=? AND deleted_at=? AND rowid<?)']));
+    expect(users.window).toMatch(/^CO-ROUTINE page \| SEARCH u USING COVERING INDEX users_tenant \(tenant_id=\? AND deleted_at=\? AND rowid>\?\) \| SCAN page \| SEARCH u USING INTEGER PRIMARY KEY \(rowid=\?\)/);
     expect(plan(runner, range({ order_direction: 'desc', with_trashed: true })).window).toMatch(/SEARCH u USING COVERING INDEX users_tenant_ids \(tenant_id=\? AND rowid<\?\)/);
-    expect(plan(customers, range({ filter: f('updated_at', 'date', 'LessThan', '2024-01-01T00:00:00.000Z') }))).toEqual({
-      count: 'SEARCH c USING COVERING INDEX customers_updated_at_count (updated_at<?)',
-      span: 'SEARCH c USING COVERING INDEX customers_updated_at_count (updated_at<?)',
-      window: expect.stringMatching(/SEARCH c USING COVERING INDEX customers_tenant \(tenant_id=\? AND deleted_at=\? AND rowid>\?\)/),
-    });
+    const updated = plan(customers, range({ filter: f('updated_at', 'date', 'LessThan', '2024-01-01T00:00:00.000Z') }));
+    expect(updated.count).toEqual(expect.arrayContaining([counters, 'SEARCH c USING COVERING INDEX customers_updated_at_count (updated_at>? AND updated_at<?)', 'SEARCH c USING COVERING INDEX customers_updated_at_count (updated_at<?)']));
+    expect(updated.window).toMatch(/SEARCH c USING COVERING INDEX customers_tenant \(tenant_id=\? AND deleted_at=\? AND rowid>\?\)/);
     // no window, so no span, for anything else: an Equal, another order, a small tenant
     expect(compileList(SQLITE_USER_LIST_DEF, range({ filter: f('created_at', 'date', 'Equal', '2024-01-01T00:00:00.000Z') })).span).toBeUndefined();
     expect(compileList(SQLITE_USER_LIST_DEF, range({ order_by: 'created_at' })).span).toBeUndefined();

@@ -1,13 +1,13 @@
-/** PostgreSQL's list counters (store/list-counts.ts): the table and triggers of migrations 6 and 7, and the recount. */
+/** PostgreSQL's list counters (store/list-counts.ts): the table and triggers of migrations 6, 7 and 10, and the recount. */
 import type pg from 'pg';
-import { bucketOf, COUNTED_TABLES, type CounterKey, keyColumns, LIST_COUNTS, recountSql, type CountedTable } from '../list-counts.js';
+import { BOUND_COLUMNS, boundValues, bucketOf, COUNTED_TABLES, type CounterKey, highest, keyColumns, LIST_COUNTS, lowest, recountSql, STAMPS, type CountedTable } from '../list-counts.js';
 
 /**
  * `sign` times the rows of the transition table `rows`, as (tenant_id[, bucket], live, trashed)
  * per row; the triggers sum them per counter row.
  */
-const signed = (key: CounterKey, rows: string, sign: '' | '-') =>
-  `SELECT tenant_id${key === 'bucket' ? `, ${bucketOf()} AS bucket` : ''}, ${sign}(deleted_at IS NULL)::int AS live, ${sign}(deleted_at IS NOT NULL)::int AS trashed FROM ${rows}`;
+const signed = (key: CounterKey, rows: string, sign: '' | '-', bounds: boolean) =>
+  `SELECT tenant_id${key === 'bucket' ? `, ${bucketOf()} AS bucket` : ''}, ${sign}(deleted_at IS NULL)::int AS live, ${sign}(deleted_at IS NOT NULL)::int AS trashed${bounds ? `, ${STAMPS.join(', ')}` : ''} FROM ${rows}`;
 
 /**
  * Statement-level triggers with transition tables, unlike SQLite's row triggers: a statement
@@ -20,25 +20,42 @@ const signed = (key: CounterKey, rows: string, sign: '' | '-') =>
  * table's counters. A counter row written is locked from the write to commit, as
  * the 'all' change counter already is for every writer.
  */
-/** Adds the signed rows of `source` (see `signed`) to their counter rows. */
-const addRows = (key: CounterKey, source: string) => {
+/**
+ * Adds the signed rows of `source` (see `signed`) to their counter rows. With `bounds` (migration
+ * 10), each counter row's stamp bounds widen to take in the rows' stamps, and a statement that
+ * moved no count writes a counter row only when it widens it (a PATCH whose `updated_at` passes
+ * its bucket's greatest); a counter row it leaves is still locked.
+ */
+const addRows = (key: CounterKey, source: string, bounds: boolean) => {
   const [columns, bucket] = [keyColumns(key), key === 'bucket' ? ', bucket' : ''];
-  return `
+  const moved = 'sum(live) <> 0 OR sum(trashed) <> 0';
+  const conflict = `ON CONFLICT (tenant_id, list${columns}) DO UPDATE SET live = c.live + excluded.live, trashed = c.trashed + excluded.trashed`;
+  if (!bounds) {
+    return `
     INSERT INTO ${LIST_COUNTS} AS c (tenant_id, list${columns}, live, trashed)
     SELECT tenant_id, TG_TABLE_NAME${bucket}, sum(live), sum(trashed) FROM (${source}) AS d
-    GROUP BY tenant_id${bucket} HAVING sum(live) <> 0 OR sum(trashed) <> 0
-    ON CONFLICT (tenant_id, list${columns}) DO UPDATE SET live = c.live + excluded.live, trashed = c.trashed + excluded.trashed;`;
+    GROUP BY tenant_id${bucket} HAVING ${moved}
+    ${conflict};`;
+  }
+  const widen = STAMPS.flatMap((s) => [`${lowest(s)} = least(c.${lowest(s)}, excluded.${lowest(s)})`, `${highest(s)} = greatest(c.${highest(s)}, excluded.${highest(s)})`]).join(', ');
+  const widens = STAMPS.flatMap((s) => [`excluded.${lowest(s)} < c.${lowest(s)}`, `excluded.${highest(s)} > c.${highest(s)}`]).join(' OR ');
+  return `
+    INSERT INTO ${LIST_COUNTS} AS c (tenant_id, list${columns}, live, trashed, ${BOUND_COLUMNS.join(', ')})
+    SELECT tenant_id, TG_TABLE_NAME${bucket}, sum(live), sum(trashed), ${boundValues('', 'min', 'max')} FROM (${source}) AS d
+    GROUP BY tenant_id${bucket}
+    ${conflict}, ${widen}
+    WHERE excluded.live <> 0 OR excluded.trashed <> 0 OR ${widens};`;
 };
 
 /** One branch per event: a statement may name only the transition tables of its trigger. */
-const counterFunction = (key: CounterKey) => `
+const counterFunction = (key: CounterKey, bounds = false) => `
 CREATE ${key === 'bucket' ? 'OR REPLACE ' : ''}FUNCTION confctl_count_rows() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     DELETE FROM ${LIST_COUNTS} WHERE list = TG_TABLE_NAME;
-  ELSIF TG_OP = 'INSERT' THEN${addRows(key, signed(key, 'new_rows', ''))}
-  ELSIF TG_OP = 'DELETE' THEN${addRows(key, signed(key, 'old_rows', '-'))}
-  ELSE${addRows(key, `${signed(key, 'new_rows', '')} UNION ALL ${signed(key, 'old_rows', '-')}`)}
+  ELSIF TG_OP = 'INSERT' THEN${addRows(key, signed(key, 'new_rows', '', bounds), bounds)}
+  ELSIF TG_OP = 'DELETE' THEN${addRows(key, signed(key, 'old_rows', '-', bounds), bounds)}
+  ELSE${addRows(key, `${signed(key, 'new_rows', '', bounds)} UNION ALL ${signed(key, 'old_rows', '-', bounds)}`, bounds)}
   END IF;
   RETURN NULL;
 END
@@ -96,6 +113,20 @@ CREATE TABLE ${LIST_COUNTS} (
   PRIMARY KEY (tenant_id, list, bucket)
 );
 ${counterFunction('bucket')}
+${recountSql(COUNTED_TABLES, 'bucket', false).join(';\n')};
+`;
+}
+
+/**
+ * Migration 10 (SQLite's 19): the counters hold each bucket's stamp bounds too
+ * (store/stamp-bounds.ts), widened by the function made again (see `addRows`), and counted. Until
+ * the recount, a new column holds the widest bounds ('' and '~', around every ISO text).
+ */
+export function stampBoundsDdl(): string {
+  const columns = STAMPS.flatMap((s) => [`ADD COLUMN ${lowest(s)} text COLLATE "C" NOT NULL DEFAULT ''`, `ADD COLUMN ${highest(s)} text COLLATE "C" NOT NULL DEFAULT '~'`]);
+  return `
+ALTER TABLE ${LIST_COUNTS} ${columns.join(', ')};
+${counterFunction('bucket', true)}
 ${recountSql().join(';\n')};
 `;
 }

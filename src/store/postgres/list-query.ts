@@ -1,8 +1,9 @@
 import type { ListFilter, ListQuery } from '../../contract/index.js';
 import type { ColumnDef, ListDef } from '../rows/list-def.js';
 import { fold } from './folded.js';
-import { bucketPageSql, counterTotalSql } from '../list-counts.js';
-import { equalCountSql, rangeCountSql, rangeSpanCountSql } from './range-count.js';
+import { bucketPageSql, counterTotalSql, STAMPS, type Stamp } from '../list-counts.js';
+import { boundedRangeSql, type RangeOperator } from '../stamp-bounds.js';
+import { equalCountSql, rangeCountSql, rangeSpanCountSql, type RangeParts } from './range-count.js';
 
 /** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only; a `countIndex` says the attribute has an index of its own here too). */
 export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join' | 'countIndex'> & {
@@ -177,13 +178,42 @@ function sidedCount(def: PgListDef, col: PgColumnDef, filter: ListFilter, terms:
   const opposite = OTHER_SIDE[filter.operator];
   if (col.type === 'date' && opposite) {
     const range = { ...parts, others: [other(opposite)], later: opposite.startsWith('Less') };
-    return { count: rangeCountSql(range), spanCount: rangeSpanCountSql(range) };
+    const stamp = filter.attribute as Stamp;
+    if (!STAMPS.includes(stamp) || !col.sql.endsWith(stamp)) return { count: rangeCountSql(range), spanCount: rangeSpanCountSql(range) };
+    const bounded = (span: boolean) => boundedRange({ ...range, value: terms.value }, stamp, COMPARE[filter.operator] as RangeOperator, span);
+    return { count: bounded(false), spanCount: bounded(true) };
   }
   const attribute = /^(?:\w+\.)?(\w+)$/.exec(col.sql)?.[1];
   if (col.type === 'integer' && filter.operator === 'Equal' && col.countIndex && attribute) {
     return { count: equalCountSql({ ...parts, others: [other('LessThan'), other('GreaterThan')], table: def.counted, attribute }) };
   }
   return undefined;
+}
+
+/**
+ * A date range's total (and with `span`, its `IdSpan`) from the counters' stamp bounds
+ * (store/stamp-bounds.ts), counted from the smaller side of the instant (range-count.ts) when the
+ * stamps do not follow the ids.
+ */
+function boundedRange(range: RangeParts & { value: string }, stamp: Stamp, operator: RangeOperator, span: boolean): string {
+  const fallback = span ? rangeSpanCountSql(range) : rangeCountSql(range);
+  return boundedRangeSql({
+    table: range.counted,
+    stamp,
+    operator,
+    withTrashed: range.withTrashed,
+    tenant: range.tenant,
+    value: range.value,
+    prelude: '',
+    from: range.from,
+    id: range.id,
+    column: range.column,
+    scope: range.scope,
+    idsFrom: range.from,
+    current: 'smaller',
+    fallback: `SELECT n, ${span ? 'lo, hi' : 'NULL::bigint AS lo, NULL::bigint AS hi'} FROM (${fallback}) AS f`,
+    span,
+  });
 }
 
 /** `sidedCount`'s statements by the shape they were written for: their text never holds a value. */

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { PG_USER_JSON } from '../user-json.js';
 import { DATA_TABLES } from '../tables.js';
-import { bucketedListCountsDdl, listCountsDdl } from './list-counts.js';
+import { bucketedListCountsDdl, listCountsDdl, stampBoundsDdl } from './list-counts.js';
 import { customerTextsDdl } from './customer-texts.js';
 import { addressSql, cityCountrySql, fold } from './folded.js';
 
@@ -544,6 +544,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 6, name: 'exact row counters per tenant for unfiltered list totals (SQLite version 13)', sql: listCountsDdl() },
   { version: 7, name: 'the list counters per id bucket, for deep pages in id order (SQLite version 16)', sql: bucketedListCountsDdl() },
   { version: 9, name: "the customers' folded texts in a table of their own, for Contains", sql: customerTextsDdl() },
+  { version: 10, name: "the list counters hold each bucket's stamp bounds, for date range totals (SQLite version 19)", sql: stampBoundsDdl() },
 ];
 
 /**

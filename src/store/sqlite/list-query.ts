@@ -2,7 +2,8 @@ import type { ListFilter, ListQuery } from '../../contract/index.js';
 import { changeSignal, type Db } from './db.js';
 import type Database from 'better-sqlite3';
 import { liveTenantMatch, trigramMatch } from './trigram.js';
-import { BUCKET_BITS, bucketPageSql, counterTotalSql } from '../list-counts.js';
+import { BUCKET_BITS, bucketPageSql, counterTotalSql, STAMPS, type Stamp } from '../list-counts.js';
+import { boundedRangeSql, type RangeOperator } from '../stamp-bounds.js';
 import type { ColumnDef, ListDef } from '../rows/list-def.js';
 
 /**
@@ -283,6 +284,34 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     limit: query.page_size,
     offset,
   };
+  const stamp = query.filter?.attribute as Stamp;
+  if (access === 'scan' && def.counted && tenantIds && col?.type === 'date' && col.countIndex && op && RANGES.has(op) && STAMPS.includes(stamp) && col.sql.endsWith(stamp)) {
+    // A date range's total (and its span's end) from the counters' stamp bounds (store/stamp-bounds.ts),
+    // its own count the fallback: the tenant and the instant bound first (`zq`), then the fallback's.
+    const live = query.with_trashed ? [] : [`${def.deletedColumn} IS NULL`];
+    const scope = [`${def.tenantColumn} = (SELECT t FROM zq)`, `${def.tenantColumn} > 0`, ...live].join(' AND ');
+    const bounded = (lo: boolean) =>
+      boundedRangeSql({
+        table: def.counted!,
+        stamp,
+        operator: COMPARE[op] as RangeOperator,
+        withTrashed: query.with_trashed,
+        tenant: '(SELECT t FROM zq)',
+        value: '(SELECT v FROM zq)',
+        prelude: 'zq AS (SELECT ? AS t, ? AS v), ',
+        from: `${def.from} INDEXED BY ${col.countIndex}`,
+        id: def.idColumn,
+        column: col.sql,
+        scope,
+        idsFrom: `${def.from} INDEXED BY ${tenantIds}`,
+        current: 'matches',
+        fallback: count(lo && span ? `, ${span.end === 'lo' ? `MIN(${def.idColumn}) AS lo, NULL AS hi` : `NULL AS lo, MAX(${def.idColumn}) AS hi`}` : ', NULL AS lo, NULL AS hi'),
+        span: lo,
+      });
+    compiled.countSql = bounded(false);
+    if (compiled.span) compiled.span.sql = bounded(true);
+    compiled.countParams = [...params, TENANT, ...params];
+  }
   const match =
     col?.trigram && access === 'scan' && !query.with_trashed && query.filter?.operator === 'Contains' && query.filter.value !== null
       ? trigramMatch(col.trigram.column, String(query.filter.value))

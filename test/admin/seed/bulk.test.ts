@@ -39,8 +39,9 @@ function contents(store: SqliteStore, tenantId: number) {
       json: db.prepare('SELECT id, json FROM users WHERE tenant_id = ? ORDER BY id').all(tenantId),
       customers: store.customers.list(tenantId, all).rows,
       departments: store.departments.list(tenantId),
-      // The tenant's row counters per id bucket (migration 16), recounted by the loader in place of the insert triggers when deferred.
-      counts: db.prepare("SELECT list, bucket, live, trashed FROM list_counts WHERE tenant_id = ? AND list IN ('users', 'customers') ORDER BY list, bucket").all(tenantId),
+      // The tenant's row counters per id bucket (migration 16) and their stamp bounds (migration 19), recounted by the loader in
+      // place of the insert triggers when deferred.
+      counts: db.prepare("SELECT list, bucket, live, trashed, min_created_at, max_created_at, min_updated_at, max_updated_at FROM list_counts WHERE tenant_id = ? AND list IN ('users', 'customers') ORDER BY list, bucket").all(tenantId),
       // Each table's indexes in creation order: the planner weighs them in that order (see suspend in src/store/sqlite/bulk.ts).
       indexes: db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('users', 'customers') AND type = 'index' ORDER BY tbl_name, rowid").all(),
       triggers: db.prepare("SELECT name, tbl_name, sql FROM sqlite_schema WHERE tbl_name IN ('users', 'customers') AND type = 'trigger' ORDER BY name").all(),
@@ -117,8 +118,8 @@ describe('seedBulk', () => {
     expect(expected.users).toHaveLength(1500);
     expect(expected.customers).toHaveLength(1000);
     expect(expected.indexes.length).toBeGreaterThan(20);
-    // users' JSON (insert, update), each table's trigram index and row counters (insert, update, delete)
-    expect(expected.triggers.length).toBe(14);
+    // users' JSON (insert, update), each table's trigram index, row counters (insert, update, delete) and stamp bounds (update)
+    expect(expected.triggers.length).toBe(16);
     // every 50th row: 30 users and 20 customers, of which 1 and 2 are trashed
     expect(expected.trigrams.map((ids) => ids.length)).toEqual([29, 18]);
     expect(contents(deferred, tenants[1])).toEqual(expected);

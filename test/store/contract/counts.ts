@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { seedBulk } from '../../../src/admin/seed/index.js';
-import { BUCKET_BITS, COUNTED_TABLES } from '../../../src/store/list-counts.js';
+import { BUCKET_BITS, COUNTED_TABLES, highest, lowest, STAMPS } from '../../../src/store/list-counts.js';
 import { openStore } from '../../../src/store/index.js';
 import type { DataStore } from '../../../src/store/port.js';
 import { conferenceWorld } from './conferences.js';
@@ -49,6 +49,20 @@ export async function bucketCounters(store: DataStore, from: 'counters' | 'rows'
   return (await sql(store, text)).map((r) => `${String(r.tenant_id)}/${String(r.list)}/${String(r.bucket)} ${String(r.live)} ${String(r.trashed)}`).sort();
 }
 
+/**
+ * The buckets holding a row whose stamp lies outside its counter row's bounds (store/stamp-bounds.ts),
+ * as `tenant/table/bucket`: none, whatever was written.
+ */
+export async function boundsBroken(store: DataStore): Promise<string[]> {
+  const rows = COUNTED_TABLES.map(
+    (t) => `SELECT tenant_id, '${t}' AS list, id >> ${BUCKET_BITS} AS bucket, ${STAMPS.map((s) => `min(${s}) AS ${lowest(s)}, max(${s}) AS ${highest(s)}`).join(', ')} FROM ${t} GROUP BY tenant_id, id >> ${BUCKET_BITS}`,
+  );
+  const holds = STAMPS.map((s) => `c.${lowest(s)} <= r.${lowest(s)} AND c.${highest(s)} >= r.${highest(s)}`).join(' AND ');
+  const text = `SELECT r.tenant_id, r.list, r.bucket FROM (${rows.join(' UNION ALL ')}) AS r
+    LEFT JOIN list_counts c ON c.tenant_id = r.tenant_id AND c.list = r.list AND c.bucket = r.bucket WHERE c.bucket IS NULL OR NOT (${holds})`;
+  return (await sql(store, text)).map((r) => `${String(r.tenant_id)}/${String(r.list)}/${String(r.bucket)}`);
+}
+
 /** Per tenant and counted table, as `tenant/table live trashed`: COUNT(*) of the rows. */
 async function counters(store: DataStore): Promise<string[]> {
   const text = COUNTED_TABLES.map((t) => `SELECT tenant_id, '${t}' AS list, count(*) - count(deleted_at) AS live, count(deleted_at) AS trashed FROM ${t} GROUP BY tenant_id`).join(' UNION ALL ');
@@ -69,9 +83,10 @@ export function countContract(factory: StoreFactory) {
       fx = await fixture(store);
     });
 
-    /** The counters are COUNT(*) per bucket, and each tenant's unfiltered totals (live, and with trashed) are the rows'. */
+    /** The counters are COUNT(*) per bucket, their stamp bounds hold the rows' stamps, and each tenant's unfiltered totals (live, and with trashed) are the rows'. */
     async function expectExact(): Promise<string[]> {
       expect(await bucketCounters(store, 'counters')).toEqual(await bucketCounters(store, 'rows'));
+      expect(await boundsBroken(store)).toEqual([]);
       const rows = await counters(store);
       const counted = (tenant: number, table: string) => rows.find((r) => r.startsWith(`${tenant}/${table} `))?.split(' ').slice(1).map(Number) ?? [0, 0];
       for (const tenant of [fx.a, fx.b]) {
@@ -112,6 +127,7 @@ export function countContract(factory: StoreFactory) {
       await sql(store, `UPDATE customers SET tenant_id = ${fx.b} WHERE id = ${fx.customers.none.id}`);
       await sql(store, `UPDATE users SET deleted_at = '2026-01-01T00:00:00.000Z' WHERE tenant_id = ${fx.b}`);
       await sql(store, `DELETE FROM customers WHERE id = ${fx.customers.gone.id}`);
+      await sql(store, `UPDATE users SET updated_at = '2099-01-01T00:00:00.000Z', created_at = '1999-01-01T00:00:00.000Z' WHERE id = ${fx.users.plain.id}`);
       expect(await expectExact()).toContain(`${fx.b}/users 0 301`);
 
       // A tenant removed with its rows leaves no counter behind.

@@ -206,9 +206,10 @@ describe('PostgreSQL list compiler, beside the SQLite one', () => {
 
   function listSqlite(def: typeof SQLITE_USER_LIST_DEF, query: ListQuery): { ids: number[]; total: number } {
     const c = compileSqlite(def, query, 'scan');
-    const params = [1, ...c.params.map((p) => (p === TENANT ? 1 : p))];
+    const bind = (list: unknown[]) => [1, ...list.map((p) => (p === TENANT ? 1 : p))];
+    const params = bind(c.params);
     const rows = sqlite.prepare(c.pageSql).all(...params, c.limit, c.offset) as { id: number }[];
-    return { ids: rows.map((r) => r.id), total: (sqlite.prepare(c.countSql).get(...params) as { n: number }).n };
+    return { ids: rows.map((r) => r.id), total: (sqlite.prepare(c.countSql).get(...bind(c.countParams ?? c.params)) as { n: number }).n };
   }
 
   /** Values found in the column, variants of them, and values made to catch a wrong rule. */

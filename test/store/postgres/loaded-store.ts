@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { openPostgresStore, type PostgresStore } from '../../../src/store/postgres/index.js';
 import { createMigratedDatabase, type TestDatabase } from '../../pg/database.js';
+import { spanRows, type SpanRow } from '../span-fixture.js';
 import { connect } from './databases.js';
 
 /**
@@ -45,4 +46,19 @@ export async function sidesRun(client: pg.Client, statement: { text: string; val
   const lines = rows.map((r) => r['QUERY PLAN']);
   const ran = (name: string) => !lines[lines.findIndex((l) => l.trim() === `CTE ${name}`) + 1].includes('never executed');
   return { direct: ran('direct'), other: ran('other') };
+}
+
+/** Loads the span fixture's tenants and rows (test/store/span-fixture.ts). */
+export async function loadSpanRows(client: pg.Client): Promise<void> {
+  const { tenants, users, customers } = spanRows();
+  await client.query(`INSERT INTO tenants (id, created_at) SELECT unnest($1::bigint[]), '2020-01-01T00:00:00.000Z'`, [Object.values(tenants)]);
+  for (const [table, rows] of [['users', users], ['customers', customers]] as const) {
+    const column = (key: keyof SpanRow) => rows.map((r) => r[key]);
+    await client.query(
+      `INSERT INTO ${table} (id, tenant_id, first_name, last_name, email, created_at, updated_at, deleted_at)
+       SELECT id, tenant_id, 'F', 'L', '${table}' || id || '@x.example', created_at, updated_at, deleted_at
+       FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::text[]) AS r(id, tenant_id, created_at, updated_at, deleted_at)`,
+      [column('id'), column('tenant_id'), column('created_at'), column('updated_at'), column('deleted_at')],
+    );
+  }
 }
