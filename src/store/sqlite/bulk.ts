@@ -28,7 +28,7 @@ import { foreignKeyTally, type ForeignKeyTally } from './foreign-key-tally.js';
 import { sideTable, type SideTable } from './side-table.js';
 import { CUSTOMER_COLUMNS, customerRow } from '../rows/customers.js';
 import { USER_COLUMNS, userRow } from '../rows/users.js';
-import { FTS5_DEFAULT_HASH_BYTES, TRIGRAM_FILL_HASH_BYTES, TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramHashsizeSql, trigramTriggers } from './trigram.js';
+import { FTS5_DEFAULT_HASH_BYTES, TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramHashsizeSql, trigramTriggers } from './trigram.js';
 import { counterInsertTrigger, recountListCounts } from './list-counts.js';
 
 const [USERS_TEXT, CUSTOMERS_TEXT] = TRIGRAM_TABLES;
@@ -49,6 +49,14 @@ const LOAD_CACHE_KIB = 256 * 1024;
  * in memory), 1.6–1.75 s with 8 MiB and 1.35–1.4 s with 2 MiB (runs that fit the CPU's caches).
  */
 const SORT_CACHE_KIB = 2 * 1024;
+/**
+ * FTS5's pending-text buffer (`hashsize`, bytes) for a load's trigram fills: four times a
+ * migration's TRIGRAM_FILL_HASH_BYTES (trigram.ts), so FTS5 writes and merges a quarter of the
+ * segments. Filling the texts of 1,000,000 customers took 7.9-9.6 s of CPU instead of 11.5-12.5 s
+ * (two rounds each), for about 250 MB more peak RSS: a seed is a one-off command, and `serve`,
+ * whose RSS is budgeted, never loads in bulk.
+ */
+const LOAD_FILL_HASH_BYTES = 256 * 1024 * 1024;
 /** Helper threads SQLite's sorter may use for the index builds (`PRAGMA threads`): the other cores. */
 const SORT_THREADS = Math.max(1, availableParallelism() - 1);
 
@@ -197,12 +205,12 @@ function bulkLoader(db: Db, unchecked: boolean): { load: BulkLoad; finish(): voi
 
 /**
  * Writes the texts of the rows from `firstId` on into `t`'s trigram table with a
- * TRIGRAM_FILL_HASH_BYTES pending index, then sets FTS5's default (1 MiB) back: the configuration
+ * LOAD_FILL_HASH_BYTES pending index, then sets FTS5's default (1 MiB) back: the configuration
  * table keeps that row (FTS5 has no command to delete a setting, and its tables may not be written
  * directly), so later writes behave as in a table that never had the setting.
  */
 function fillTrigrams(db: Db, t: TrigramTable, firstId: number): void {
-  db.exec(trigramHashsizeSql(t, TRIGRAM_FILL_HASH_BYTES));
+  db.exec(trigramHashsizeSql(t, LOAD_FILL_HASH_BYTES));
   db.prepare(trigramFillSql(t, 'id >= ?')).run(firstId);
   db.exec(trigramHashsizeSql(t, FTS5_DEFAULT_HASH_BYTES));
 }
