@@ -64,6 +64,18 @@ describe('bulk load aside', () => {
     db.close();
   });
 
+  it('loads customers in place when no users are loaded before them (nothing to build beside)', () => {
+    const { store, tenant, side } = setup();
+    let aside: boolean | undefined;
+    store.bulk.load((load) => {
+      const plan = runSteps(store, bulkPlanSteps(tenant));
+      load.customers(tenant, 2000, bulkCustomers(bulkDraws(tenant), plan, 2000), { deferIndexes: true });
+      aside = existsSync(side);
+    });
+    expect(aside).toBe(false);
+    expect(stored(store).rows).toEqual({ users: 0, customers: 2000, departments: 50 });
+  });
+
   it('rolls the whole load back, and deletes the side file, when the build aside fails (a live e-mail twice, refused by the unique index built there)', () => {
     const { store, tenant, side } = setup();
     const before = stored(store);

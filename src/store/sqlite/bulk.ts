@@ -103,7 +103,8 @@ export function bulkRepo(db: Db): BulkRepo {
  * load of customers into an empty table is built aside (`sideTable`): the rows written into the
  * side file, its indexes built there on a worker thread while this thread finishes the users' load
  * (their trigram fill and index builds run when the customers' rows are written, or at the end of
- * the load), then the table copied in. The stored rows, indexes and triggers are the same.
+ * the load), then the table copied in; only after a deferred load of users, whose work the build
+ * aside runs beside. The stored rows, indexes and triggers are the same.
  */
 function bulkLoader(db: Db, unchecked: boolean): { load: BulkLoad; finish(): void; close(): void } {
   let usersLeft: (() => void) | undefined;
@@ -169,7 +170,8 @@ function bulkLoader(db: Db, unchecked: boolean): { load: BulkLoad; finish(): voi
       }
       const triggers = [trigramTriggers(CUSTOMERS_TEXT).insert, counterInsertTrigger('customers')];
       const firstId = (db.prepare('SELECT coalesce(max(id), 0) FROM customers').pluck().get() as number) + 1;
-      if (!unchecked || firstId !== 1 || db.prepare('SELECT EXISTS (SELECT 1 FROM customers)').pluck().get()) {
+      // Aside only when the users' deferred work can run beside the worker: alone, the copy would add to the builds.
+      if (!unchecked || !usersLeft || firstId !== 1 || db.prepare('SELECT EXISTS (SELECT 1 FROM customers)').pluck().get()) {
         finish();
         const restore = suspend(db, 'customers', triggers);
         const loaded = insertAll(customerInsert(db), tally('customers', customerColumns), rows, count, toValues);
