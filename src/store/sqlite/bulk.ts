@@ -16,6 +16,9 @@
  * commit), so the rows are on disk when `load` returns, as a seed promises when it says done. A
  * load that has the database to itself writes through a rollback journal instead of the WAL (see
  * `rollbackJournal`): at 100,000 users and 100,000 customers its commit took 0.9 s instead of 2.8 s.
+ * A large load of customers after one of users builds the customers on the second core and copies
+ * them in (`bulkLoader`, side-table.ts): at 1M + 1M the main thread's CPU fell from 70-78 s to
+ * 60-63 s (docs/performance.md).
  */
 import { availableParallelism } from 'node:os';
 import type { Statement } from 'better-sqlite3';
