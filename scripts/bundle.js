@@ -41,8 +41,9 @@ const noDynamicCommonJs = {
 
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
-  // The read worker `serve` starts (src/store/sqlite/read-pool.ts) is loaded beside the chunks, as dist/bundle/read-worker.js.
-  entryPoints: { confctl: 'src/cli/entry.ts', 'read-worker': 'src/store/sqlite/read-worker.ts' },
+  // The read worker `serve` starts (src/store/sqlite/read-pool.ts) and the bulk seed's index worker (src/store/sqlite/side-table.ts)
+  // are loaded beside the chunks, as dist/bundle/read-worker.js and dist/bundle/side-index-worker.js.
+  entryPoints: { confctl: 'src/cli/entry.ts', 'read-worker': 'src/store/sqlite/read-worker.ts', 'side-index-worker': 'src/store/sqlite/side-index-worker.ts' },
   outdir: OUT,
   bundle: true,
   splitting: true,

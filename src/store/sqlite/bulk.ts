@@ -16,16 +16,22 @@
  * commit), so the rows are on disk when `load` returns, as a seed promises when it says done. A
  * load that has the database to itself writes through a rollback journal instead of the WAL (see
  * `rollbackJournal`): at 100,000 users and 100,000 customers its commit took 0.9 s instead of 2.8 s.
+ * A large load of customers after one of users builds the customers on the second core and copies
+ * them in (`bulkLoader`, side-table.ts): at 1M + 1M the main thread's CPU fell from 70-78 s to
+ * 60-63 s (docs/performance.md).
  */
 import { availableParallelism } from 'node:os';
+import type { Statement } from 'better-sqlite3';
 import type { CustomerInsert } from '../types.js';
 import type { BulkLoad, BulkRepo } from './store.js';
 import { USER_JSON_FIELDS } from '../user-json.js';
 import { isSqliteBusyError } from '../busy.js';
 import { type Db } from './db.js';
+import { foreignKeyTally, type ForeignKeyTally } from './foreign-key-tally.js';
+import { sideTable, type SideTable } from './side-table.js';
 import { CUSTOMER_COLUMNS, customerRow } from '../rows/customers.js';
 import { USER_COLUMNS, userRow } from '../rows/users.js';
-import { FTS5_DEFAULT_HASH_BYTES, TRIGRAM_FILL_HASH_BYTES, TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramHashsizeSql, trigramTriggers } from './trigram.js';
+import { FTS5_DEFAULT_HASH_BYTES, TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramHashsizeSql, trigramTriggers } from './trigram.js';
 import { counterInsertTrigger, recountListCounts } from './list-counts.js';
 
 const [USERS_TEXT, CUSTOMERS_TEXT] = TRIGRAM_TABLES;
@@ -46,6 +52,14 @@ const LOAD_CACHE_KIB = 256 * 1024;
  * in memory), 1.6–1.75 s with 8 MiB and 1.35–1.4 s with 2 MiB (runs that fit the CPU's caches).
  */
 const SORT_CACHE_KIB = 2 * 1024;
+/**
+ * FTS5's pending-text buffer (`hashsize`, bytes) for a load's trigram fills: four times a
+ * migration's TRIGRAM_FILL_HASH_BYTES (trigram.ts), so FTS5 writes and merges a quarter of the
+ * segments. Filling the texts of 1,000,000 customers took 7.9-9.6 s of CPU instead of 11.5-12.5 s
+ * (two rounds each), for about 250 MB more peak RSS: a seed is a one-off command, and `serve`,
+ * whose RSS is budgeted, never loads in bulk.
+ */
+const LOAD_FILL_HASH_BYTES = 256 * 1024 * 1024;
 /** Helper threads SQLite's sorter may use for the index builds (`PRAGMA threads`): the other cores. */
 const SORT_THREADS = Math.max(1, availableParallelism() - 1);
 
@@ -60,15 +74,75 @@ export function userJsonText(u: Record<string, unknown>): string {
 }
 
 export function bulkRepo(db: Db): BulkRepo {
+  return {
+    load(fn) {
+      // Foreign keys can be switched off only outside a transaction: then the load may copy a table built aside.
+      const aside = !db.inTransaction && !db.memory;
+      const settings = { cache_size: -LOAD_CACHE_KIB, synchronous: 2, threads: SORT_THREADS, ...(aside ? { foreign_keys: 0 } : {}) };
+      const before = Object.fromEntries(Object.keys(settings).map((name) => [name, db.pragma(name, { simple: true }) as number]));
+      for (const [name, value] of Object.entries(settings)) db.pragma(`${name} = ${value}`);
+      const journal = rollbackJournal(db);
+      const loader = bulkLoader(db, aside);
+      try {
+        return db
+          .transaction(() => {
+            const loaded = fn(loader.load);
+            loader.finish();
+            return loaded;
+          })
+          .immediate();
+      } finally {
+        loader.close();
+        journal.restore();
+        for (const [name, value] of Object.entries(before)) db.pragma(`${name} = ${value}`);
+      }
+    },
+  };
+}
+
+/**
+ * The inserts of one load. `unchecked`: the connection does not enforce foreign keys during the
+ * load, so each table's keys are checked by a `foreignKeyTally` of the rows written, and a large
+ * load of customers into an empty table is built aside (`sideTable`): the rows written into the
+ * side file, its indexes built there on a worker thread while this thread finishes the users' load
+ * (their trigram fill and index builds run when the customers' rows are written, or at the end of
+ * the load), then the table copied in; only after a deferred load of users, whose work the build
+ * aside runs beside. The stored rows, indexes and triggers are the same.
+ */
+function bulkLoader(db: Db, unchecked: boolean): { load: BulkLoad; finish(): void; close(): void } {
+  let usersLeft: (() => void) | undefined;
+  const sides: SideTable[] = [];
+  /** Runs what is left of the users' deferred load. */
+  const finish = () => {
+    const left = usersLeft;
+    usersLeft = undefined;
+    left?.();
+  };
+  const tally = (table: string, columns: readonly string[]) => (unchecked ? foreignKeyTally(db, table, columns) : undefined);
+  /** Inserts through `insert` the values `toValues` gives for each row, noting their keys in `keys`. */
+  const insertAll = <R>(insert: Statement, keys: ForeignKeyTally | undefined, rows: Iterable<R>, count: number, toValues: (row: R) => unknown[]) => {
+    const loaded = take(rows, count, (row) => {
+      const v = toValues(row);
+      keys?.add(v);
+      insert.run(...v);
+    });
+    keys?.check();
+    return loaded;
+  };
+  const customerColumns = ['tenant_id', ...CUSTOMER_COLUMNS];
+  const customerInsert = (on: Db) => on.prepare(`INSERT INTO customers (${customerColumns.join(', ')}) VALUES (?${', ?'.repeat(CUSTOMER_COLUMNS.length)})`);
   const load: BulkLoad = {
     users(tenantId, count, rows, options) {
+      finish();
       const defer = options?.deferIndexes ?? deferFor(db, 'users', count);
       if (!defer) {
-        const insert = db.prepare(`INSERT INTO users (tenant_id, ${USER_COLUMNS.join(', ')}) VALUES (?${', ?'.repeat(USER_COLUMNS.length)})`);
-        return take(rows, count, (row) => insert.run(tenantId, ...values(userRow(row), USER_COLUMNS)));
+        const columns = ['tenant_id', ...USER_COLUMNS];
+        const insert = db.prepare(`INSERT INTO users (${columns.join(', ')}) VALUES (?${', ?'.repeat(USER_COLUMNS.length)})`);
+        return insertAll(insert, tally('users', columns), rows, count, (row) => [tenantId, ...values(userRow(row), USER_COLUMNS)]);
       }
       const restore = suspend(db, 'users', [USER_JSON_TRIGGER, trigramTriggers(USERS_TEXT).insert, counterInsertTrigger('users')]);
-      const insert = db.prepare(`INSERT INTO users (id, tenant_id, json, ${USER_COLUMNS.join(', ')}) VALUES (?, ?, ?${', ?'.repeat(USER_COLUMNS.length)})`);
+      const columns = ['id', 'tenant_id', 'json', ...USER_COLUMNS];
+      const insert = db.prepare(`INSERT INTO users (${columns.join(', ')}) VALUES (?, ?, ?${', ?'.repeat(USER_COLUMNS.length)})`);
       const departmentName = db.prepare('SELECT name FROM departments WHERE id = ?').pluck();
       const names = new Map<number, string | null>();
       const nameOf = (id: number | null) => {
@@ -78,25 +152,47 @@ export function bulkRepo(db: Db): BulkRepo {
       };
       let id = db.prepare('SELECT coalesce(max(id), 0) FROM users').pluck().get() as number;
       const firstId = id + 1;
-      const loaded = take(rows, count, (row) => {
+      const loaded = insertAll(insert, tally('users', columns), rows, count, (row) => {
         const stored = userRow(row);
         id++;
         const text = userJsonText({ id, ...stored, name: `${stored.first_name} ${stored.last_name}`, department_name: nameOf(stored.department_id) });
-        insert.run(id, tenantId, text, ...values(stored, USER_COLUMNS));
+        return [id, tenantId, text, ...values(stored, USER_COLUMNS)];
       });
-      fillTrigrams(db, USERS_TEXT, firstId);
-      restore();
-      recountListCounts(db, ['users']);
+      usersLeft = () => {
+        fillTrigrams(db, USERS_TEXT, firstId);
+        restore();
+        recountListCounts(db, ['users']);
+      };
       return loaded;
     },
     customers(tenantId, count, rows, options) {
-      const insert = db.prepare(`INSERT INTO customers (tenant_id, ${CUSTOMER_COLUMNS.join(', ')}) VALUES (?${', ?'.repeat(CUSTOMER_COLUMNS.length)})`);
+      const toValues = (row: CustomerInsert) => [tenantId, ...values(customerRow(row), CUSTOMER_COLUMNS)];
       if (!(options?.deferIndexes ?? deferFor(db, 'customers', count))) {
-        return take(rows, count, (row: CustomerInsert) => insert.run(tenantId, ...values(customerRow(row), CUSTOMER_COLUMNS)));
+        finish();
+        return insertAll(customerInsert(db), tally('customers', customerColumns), rows, count, toValues);
       }
-      const restore = suspend(db, 'customers', [trigramTriggers(CUSTOMERS_TEXT).insert, counterInsertTrigger('customers')]);
+      const triggers = [trigramTriggers(CUSTOMERS_TEXT).insert, counterInsertTrigger('customers')];
       const firstId = (db.prepare('SELECT coalesce(max(id), 0) FROM customers').pluck().get() as number) + 1;
-      const loaded = take(rows, count, (row: CustomerInsert) => insert.run(tenantId, ...values(customerRow(row), CUSTOMER_COLUMNS)));
+      // Aside only when the users' deferred work can run beside the worker: alone, the copy would add to the builds.
+      if (!unchecked || !usersLeft || firstId !== 1 || db.prepare('SELECT EXISTS (SELECT 1 FROM customers)').pluck().get()) {
+        finish();
+        const restore = suspend(db, 'customers', triggers);
+        const loaded = insertAll(customerInsert(db), tally('customers', customerColumns), rows, count, toValues);
+        fillTrigrams(db, CUSTOMERS_TEXT, firstId);
+        restore();
+        recountListCounts(db, ['customers']);
+        return loaded;
+      }
+      // The table is empty: built aside, and copied into its indexes created again (empty, in the same place in the
+      // schema as a load in place puts them) with its INSERT triggers still dropped (a copy needs none).
+      const side = sideTable(db, 'customers');
+      sides.push(side);
+      const restore = suspend(db, 'customers', triggers);
+      const loaded = side.db.transaction(() => insertAll(customerInsert(side.db), tally('customers', customerColumns), rows, count, toValues))();
+      side.build({ cache_size: -SORT_CACHE_KIB, threads: SORT_THREADS });
+      finish();
+      restore('index');
+      side.copy();
       fillTrigrams(db, CUSTOMERS_TEXT, firstId);
       restore();
       recountListCounts(db, ['customers']);
@@ -104,29 +200,22 @@ export function bulkRepo(db: Db): BulkRepo {
     },
   };
   return {
-    load(fn) {
-      const settings = { cache_size: -LOAD_CACHE_KIB, synchronous: 2, threads: SORT_THREADS };
-      const before = Object.fromEntries(Object.keys(settings).map((name) => [name, db.pragma(name, { simple: true }) as number]));
-      for (const [name, value] of Object.entries(settings)) db.pragma(`${name} = ${value}`);
-      const journal = rollbackJournal(db);
-      try {
-        return db.transaction(() => fn(load)).immediate();
-      } finally {
-        journal.restore();
-        for (const [name, value] of Object.entries(before)) db.pragma(`${name} = ${value}`);
-      }
+    load,
+    finish,
+    close() {
+      for (const side of sides.splice(0)) side.close();
     },
   };
 }
 
 /**
  * Writes the texts of the rows from `firstId` on into `t`'s trigram table with a
- * TRIGRAM_FILL_HASH_BYTES pending index, then sets FTS5's default (1 MiB) back: the configuration
+ * LOAD_FILL_HASH_BYTES pending index, then sets FTS5's default (1 MiB) back: the configuration
  * table keeps that row (FTS5 has no command to delete a setting, and its tables may not be written
  * directly), so later writes behave as in a table that never had the setting.
  */
 function fillTrigrams(db: Db, t: TrigramTable, firstId: number): void {
-  db.exec(trigramHashsizeSql(t, TRIGRAM_FILL_HASH_BYTES));
+  db.exec(trigramHashsizeSql(t, LOAD_FILL_HASH_BYTES));
   db.prepare(trigramFillSql(t, 'id >= ?')).run(firstId);
   db.exec(trigramHashsizeSql(t, FTS5_DEFAULT_HASH_BYTES));
 }
@@ -154,21 +243,22 @@ function take<R>(rows: Iterable<R>, count: number, each: (row: R) => void): numb
 /**
  * Drops `table`'s indexes and the named triggers on it; answers a function that creates them
  * again from the SQL they were created with (indexes first: each is built by one sort, with a
- * SORT_CACHE_KIB page cache), in the
- * order they were created: the planner weighs a table's indexes in schema order, and between
- * plans it costs alike (a list's order index or a filter's index and a sort) the order decides.
+ * SORT_CACHE_KIB page cache), in the order they were created: the planner weighs a table's
+ * indexes in schema order, and between plans it costs alike (a list's order index or a filter's
+ * index and a sort) the order decides. Given 'index', it creates the indexes alone, and a later
+ * call the triggers.
  */
-function suspend(db: Db, table: string, triggers: readonly string[]): () => void {
+function suspend(db: Db, table: string, triggers: readonly string[]): (only?: 'index') => void {
   const saved = db
     .prepare(`SELECT type, name, sql FROM sqlite_schema WHERE tbl_name = ? AND sql IS NOT NULL
       AND (type = 'index' OR (type = 'trigger' AND name IN (SELECT value FROM json_each(?)))) ORDER BY type = 'trigger', rowid`)
     .all(table, JSON.stringify(triggers)) as { type: 'index' | 'trigger'; name: string; sql: string }[];
   for (const s of saved) db.exec(`DROP ${s.type.toUpperCase()} "${s.name}"`);
-  return () => {
+  return (only) => {
     const cache = db.pragma('cache_size', { simple: true }) as number;
     db.pragma(`cache_size = -${SORT_CACHE_KIB}`);
     try {
-      for (const s of saved) db.exec(s.sql);
+      while (saved.length && (!only || saved[0].type === only)) db.exec(saved.shift()!.sql);
     } finally {
       db.pragma(`cache_size = ${cache}`);
     }

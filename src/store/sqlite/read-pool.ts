@@ -1,9 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { ListQuery } from '../../contract/index.js';
 import { StoreBusy } from '../util.js';
+import { spawnModuleWorker } from '../module-worker.js';
 
 /** A read a worker runs: one list of one tenant, by the repository method that answers it. */
 export type ReadTask = { op: 'users.list' | 'users.listJson' | 'customers.list' | 'conferences.list'; tenantId: number; query: ListQuery };
@@ -24,22 +22,8 @@ export interface ReadPoolOptions {
 /** `serve`'s pool (docs/local-server.md, "Durability and concurrency"): two workers beside the main thread, 16 reads waiting at most. */
 export const READ_POOL_DEFAULTS: ReadPoolOptions = { workers: 2, queue: 16, retryAfterSeconds: 1 };
 
-/**
- * Starts a read worker: the compiled script beside this module, or, where the sources run as
- * TypeScript (tsx, vitest), its source loaded through tsx's API (a worker does not inherit the
- * parent's loader).
- */
-export function spawnReadWorker(file: string): Worker {
-  const js = new URL('./read-worker.js', import.meta.url);
-  const options = { workerData: { file } };
-  if (existsSync(js)) return new Worker(js, options);
-  // The ES module build of `tsx/esm/api` (require.resolve would name the CommonJS one), from tsx's export map.
-  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
-  const exported = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports['./esm/api'];
-  const api = new URL(exported.import.default, pathToFileURL(manifest)).href;
-  const source = new URL('./read-worker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`, { ...options, eval: true });
-}
+/** Starts a read worker (the module read-worker beside this one, see `spawnModuleWorker`). */
+export const spawnReadWorker = (file: string): Worker => spawnModuleWorker(import.meta.url, 'read-worker', { workerData: { file } });
 
 interface Job {
   task: ReadTask;

@@ -153,9 +153,9 @@ ${trigramHashsizeSql(t, FTS5_DEFAULT_HASH_BYTES)};
 }
 
 /**
- * FTS5's in-memory index of pending texts while every row's texts are written at once, by a
- * migration or a bulk load (store/sqlite/bulk.ts): its `hashsize`, bytes. Each time it fills, FTS5
- * writes a segment and merges segments. Filling the texts of 1,000,000 customers took 21.1 s of
+ * FTS5's in-memory index of pending texts while every row's texts are written at once by a
+ * migration: its `hashsize`, bytes (a bulk load sets a larger one, see store/sqlite/bulk.ts).
+ * Each time it fills, FTS5 writes a segment and merges segments. Filling the texts of 1,000,000 customers took 21.1 s of
  * CPU with FTS5's default, 13.6 s with 64 MiB and 11.0 s with 256 MiB, but with 256 MiB the seed
  * of 1M users and 1M customers peaked at 703 MB RSS instead of 473 MB.
  */
