@@ -4,8 +4,9 @@
  * stamps), then writes by SQL that the counters' triggers follow (stamps moved forward and back,
  * soft deletes and restores, hard deletes, rows moved to another tenant, new rows sharing one
  * stamp), so the bounds are wider than the rows; every range operator, with and without trashed
- * rows, at instants equal to stored stamps and beyond them, answers the plain query's total,
- * rows and order.
+ * rows, at instants equal to stored stamps and beyond them, answers the plain filter's total,
+ * rows and order (the filter applied here to the tenant's rows, read once per stamp: one query
+ * per list instead of two took the PostgreSQL file from 42 to 16 s).
  */
 import { expect } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
@@ -59,11 +60,19 @@ export async function boundsOff(store: BoundsStore, table: string): Promise<{ lo
 }
 
 /** Instants to filter by: stored stamps at these fractions of the tenant's rows in stamp order, and instants before and after every stamp. */
-async function instants(store: BoundsStore, table: string, tenant: number, stamp: string): Promise<string[]> {
-  const stamps = (await store.sql(`SELECT ${stamp} AS s FROM ${table} WHERE tenant_id = ${tenant} ORDER BY ${stamp}`)).map((r) => String(r.s));
-  const at = [0, 0.05, 0.5, 0.97, 1].map((x) => stamps[Math.floor(x * (stamps.length - 1))]);
+function instants(stamps: readonly string[]): string[] {
+  const sorted = [...stamps].sort();
+  const at = [0, 0.05, 0.5, 0.97, 1].map((x) => sorted[Math.floor(x * (sorted.length - 1))]);
   return [...new Set(['2000-01-01T00:00:00.000Z', ...at, '2026-02-01T00:00:00.000Z', '2030-01-01T00:00:00.000Z'])];
 }
+
+/** `stamp OP value` as both stores compare text stamps (byte order: SQLite's BINARY, PostgreSQL's "C"). */
+const COMPARE: Record<SpanRange, (stamp: string, value: string) => boolean> = {
+  GreaterThan: (a, b) => a > b,
+  GreaterThanOrEqual: (a, b) => a >= b,
+  LessThan: (a, b) => a < b,
+  LessThanOrEqual: (a, b) => a <= b,
+};
 
 /**
  * Every table, tenant, stamp, instant, operator and trash choice: the list's total, its first
@@ -75,12 +84,16 @@ export async function expectPlainRanges(store: BoundsStore): Promise<{ zoned: nu
   for (const table of BOUNDED_TABLES) {
     for (const tenant of Object.values(SPAN_TENANTS)) {
       for (const stamp of STAMPS) {
-        for (const value of await instants(store, table, tenant, stamp)) {
+        // The tenant's rows read once: each filter is applied to them here, as the plain query would.
+        const rows = (await store.sql(`SELECT id, ${stamp} AS stamp, deleted_at IS NOT NULL AS trashed FROM ${table} WHERE tenant_id = ${tenant} ORDER BY id`)).map((r) => ({
+          id: Number(r.id),
+          stamp: String(r.stamp),
+          trashed: Boolean(Number(r.trashed)),
+        }));
+        for (const value of instants(rows.map((r) => r.stamp))) {
           for (const operator of Object.keys(SPAN_RANGES) as SpanRange[]) {
             for (const with_trashed of [false, true]) {
-              const plain = (
-                await store.sql(`SELECT id FROM ${table} WHERE tenant_id = ${tenant} ${with_trashed ? '' : 'AND deleted_at IS NULL'} AND ${stamp} ${SPAN_RANGES[operator]} '${value}' ORDER BY id`)
-              ).map((r) => Number(r.id));
+              const plain = rows.filter((r) => (with_trashed || !r.trashed) && COMPARE[operator](r.stamp, value)).map((r) => r.id);
               const query = (over: Partial<ListQuery>) => q({ filter: f(stamp, 'date', operator, value), with_trashed, page_size: 15, ...over });
               const last = Math.max(1, Math.ceil(plain.length / 15));
               const first = await store.list(table, tenant, query({}));
