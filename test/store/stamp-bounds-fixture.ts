@@ -6,7 +6,7 @@
  * stamp), so the bounds are wider than the rows; every range operator, with and without trashed
  * rows, at instants equal to stored stamps and beyond them, answers the plain filter's total,
  * rows and order (the filter applied here to the tenant's rows, read once per stamp: one query
- * per list instead of two took the PostgreSQL file from 42 to 16 s).
+ * per list instead of two, and each list's reads at once, took the PostgreSQL file from 42 to 12 s).
  */
 import { expect } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
@@ -96,8 +96,11 @@ export async function expectPlainRanges(store: BoundsStore): Promise<{ zoned: nu
               const plain = rows.filter((r) => (with_trashed || !r.trashed) && COMPARE[operator](r.stamp, value)).map((r) => r.id);
               const query = (over: Partial<ListQuery>) => q({ filter: f(stamp, 'date', operator, value), with_trashed, page_size: 15, ...over });
               const last = Math.max(1, Math.ceil(plain.length / 15));
-              const first = await store.list(table, tenant, query({}));
-              const deep = await store.list(table, tenant, query({ order_direction: 'desc', page_number: last }));
+              const [first, deep, zoned] = await Promise.all([
+                store.list(table, tenant, query({})),
+                store.list(table, tenant, query({ order_direction: 'desc', page_number: last })),
+                store.zoned(table, tenant, query({})),
+              ]);
               const desc = [...plain].reverse();
               const label = `${table} tenant ${tenant} ${stamp} ${operator} ${value} trashed ${with_trashed}`;
               expect({ label, total: first.total, first: first.rows.map((r) => r.id), deep: deep.total, last: deep.rows.map((r) => r.id) }).toEqual({
@@ -107,7 +110,7 @@ export async function expectPlainRanges(store: BoundsStore): Promise<{ zoned: nu
                 deep: plain.length,
                 last: desc.slice((last - 1) * 15, last * 15),
               });
-              ways[(await store.zoned(table, tenant, query({}))) ? 'zoned' : 'fallback']++;
+              ways[zoned ? 'zoned' : 'fallback']++;
             }
           }
         }
