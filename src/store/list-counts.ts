@@ -39,6 +39,11 @@ export type CountedTable = (typeof COUNTED_TABLES)[number];
 export const STAMPS = ['created_at', 'updated_at'] as const;
 export type Stamp = (typeof STAMPS)[number];
 
+/** The stamp a filter on `attribute` ranges over when the counters hold its bounds: the attribute is a stamp and its column `sql` is that stamp (not a joined row's). */
+export function boundedStamp(attribute: string, sql: string): Stamp | undefined {
+  return STAMPS.find((s) => s === attribute && sql.endsWith(s));
+}
+
 /** The counters' columns of the least and the greatest `stamp` of a bucket's rows. */
 export const lowest = (stamp: Stamp) => `min_${stamp}`;
 export const highest = (stamp: Stamp) => `max_${stamp}`;

@@ -1,7 +1,7 @@
 import type { ListFilter, ListQuery } from '../../contract/index.js';
 import type { ColumnDef, ListDef } from '../rows/list-def.js';
 import { fold } from './folded.js';
-import { bucketPageSql, counterTotalSql, STAMPS, type Stamp } from '../list-counts.js';
+import { boundedStamp, bucketPageSql, counterTotalSql, type Stamp } from '../list-counts.js';
 import { boundedRangeSql, type RangeOperator } from '../stamp-bounds.js';
 import { equalCountSql, rangeCountSql, rangeSpanCountSql, type RangeParts } from './range-count.js';
 
@@ -178,8 +178,8 @@ function sidedCount(def: PgListDef, col: PgColumnDef, filter: ListFilter, terms:
   const opposite = OTHER_SIDE[filter.operator];
   if (col.type === 'date' && opposite) {
     const range = { ...parts, others: [other(opposite)], later: opposite.startsWith('Less') };
-    const stamp = filter.attribute as Stamp;
-    if (!STAMPS.includes(stamp) || !col.sql.endsWith(stamp)) return { count: rangeCountSql(range), spanCount: rangeSpanCountSql(range) };
+    const stamp = boundedStamp(filter.attribute, col.sql);
+    if (!stamp) return { count: rangeCountSql(range), spanCount: rangeSpanCountSql(range) };
     const bounded = (span: boolean) => boundedRange({ ...range, value: terms.value }, stamp, COMPARE[filter.operator] as RangeOperator, span);
     return { count: bounded(false), spanCount: bounded(true) };
   }

@@ -2,7 +2,7 @@ import type { ListFilter, ListQuery } from '../../contract/index.js';
 import { changeSignal, type Db } from './db.js';
 import type Database from 'better-sqlite3';
 import { liveTenantMatch, trigramMatch } from './trigram.js';
-import { BUCKET_BITS, bucketPageSql, counterTotalSql, STAMPS, type Stamp } from '../list-counts.js';
+import { boundedStamp, BUCKET_BITS, bucketPageSql, counterTotalSql } from '../list-counts.js';
 import { boundedRangeSql, type RangeOperator } from '../stamp-bounds.js';
 import type { ColumnDef, ListDef } from '../rows/list-def.js';
 
@@ -284,8 +284,8 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     limit: query.page_size,
     offset,
   };
-  const stamp = query.filter?.attribute as Stamp;
-  if (access === 'scan' && def.counted && tenantIds && col?.type === 'date' && col.countIndex && op && RANGES.has(op) && STAMPS.includes(stamp) && col.sql.endsWith(stamp)) {
+  const stamp = query.filter && col ? boundedStamp(query.filter.attribute, col.sql) : undefined;
+  if (access === 'scan' && def.counted && tenantIds && col?.type === 'date' && col.countIndex && op && RANGES.has(op) && stamp) {
     // A date range's total (and its span's end) from the counters' stamp bounds (store/stamp-bounds.ts),
     // its own count the fallback: the tenant and the instant bound first (`zq`), then the fallback's.
     const live = query.with_trashed ? [] : [`${def.deletedColumn} IS NULL`];
