@@ -493,12 +493,20 @@ export class ListRunner<Row> {
 
   /** `index` for a tenant with at most SMALL_TENANT_ROWS rows in the table, else `scan`. */
   tenantAccess(tenantId: number): TenantAccess {
+    this.refresh();
+    return this.accessOf(tenantId);
+  }
+
+  /** `tenantAccess`, the caches already refreshed in this synchronous run. */
+  private accessOf(tenantId: number): TenantAccess {
     return this.tenantSize(tenantId) <= SMALL_TENANT_ROWS ? 'index' : 'scan';
   }
 
-  /** The tenant's rows in the table, deleted included: the counter's, or, for a table without one, Infinity past SMALL_TENANT_ROWS (its count stops there). */
+  /**
+   * The tenant's rows in the table, deleted included: the counter's, or, for a table without one,
+   * Infinity past SMALL_TENANT_ROWS (its count stops there). The caches were refreshed first.
+   */
   private tenantSize(tenantId: number): number {
-    this.refresh();
     let n = this.sizes.get(tenantId);
     if (n === undefined) {
       n = (this.tenantRows.get(tenantId) as { n: number }).n;
@@ -509,8 +517,8 @@ export class ListRunner<Row> {
   }
 
   /**
-   * The exact total, from the cache when nothing was written since it was counted (`compile`,
-   * called first in the same synchronous run, refreshed the cache): counting a
+   * The exact total, from the cache when nothing was written since it was counted (`page`,
+   * earlier in the same synchronous run, refreshed the cache): counting a
    * large table dominates a list request, and paging through a list repeats the same count.
    * The change signal (see `changeSignal`) moves with this connection's writes and with other
    * connections' commits (an admin command beside `serve`), so a stale total is never served.
@@ -521,7 +529,7 @@ export class ListRunner<Row> {
     return counted;
   }
 
-  /** See MAIN_THREAD_ROWS; `compile` ran first (the tenant's size and the cache are fresh). */
+  /** See MAIN_THREAD_ROWS; `compile` ran first (the tenant's size is known, the cache fresh). */
   private bounded(tenantId: number, c: CompiledList, totalKey: string): boolean {
     const rows = this.sizes.get(tenantId)!;
     if (rows <= SMALL_TENANT_ROWS) return true;
@@ -535,8 +543,9 @@ export class ListRunner<Row> {
     return s;
   }
 
+  /** The list's statements and parameters; the caches were refreshed first (`refresh`). */
   private compile(tenantId: number, query: ListQuery): { c: CompiledList; params: unknown[]; countParams: unknown[] } {
-    const c = compileList(this.def, query, this.tenantAccess(tenantId));
+    const c = compileList(this.def, query, this.accessOf(tenantId));
     const bind = (list: unknown[]) => [tenantId, ...list.map((p) => (p === TENANT ? tenantId : p))];
     const params = bind(c.params);
     return { c, params, countParams: c.countParams ? bind(c.countParams) : params };
@@ -556,8 +565,8 @@ export class ListRunner<Row> {
   }
 
   private page(tenantId: number, query: ListQuery, pluck: boolean, idOf: (row: Row) => unknown): { rows: Row[]; total: number } {
-    if (this.mode.kind === 'adopt') return this.answer(tenantId, query, pluck, idOf);
     this.refresh();
+    if (this.mode.kind === 'adopt') return this.answer(tenantId, query, pluck, idOf);
     const pageKey = `${tenantId}\u0000${pluck ? 'pluck' : 'rows'}\u0000${JSON.stringify(query)}`;
     let answered = this.pages.get(pageKey);
     if (answered === undefined) this.pages.set(pageKey, (answered = this.answer(tenantId, query, pluck, idOf)));
@@ -646,6 +655,7 @@ export class ListRunner<Row> {
    * those of its `bucketSql`, `windowSql` and `span`, when it has them).
    */
   explain(tenantId: number, query: ListQuery): { page: string[]; count: string[]; bucket?: string[]; window?: string[]; span?: string[] } {
+    this.refresh();
     const { c, params, countParams } = this.compile(tenantId, query);
     const plan = (sql: string, p: unknown[]) =>
       (this.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...p) as { detail: string }[]).map((r) => r.detail);
