@@ -47,18 +47,43 @@ describe("the customers' texts table", () => {
     return { total, ids: page.rows.map((r) => Number(r.id)) };
   };
 
-  /** Every probe answers as on the customers, and the texts' table holds exactly the customers' texts. */
+  /** The filters probed: each operator on both texts, and one filter on another attribute. */
+  const filters = [
+    null,
+    f('first_name', 'text', 'Equal', 'ann'),
+    ...['address', 'city_country'].flatMap((attribute) => [
+      ...['main', 'PARIS', 'rance', ', fr', 'zzz', '50%', 'a_b', 'éze', 'ÉZE', 'ai'].map((value) => f(attribute, 'text', 'Contains', value)),
+      ...['PARIS, FRANCE', 'paris, france', '1 main st, paris, france', 'b'].map((value) => f(attribute, 'text', 'Equal', value)),
+      f(attribute, 'text', 'NotEqual', 'paris, france'),
+      f(attribute, 'text', 'GreaterThan', 'M'),
+      f(attribute, 'text', 'LessThanOrEqual', 'b'),
+      f(attribute, 'text', 'IsNull'),
+      f(attribute, 'text', 'NotNull'),
+    ]),
+  ];
+  /** The orders and pages probed: id order, and each text's order both ways, a page past the first. */
+  const orders = [
+    {},
+    { with_trashed: true },
+    { order_by: 'address', order_direction: 'desc' as const, page_size: 2, page_number: 2 },
+    { order_by: 'city_country', page_size: 2, page_number: 2, with_trashed: true },
+    { order_by: 'city_country', order_direction: 'desc' as const },
+  ];
+
+  /**
+   * Every probe answers as on the customers (the filters and orders of the texts through their
+   * table since migrations 9 and 11), and the texts' table holds exactly the customers' texts.
+   */
   const same = async () => {
     let matched = 0;
     for (const tenant of [1, 2])
-      for (const attribute of ['address', 'city_country'])
-        for (const value of ['main', 'PARIS', 'rance', ', fr', 'zzz', '50%', 'a_b', 'éze', 'ÉZE'])
-          for (const over of [{}, { with_trashed: true }, { order_by: 'address', order_direction: 'desc' as const, page_size: 2, page_number: 2 }]) {
-            const query = q({ filter: f(attribute, 'text', 'Contains', value), page_size: 100, ...over });
-            const expected = await list(ON_CUSTOMERS, tenant, query);
-            expect({ tenant, query, ...(await list(PG_CUSTOMER_LIST_DEF, tenant, query)) }).toEqual({ tenant, query, ...expected });
-            matched += expected.total;
-          }
+      for (const filter of filters)
+        for (const over of orders) {
+          const query = q({ filter, page_size: 100, ...over });
+          const expected = await list(ON_CUSTOMERS, tenant, query);
+          expect({ tenant, query, ...(await list(PG_CUSTOMER_LIST_DEF, tenant, query)) }).toEqual({ tenant, query, ...expected });
+          matched += expected.total;
+        }
     expect(matched).toBeGreaterThan(0);
     const { address, city_country } = PG_CUSTOMER_LIST_DEF.columns;
     const recomputed = `SELECT tenant_id, id, deleted_at, ${[address, city_country].map((col) => `lower((${col.sql.replaceAll('c.', '')}) COLLATE "C")`).join(', ')} FROM customers`;
@@ -78,6 +103,8 @@ describe("the customers' texts table", () => {
     const count = compileList(PG_CUSTOMER_LIST_DEF, 1, q({ filter: f('address', 'text', 'Contains', 'main') })).count.text;
     expect(count).toMatch(new RegExp(`FROM ${CUSTOMER_TEXTS} WHERE`));
     expect(count).not.toMatch(/\bcustomers\b/);
+    const ordered = compileList(PG_CUSTOMER_LIST_DEF, 1, q({ order_by: 'city_country', page_number: 3 })).page.text;
+    expect(ordered).toMatch(new RegExp(`SELECT id FROM ${CUSTOMER_TEXTS} WHERE .* ORDER BY city_country ASC NULLS FIRST, id ASC`));
     await same();
     await c.query("UPDATE customers SET city = 'Parisville', line_1 = NULL WHERE first_name IN ('Ann', 'Fay')");
     await same();
@@ -101,6 +128,12 @@ describe("the customers' texts table", () => {
     await c.query('COMMIT');
     await same();
     const indexes = await c.query(`SELECT indexname FROM pg_indexes WHERE tablename = '${CUSTOMER_TEXTS}' ORDER BY indexname`);
-    expect(indexes.rows.map((r) => r.indexname)).toEqual(['customer_texts_address_trgm', 'customer_texts_city_country_trgm', 'customer_texts_pkey']);
+    expect(indexes.rows.map((r) => r.indexname)).toEqual([
+      'customer_texts_address',
+      'customer_texts_address_trgm',
+      'customer_texts_city_country',
+      'customer_texts_city_country_trgm',
+      'customer_texts_pkey',
+    ]);
   });
 });
