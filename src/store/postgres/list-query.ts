@@ -137,21 +137,28 @@ function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unkno
 
 /**
  * A filter on an attribute whose folded text a narrow table holds (`PgColumnDef.texts`: the
- * customers' address and city-and-country, customer-texts.ts), other than a date-like `scattered`
- * one: the filter as the ids of that table's matching rows, and the count read from that table
- * alone. Through the list's own table, each trigram match of a `Contains` was checked on its heap
- * page of the wide table (a broad value's count read every page), and an `Equal` read each match's
- * heap page (an expression index is index-only only when it carries the columns the expression is
- * made of). The stored text is the fold of the attribute (`fold`), so each test is written on it
- * directly: `fold(x) = fold(v)` is `stored = fold(v)`, which its indexes answer (`texts` of
- * the module customer-texts.ts: its order index, its trigram index). Undefined for any other filter.
+ * customers' address and city-and-country, customer-texts.ts): the filter as the ids of that
+ * table's matching rows (`term`), their count read from that table alone (`count`), and the test
+ * of one row of the list (`hit`, for a page walked for, see `scattered`). Through the list's own
+ * table, each trigram match of a `Contains` was checked on its heap page of the wide table (a
+ * broad value's count read every page), and an `Equal` or a range read each match's heap page
+ * (an expression index is index-only only when it carries the columns the expression is made of).
+ * The stored text is the fold of the attribute (`fold`), so each test is written on it directly:
+ * `fold(x) = fold(v)` is `stored = fold(v)`, which its indexes answer (its order index and its
+ * trigram index, customer-texts.ts). Undefined for any other filter.
  */
 function throughTexts(def: PgListDef, col: PgColumnDef, filter: ListFilter, withTrashed: boolean, bind: (value: unknown) => string) {
-  if (!col.texts || scattered(filter)) return undefined;
-  const live = withTrashed ? '' : ' AND deleted_at IS NULL';
-  const test = foldedTextTerm(col.texts.column, filter, bind);
-  const matches = `FROM ${col.texts.table} WHERE tenant_id = $1${live} AND ${test}`;
-  return { table: col.texts.table, test, term: `${def.idColumn} IN (SELECT id ${matches})`, count: `SELECT count(*) AS n ${matches}` };
+  if (!col.texts) return undefined;
+  const live = withTrashed ? '' : ' AND t.deleted_at IS NULL';
+  const test = foldedTextTerm(`t.${col.texts.column}`, filter, bind);
+  const matches = `FROM ${col.texts.table} t WHERE t.tenant_id = $1${live} AND ${test}`;
+  return {
+    table: col.texts.table,
+    test,
+    term: `${def.idColumn} IN (SELECT t.id ${matches})`,
+    hit: `EXISTS (SELECT 1 FROM ${col.texts.table} t WHERE t.tenant_id = $1 AND t.id = ${def.idColumn} AND ${test})`,
+    count: `SELECT count(*) AS n ${matches}`,
+  };
 }
 
 /** `compileFilter`'s term for a text attribute, on `column`, which holds the attribute's text already folded. */
@@ -160,7 +167,11 @@ function foldedTextTerm(column: string, filter: ListFilter, bind: (value: unknow
   if (op === 'IsNull') return `${column} IS NULL`;
   if (op === 'NotNull') return `${column} IS NOT NULL`;
   const value = String(filter.value);
-  if (op === 'Contains') return `${column} LIKE ${fold(bind(`%${escapeLike(value)}%`))} ESCAPE '\\'`;
+  if (op === 'Contains') {
+    // As `compileFilter`: strpos for a value with no trigram (no trigram index serves it; the order index is read, covering).
+    if ([...value].length < 3) return `strpos(${column}, ${fold(bind(value))}) > 0`;
+    return `${column} LIKE ${fold(bind(`%${escapeLike(value)}%`))} ESCAPE '\\'`;
+  }
   const sqlOp = COMPARE[op];
   if (!sqlOp) throw new Error(`Unknown operator ${op}`);
   return `${column} ${sqlOp} ${fold(bind(value))}`;
@@ -182,10 +193,10 @@ function idsThroughTexts(
   q: { filter?: string; sameTable?: string; joins: string; direction: 'asc' | 'desc'; withTrashed: boolean; limit: string; offset: string },
 ): string {
   const dir = q.direction === 'desc' ? 'DESC' : 'ASC';
-  const terms = ['tenant_id = $1', ...(q.withTrashed ? [] : ['deleted_at IS NULL'])];
+  const terms = ['t.tenant_id = $1', ...(q.withTrashed ? [] : ['t.deleted_at IS NULL'])];
   if (q.sameTable) terms.push(q.sameTable);
-  else if (q.filter) terms.push(`id IN (SELECT ${def.idColumn} FROM ${def.from} ${q.joins} WHERE ${def.tenantColumn} = $1 AND ${q.filter})`);
-  return `SELECT id FROM ${texts.table} WHERE ${terms.join(' AND ')} ORDER BY ${texts.column} ${dir} ${q.direction === 'desc' ? 'NULLS LAST' : 'NULLS FIRST'}, id ${dir} LIMIT ${q.limit} OFFSET ${q.offset}`;
+  else if (q.filter) terms.push(`t.id IN (SELECT ${def.idColumn} FROM ${def.from} ${q.joins} WHERE ${def.tenantColumn} = $1 AND ${q.filter})`);
+  return `SELECT t.id FROM ${texts.table} t WHERE ${terms.join(' AND ')} ORDER BY t.${texts.column} ${dir} ${q.direction === 'desc' ? 'NULLS LAST' : 'NULLS FIRST'}, t.id ${dir} LIMIT ${q.limit} OFFSET ${q.offset}`;
 }
 
 /**
@@ -394,8 +405,8 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const pageOf = (idsSql: string) => ({ text: `SELECT ${def.select} FROM ${def.from} ${selectJoins} WHERE ${def.idColumn} IN (${idsSql}) ORDER BY ${order}`, values });
   const page = pageOf(ids);
   if (!amongMatches || window.limit === 0) return { page, count, tables };
-  // The filter's term is the last of `where`; the walk reads the tenant's rows in id order (within the span) and tests it on each.
-  const [filterSql, ...scope] = [where[where.length - 1], ...where.slice(0, -1), ...inSpan];
+  // The filter's term is the last of `where` (or its test of one row, through the texts' table); the walk reads the tenant's rows in id order (within the span) and tests it on each.
+  const [filterSql, ...scope] = [texts?.hit ?? where[where.length - 1], ...where.slice(0, -1), ...inSpan];
   const walkIds = `SELECT id FROM (SELECT ${def.idColumn} AS id, ${filterSql} AS hit FROM ${def.from} ${pageJoins} WHERE ${scope.join(' AND ')}
     ORDER BY ${def.idColumn} ${readDirection.toUpperCase()} LIMIT ${WALK_ROWS}) AS walked WHERE hit LIMIT ${limit} OFFSET ${offset}`;
   return { page, count, tables, walk: { page: pageOf(walkIds), rows: window.limit }, spanCount };
