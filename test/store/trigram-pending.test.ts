@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/sqlite/migrations.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
-import { ListRunner, SMALL_TENANT_ROWS } from '../../src/store/sqlite/list-query.js';
+import { ListRunner, OTHER_TENANTS_ROWS, SMALL_TENANT_ROWS } from '../../src/store/sqlite/list-query.js';
 import { ReadPool } from '../../src/store/sqlite/read-pool.js';
 import { SQLITE_CUSTOMER_LIST_DEF } from '../../src/store/sqlite/repos/customers.js';
 import { TRIGRAM_PENDING_MAX } from '../../src/store/sqlite/trigram.js';
@@ -197,7 +197,6 @@ describe('trigram tables with pending rows (migrations 14 and 18)', () => {
       // Tenants whose ids share digits: `<1>` is one trigram, `<12>` a phrase of two, neither inside `<11>` or `<112>`.
       for (const id of [1, 11, 12, 112]) raw.exec(`INSERT INTO tenants (id, created_at) VALUES (${id}, '${AT}')`);
       raw.exec(fillers(CUSTOMERS, 0, 1));
-      raw.exec(fillers(CUSTOMERS, 0, 12));
       raw.exec(fillers(20, 0, 11));
       raw.exec(fillers(30, 0, 112));
       const pending = () => raw.prepare('SELECT COUNT(*) FROM customers_text_pending').pluck().get() as number;
@@ -205,11 +204,25 @@ describe('trigram tables with pending rows (migrations 14 and 18)', () => {
         raw.prepare('SELECT id FROM customers WHERE tenant_id = ? AND deleted_at IS NULL AND email LIKE ? ORDER BY id LIMIT 100').pluck().all(tenant, `%${value}%`) as number[];
       const total = (tenant: number, value: string) =>
         raw.prepare('SELECT COUNT(*) FROM customers WHERE tenant_id = ? AND deleted_at IS NULL AND email LIKE ?').pluck().get(tenant, `%${value}%`) as number;
-      const exact = () => {
-        for (const tenant of [1, 12])
+      const exact = (tenants = [1, 12]) => {
+        for (const tenant of tenants)
           for (const value of ['filler', 'FILLER1', 'ler7@'])
             expect(contains(store, 'email', value, tenant), `tenant ${tenant} ${value}`).toEqual({ total: total(tenant, value), ids: like(tenant, value) });
       };
+      // The other tenants' live rows are at most OTHER_TENANTS_ROWS: tenant 1's count takes the value's matches of every
+      // tenant less those of theirs, tested by their own texts, pending or flushed, trashed or not.
+      expect(20 + 30 + TRIGRAM_PENDING_MAX).toBeLessThanOrEqual(OTHER_TENANTS_ROWS);
+      exact([1]);
+      raw.prepare('UPDATE customers SET deleted_at = ? WHERE tenant_id = 11 AND id % 2 = 0').run(AT);
+      raw.prepare("UPDATE customers SET email = 'other.' || email WHERE tenant_id = 112 AND id % 3 = 0").run();
+      exact([1]);
+      raw.exec(fillers(TRIGRAM_PENDING_MAX, CUSTOMERS * 3, 11));
+      exact([1]);
+      raw.prepare('UPDATE customers SET deleted_at = NULL WHERE tenant_id = 11').run();
+      exact([1]);
+      // Past OTHER_TENANTS_ROWS, each count matches its tenant's phrase.
+      raw.exec(fillers(CUSTOMERS, 0, 12));
+      expect(CUSTOMERS).toBeGreaterThan(OTHER_TENANTS_ROWS);
       expect(new ListRunner(raw, SQLITE_CUSTOMER_LIST_DEF).explain(12, containsQuery('email', 'filler')).count.join(' ')).toMatch(/customers_text VIRTUAL TABLE/);
       expect(contains(store, 'email', 'filler', 12).total).toBe(CUSTOMERS);
       exact();

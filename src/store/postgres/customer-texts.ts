@@ -56,6 +56,22 @@ DROP INDEX IF EXISTS customers_address_trgm, customers_city_country_trgm;
 `;
 
 /**
+ * Migration 11: `CUSTOMER_TEXTS`' order indexes, one per text, on (tenant, text NULLS FIRST, id)
+ * with `deleted_at`, in place of the customers' indexes on the same texts computed from their
+ * six columns (migration 3). A page in the order of a text, or a count of a filter on it but a
+ * `Contains` of 3 or more characters (the trigram index's), is then an index-only walk of the
+ * narrow table (list-query.ts, `idsThroughTexts` and `throughTexts`): an expression index is
+ * index-only only when it carries the columns the expression is made of, so through the
+ * customers' each entry walked read its row from the heap. `admin copy` builds these from the
+ * narrow rows instead of computing the texts again from the customers'.
+ */
+export const customerTextsOrderDdl = () => `
+CREATE INDEX ${CUSTOMER_TEXTS}_address ON ${CUSTOMER_TEXTS} (tenant_id, address NULLS FIRST, id) INCLUDE (deleted_at);
+CREATE INDEX ${CUSTOMER_TEXTS}_city_country ON ${CUSTOMER_TEXTS} (tenant_id, city_country NULLS FIRST, id) INCLUDE (deleted_at);
+DROP INDEX customers_address, customers_city_country;
+`;
+
+/**
  * Writes `CUSTOMER_TEXTS` again from the customers, its indexes built after the rows, in the
  * caller's transaction: after a load with the customers' triggers set aside (`withDeferredIndexes`).
  */

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { PG_USER_JSON } from '../user-json.js';
 import { DATA_TABLES } from '../tables.js';
 import { bucketedListCountsDdl, listCountsDdl, stampBoundsDdl } from './list-counts.js';
-import { customerTextsDdl } from './customer-texts.js';
+import { customerTextsDdl, customerTextsOrderDdl } from './customer-texts.js';
 import { addressSql, cityCountrySql, fold } from './folded.js';
 
 /**
@@ -545,6 +545,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 7, name: 'the list counters per id bucket, for deep pages in id order (SQLite version 16)', sql: bucketedListCountsDdl() },
   { version: 9, name: "the customers' folded texts in a table of their own, for Contains", sql: customerTextsDdl() },
   { version: 10, name: "the list counters hold each bucket's stamp bounds, for date range totals (SQLite version 19)", sql: stampBoundsDdl() },
+  { version: 11, name: "the customers' texts ordered in their own table, in place of the customers' expression indexes", sql: customerTextsOrderDdl() },
 ];
 
 /**

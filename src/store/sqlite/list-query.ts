@@ -125,10 +125,10 @@ export interface CompiledList {
   /**
    * A page for a small total (at most NARROW_ROWS): the matching rows picked by id through the
    * trigram table, then sorted, instead of walking the order's index until the page is found
-   * (a rare value's first page read most of the table). Binds the count's parameters, the limit,
-   * the offset.
+   * (a rare value's first page read most of the table). Binds `narrowParams`, the limit, the offset.
    */
   narrowSql?: string;
+  narrowParams?: unknown[];
   /**
    * The page reads its rows in id order from an index whose entries for this tenant are exactly
    * the matching live rows (see `rangeIndex`): it reads `offset + limit` entries, whatever the
@@ -146,6 +146,12 @@ const RANGES: ReadonlySet<string> = new Set(['GreaterThan', 'GreaterThanOrEqual'
 
 /** The rows of a tenant, first in the order, among which a date range's page is looked for first (`windowSql`): about 2 ms. */
 const WINDOW_ROWS = 5000;
+
+/**
+ * The other tenants' live rows up to which a trigram count tests theirs by their own texts rather
+ * than match the tenant's phrase (see `compileList`): about 1 ms per 1,000 customers.
+ */
+export const OTHER_TENANTS_ROWS = 2000;
 
 /** Totals up to this many rows take `narrowSql`'s page, when there is one. */
 export const NARROW_ROWS = 2000;
@@ -322,12 +328,28 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     // tenant), a doclist in id order, but for the rows whose ids are pending (their texts there
     // may be stale or missing); of those, the ones whose own text passes the filter (a few hundred
     // at most). Both bind the tenant first, as every compiled query does.
+    //
+    // While the other tenants hold at most OTHER_TENANTS_ROWS live rows, the count takes the
+    // value's matches of every tenant, without the tenant's phrase, less those of the other
+    // tenants' rows, each tested by its own text (as a pending row is): the same total, as the
+    // trigram table holds exactly the live rows' texts but the pending ones'. ANDed with the
+    // value's matches, the tenant's phrase (every live row of a dominant tenant) was stepped
+    // through once per match: at 1M customers a quarter to a third of a broad value's count.
     const { fts, pending } = col.trigram;
-    const matches = `SELECT rowid FROM ${fts} WHERE ${liveTenantMatch(fts)} AND ${fts} MATCH ? AND rowid NOT IN (SELECT id FROM ${pending})`;
+    const notPending = (id: string) => `${id} NOT IN (SELECT id FROM ${pending})`;
+    const matches = `SELECT rowid FROM ${fts} WHERE ${liveTenantMatch(fts)} AND ${fts} MATCH ? AND ${notPending('rowid')}`;
     const pendingMatches = `SELECT ${def.idColumn} FROM ${pending} CROSS JOIN ${def.from} ON ${def.idColumn} = ${pending}.id WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${filterSql}`;
-    compiled.countSql = `SELECT (SELECT COUNT(*) FROM (${matches})) + (SELECT COUNT(*) FROM (${pendingMatches})) AS n`;
-    compiled.countParams = [match, TENANT, ...params];
+    // Through the tenants, each read by its own tenant index entries (a range of tenant ids there was planned as a skip-scan of every entry).
+    const others = (select: string, terms: string) =>
+      `SELECT ${select} FROM tenants CROSS JOIN ${def.from} INDEXED BY ${def.tenantIndex} ON ${def.tenantColumn} = tenants.id WHERE tenants.id <> ? AND ${def.tenantColumn} > 0 AND ${def.deletedColumn} IS NULL${terms}`;
+    // (A tenant id of 0 or less would have rows outside the tenant index: none is ever made, and then this is not taken.)
+    const fewOthers = `(SELECT COUNT(*) FROM (${others('1', '')} LIMIT ${OTHER_TENANTS_ROWS + 1})) <= ${OTHER_TENANTS_ROWS} AND (SELECT min(id) FROM tenants) > 0`;
+    const allMatches = `SELECT COUNT(*) FROM ${fts} WHERE ${fts} MATCH ? AND ${notPending('rowid')}`;
+    const othersMatches = `SELECT COUNT(*) FROM (${others(def.idColumn, ` AND ${notPending(def.idColumn)} AND ${filterSql}`)})`;
+    compiled.countSql = `SELECT CASE WHEN ${fewOthers} THEN (${allMatches}) - (${othersMatches}) ELSE (SELECT COUNT(*) FROM (${matches})) END + (SELECT COUNT(*) FROM (${pendingMatches})) AS n`;
+    compiled.countParams = [match, TENANT, ...params, TENANT, match, TENANT, ...params];
     compiled.narrowSql = `SELECT ${def.select} FROM ${def.from} ${pageJoins} WHERE ${def.idColumn} IN (${matches} UNION ALL ${pendingMatches}) ORDER BY ${order} LIMIT ? OFFSET ?`;
+    compiled.narrowParams = [match, TENANT, ...params];
   }
   return compiled;
 }
@@ -544,11 +566,11 @@ export class ListRunner<Row> {
   }
 
   /** The list's statements and parameters; the caches were refreshed first (`refresh`). */
-  private compile(tenantId: number, query: ListQuery): { c: CompiledList; params: unknown[]; countParams: unknown[] } {
+  private compile(tenantId: number, query: ListQuery): { c: CompiledList; params: unknown[]; countParams: unknown[]; narrowParams?: unknown[] } {
     const c = compileList(this.def, query, this.accessOf(tenantId));
     const bind = (list: unknown[]) => [tenantId, ...list.map((p) => (p === TENANT ? tenantId : p))];
     const params = bind(c.params);
-    return { c, params, countParams: c.countParams ? bind(c.countParams) : params };
+    return { c, params, countParams: c.countParams ? bind(c.countParams) : params, narrowParams: c.narrowParams && bind(c.narrowParams) };
   }
 
   run(tenantId: number, query: ListQuery): { rows: Row[]; total: number } {
@@ -575,7 +597,7 @@ export class ListRunner<Row> {
 
   /** The page and total of a list (see `page`), or, in `ListMode` 'adopt', no rows and the worker's total. */
   private answer(tenantId: number, query: ListQuery, pluck: boolean, idOf: (row: Row) => unknown): { rows: Row[]; total: number } {
-    const { c, params, countParams } = this.compile(tenantId, query);
+    const { c, params, countParams, narrowParams } = this.compile(tenantId, query);
     const totalKey = `${c.countSql}\u0000${JSON.stringify(countParams)}`;
     const mode = this.mode;
     if (mode.kind !== 'run') {
@@ -601,7 +623,7 @@ export class ListRunner<Row> {
           : c.tailSql && c.offset > total / 2
           ? [c.tailSql, [...params, end - c.offset, total - end]]
           : c.narrowSql && total <= NARROW_ROWS
-            ? [c.narrowSql, [...countParams, c.limit, c.offset]]
+            ? [c.narrowSql, [...narrowParams!, c.limit, c.offset]]
             : [c.pageSql, [...params, c.limit, c.offset]];
     return this.seen(seekKey, c.offset, this.all(sql, bind, pluck), idOf, total);
   }
