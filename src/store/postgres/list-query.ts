@@ -137,10 +137,11 @@ function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unkno
 
 /**
  * A `Contains` of 3 or more characters on an attribute whose folded text a narrow table holds
- * (`PgColumnDef.texts`: the customers' address and city-and-country, customer-texts.ts): the filter as
- * the ids of that table's matching rows, and the count read from that table alone. Through the
- * list's own table, each trigram match was checked on its heap page of the wide table (a broad
- * value's count read every page). Undefined for any other filter.
+ * (`PgColumnDef.texts`: the customers' address and city-and-country, customer-texts.ts; the users'
+ * names and the customers' e-mail, folded-texts.ts): the filter as the ids of that table's
+ * matching rows, and the count read from that table alone. Through the list's own table, each
+ * trigram match was checked on its heap page of the wide table (a broad value's count read every
+ * page). Undefined for any other filter.
  */
 function containsThroughTexts(def: PgListDef, col: PgColumnDef, filter: ListFilter, withTrashed: boolean, bind: (value: unknown) => string) {
   const value = String(filter.value);
