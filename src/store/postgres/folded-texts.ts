@@ -70,8 +70,13 @@ INSERT INTO ${texts.table} ${textsSelect(texts, texts.source)};
 /**
  * Writes the table of `texts` again from its source, its indexes built after the rows, in the
  * caller's transaction: after a load with the source's triggers set aside (`withDeferredIndexes`).
+ * The primary key is built after the rows too (no foreign key refers to it): at 1M users the
+ * names' rows took 7.9-12.1 s with it kept row by row, against 3.0-3.6 s and 0.6-0.7 s to build it
+ * after (loaded 2-core machine).
  */
 export async function fillFoldedTexts(client: pg.ClientBase, texts: FoldedTexts): Promise<void> {
   await client.query(`TRUNCATE ${texts.table}`);
+  await client.query(`ALTER TABLE ${texts.table} DROP CONSTRAINT ${texts.table}_pkey`);
   await withDeferredIndexes(client, [texts.table], () => client.query(`INSERT INTO ${texts.table} ${textsSelect(texts, texts.source)}`));
+  await client.query(`ALTER TABLE ${texts.table} ADD PRIMARY KEY (tenant_id, id)`);
 }
