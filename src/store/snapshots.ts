@@ -87,4 +87,6 @@ export const NOT_IN_SNAPSHOTS: Readonly<Record<string, string>> = {
   customers_text_pending: 'the customers whose texts the trigram index may not hold yet, likewise',
   list_counts: "rows per tenant of the counted lists (store/list-counts.ts): derived, its triggers count as a restore writes the rows",
   customer_texts: "PostgreSQL's table of the customers' folded texts (postgres/customer-texts.ts): derived, its triggers write it as a restore writes the rows",
+  user_names: "PostgreSQL's table of the users' folded names (postgres/folded-texts.ts): derived, likewise",
+  customer_emails: "PostgreSQL's table of the customers' folded e-mail addresses (postgres/folded-texts.ts): derived, likewise",
 };

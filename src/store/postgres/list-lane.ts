@@ -67,13 +67,17 @@ function afterTurns<T>(turns: number, value: T): Promise<T> {
 const QUERY_CANCELED = '57014';
 
 /**
- * The planner's cost of a page read out of order, on the lane's connections: 1.1 (PostgreSQL's
- * default, 4, is for spinning disks) as for data that is cached or on SSD. A list reads its
- * tenant's covering indexes whole; at 4 the planner scanned the whole customers table instead of
- * their first names' index, which is a quarter of its size, for a `Contains` of two letters
- * (count 450 ms against 260 ms at 1,000,000 customers).
+ * The lane's connections' settings. The planner's cost of a page read out of order: 1.1
+ * (PostgreSQL's default, 4, is for spinning disks) as for data that is cached or on SSD. A list
+ * reads its tenant's covering indexes whole; at 4 the planner scanned the whole customers table
+ * instead of their first names' index, which is a quarter of its size, for a `Contains` of two
+ * letters (count 450 ms against 260 ms at 1,000,000 customers). And no JIT compilation: on a
+ * PostgreSQL built with LLVM, a statement planned above `jit_above_cost` (100,000 by default: a
+ * scan of the users' table of a million rows is planned at about 150,000) is compiled each time
+ * it runs, which pays off for long analytical queries, not for lists answered in milliseconds. The
+ * embedded PostgreSQL has no JIT, so there it changes nothing.
  */
-const RANDOM_PAGE_COST = '-c random_page_cost=1.1';
+const LANE_SETTINGS = '-c random_page_cost=1.1 -c jit=off';
 
 /** A statement cancelled past the lane's timeout as `StoreBusy`; any other error as it is. */
 const busyIfCanceled = (err: unknown, retryAfterSeconds: number): unknown =>
@@ -128,7 +132,7 @@ export class ListLane {
     url: string,
     private readonly options: ListLaneOptions = LIST_LANE_DEFAULTS,
   ) {
-    this.pool = createPool(url, options.lists + options.quick, { statement_timeout: options.statementTimeoutMs, options: RANDOM_PAGE_COST });
+    this.pool = createPool(url, options.lists + options.quick, { statement_timeout: options.statementTimeoutMs, options: LANE_SETTINGS });
   }
 
   private readonly reads: LaneReads = {

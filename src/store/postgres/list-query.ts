@@ -8,8 +8,14 @@ import { equalCountSql, rangeCountSql, rangeSpanCountSql, type RangeParts } from
 /** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only; a `countIndex` says the attribute has an index of its own here too). */
 export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join' | 'countIndex'> & {
   semi?: Omit<NonNullable<ColumnDef['semi']>, 'index'>;
-  /** The table holding this attribute's folded text by tenant and id, and its column there (see `containsThroughTexts`). */
-  texts?: { table: string; column: string };
+  /**
+   * The table holding this attribute's folded text by tenant and id, and its column there (see
+   * `throughTexts`). `ordered`: that table also has the text's order index (tenant, text NULLS
+   * FIRST, id) INCLUDE (deleted_at) (customer-texts.ts), so every filter and the order on the
+   * attribute read it; otherwise only a `Contains` of 3 or more characters does (its trigram
+   * index), and the list's own table's index answers the rest.
+   */
+  texts?: { table: string; column: string; ordered?: boolean };
 };
 
 /**
@@ -136,19 +142,23 @@ function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unkno
 }
 
 /**
- * A filter on an attribute whose folded text a narrow table holds (`PgColumnDef.texts`: the
- * customers' address and city-and-country, customer-texts.ts): the filter as the ids of that
- * table's matching rows (`term`), their count read from that table alone (`count`), and the test
- * of one row of the list (`hit`, for a page walked for, see `scattered`). Through the list's own
- * table, each trigram match of a `Contains` was checked on its heap page of the wide table (a
- * broad value's count read every page), and an `Equal` or a range read each match's heap page
- * (an expression index is index-only only when it carries the columns the expression is made of).
- * The stored text is the fold of the attribute (`fold`), so each test is written on it directly:
- * `fold(x) = fold(v)` is `stored = fold(v)`, which its indexes answer (its order index and its
- * trigram index, customer-texts.ts). Undefined for any other filter.
+ * A filter on an attribute whose folded text a narrow table holds (`PgColumnDef.texts`): the
+ * filter as the ids of that table's matching rows (`term`), their count read from that table alone
+ * (`count`), and the test of one row of the list (`hit`, for a page walked for, see `scattered`).
+ * Through the list's own table, each trigram match of a `Contains` was checked on its heap page of
+ * the wide table (a broad value's count read every page), and an `Equal` or a range on a derived
+ * text read each match's heap page (an expression index is index-only only when it carries the
+ * columns the expression is made of). Every filter goes through a table with the text's order
+ * index (`ordered`: the customers' address and city-and-country, customer-texts.ts); a `Contains`
+ * of 3 or more characters through any (the users' names and the customers' e-mail too,
+ * folded-texts.ts). The stored text is the fold of the attribute (`fold`), so each test is written
+ * on it directly: `fold(x) = fold(v)` is `stored = fold(v)`, which its indexes answer. Undefined for
+ * any other filter.
  */
 function throughTexts(def: PgListDef, col: PgColumnDef, filter: ListFilter, withTrashed: boolean, bind: (value: unknown) => string) {
   if (!col.texts) return undefined;
+  const trigrams = filter.operator === 'Contains' && filter.value !== null && [...String(filter.value)].length >= 3;
+  if (!col.texts.ordered && !trigrams) return undefined;
   const live = withTrashed ? '' : ' AND t.deleted_at IS NULL';
   const test = foldedTextTerm(`t.${col.texts.column}`, filter, bind);
   const matches = `FROM ${col.texts.table} t WHERE t.tenant_id = $1${live} AND ${test}`;
@@ -383,7 +393,7 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const offset = bind(window.offset);
   const readDirection = window.reversed === (query.order_direction === 'desc') ? 'asc' : 'desc';
   // Unfiltered in id order, a page that would step over more than BUCKET_WALK_FROM entries walks from its bucket (store/list-counts.ts).
-  const orderTexts = def.columns[query.order_by]?.texts;
+  const orderTexts = def.columns[query.order_by]?.texts?.ordered ? def.columns[query.order_by].texts : undefined;
   const bucketed = byId && !query.filter && window.offset > BUCKET_WALK_FROM ? def.counted : undefined;
   const ids = amongMatches
     ? `SELECT id FROM (SELECT ${def.idColumn} AS id FROM ${def.from} ${pageJoins} WHERE ${pageWhere} OFFSET 0) AS matched ORDER BY id ${readDirection.toUpperCase()} LIMIT ${limit} OFFSET ${offset}`

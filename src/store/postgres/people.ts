@@ -4,12 +4,13 @@ import type { CustomerPatch, ListResult, UserInsert, UserPatch } from '../types.
 import { addressParams, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, type CustomerRow, toCustomer } from '../rows/customers.js';
 import { toUser, USER_FROM, USER_LIST_DEF, USER_SELECT, type UserRow } from '../rows/users.js';
 import { NotFoundError, nowIso } from '../util.js';
-import { compileList, type IdSpan } from './list-query.js';
+import { compileList, type IdSpan, type PgColumnDef } from './list-query.js';
 import type { ListTotals } from './list-totals.js';
 import type { ListLane } from './list-lane.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
 import { customerInserts } from './customer-inserts.js';
 import { CUSTOMER_TEXTS } from './customer-texts.js';
+import { CUSTOMER_EMAILS, type FoldedTexts, USER_NAMES } from './folded-texts.js';
 import { addressSql, cityCountrySql, fold } from './folded.js';
 import { TurnQueue } from './turn.js';
 import { ADDRESS_FIELDS } from '../../contract/index.js';
@@ -84,7 +85,18 @@ export function patchSet(patch: object, fields: readonly string[], values: unkno
 
 /** A user's JSON text, as stored (`users.json`, kept by the triggers of migration 2). */
 const USER_JSON = 'u.json AS json';
-const USER_JSON_LIST_DEF = { ...USER_LIST_DEF, select: USER_JSON, selectJoins: false };
+/** A column of `def` whose `Contains` reads `texts`' table (folded-texts.ts), as its column of the same name. */
+const throughTexts = <D extends { columns: Readonly<Record<string, PgColumnDef>> }>(def: D, texts: FoldedTexts): D => ({
+  ...def,
+  columns: {
+    ...def.columns,
+    ...Object.fromEntries(Object.keys(texts.columns).map((column) => [column, { ...def.columns[column], texts: { table: texts.table, column } }])),
+  },
+});
+
+/** The users' list: the SQLite store's definition with `Contains` on the names read from their folded texts' own table (`USER_NAMES`). */
+export const PG_USER_LIST_DEF = throughTexts(USER_LIST_DEF, USER_NAMES);
+const USER_JSON_LIST_DEF = { ...PG_USER_LIST_DEF, select: USER_JSON, selectJoins: false };
 
 /**
  * `emailTaken` of `table` (users or customers): whether a live row of the tenant, other than
@@ -126,7 +138,7 @@ export function pgUsers(db: Queryable, reads?: ListReads) {
     return r && toUser(r);
   };
   return {
-    list: (tenantId: number, query: ListQuery) => runList(db, USER_LIST_DEF, tenantId, query, toUser, reads),
+    list: (tenantId: number, query: ListQuery) => runList(db, PG_USER_LIST_DEF, tenantId, query, toUser, reads),
     listJson: (tenantId: number, query: ListQuery) => runList(db, USER_JSON_LIST_DEF, tenantId, query, (r: { json: string }) => r.json, reads),
     get: (tenantId: number, id: number) => read(tenantId, id, true),
     getJson: (tenantId: number, id: number) => liveJson.ask(String(tenantId), { tenantId, id }),
@@ -163,14 +175,17 @@ export function pgUsers(db: Queryable, reads?: ListReads) {
  * written as migration 3's indexed expressions (the same values, see `addressSql`), and their
  * `Contains` read from their folded texts' own table (customer-texts.ts, `CUSTOMER_TEXTS`).
  */
-export const PG_CUSTOMER_LIST_DEF = {
-  ...CUSTOMER_LIST_DEF,
-  columns: {
-    ...CUSTOMER_LIST_DEF.columns,
-    address: { sql: addressSql('c.'), type: 'text' as const, texts: { table: CUSTOMER_TEXTS, column: 'address' } },
-    city_country: { sql: cityCountrySql('c.'), type: 'text' as const, texts: { table: CUSTOMER_TEXTS, column: 'city_country' } },
+export const PG_CUSTOMER_LIST_DEF = throughTexts(
+  {
+    ...CUSTOMER_LIST_DEF,
+    columns: {
+      ...CUSTOMER_LIST_DEF.columns,
+      address: { sql: addressSql('c.'), type: 'text' as const, texts: { table: CUSTOMER_TEXTS, column: 'address', ordered: true } },
+      city_country: { sql: cityCountrySql('c.'), type: 'text' as const, texts: { table: CUSTOMER_TEXTS, column: 'city_country', ordered: true } },
+    },
   },
-};
+  CUSTOMER_EMAILS,
+);
 
 const CUSTOMER_PATCHABLE = ['first_name', 'middle_name', 'last_name', 'email', 'contact_number'] as const;
 

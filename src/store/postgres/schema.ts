@@ -3,6 +3,7 @@ import { PG_USER_JSON } from '../user-json.js';
 import { DATA_TABLES } from '../tables.js';
 import { bucketedListCountsDdl, listCountsDdl, stampBoundsDdl } from './list-counts.js';
 import { customerTextsDdl, customerTextsOrderDdl } from './customer-texts.js';
+import { CUSTOMER_EMAILS, foldedTextsDdl, USER_NAMES } from './folded-texts.js';
 import { addressSql, cityCountrySql, fold } from './folded.js';
 
 /**
@@ -531,6 +532,15 @@ ${changeTriggers('instance_clock')}
 `;
 
 /**
+ * Migration 12: the users' names and the customers' e-mails folded in narrow tables of their own
+ * (folded-texts.ts), which `Contains` of 3 or more characters on them reads; the trigram indexes
+ * on the users' and customers' own columns dropped (trigram.ts builds the new tables').
+ */
+const SCHEMA_12 = `${foldedTextsDdl(USER_NAMES)}${foldedTextsDdl(CUSTOMER_EMAILS)}
+DROP INDEX IF EXISTS users_first_name_trgm, users_last_name_trgm, customers_email_trgm;
+`;
+
+/**
  * The migrations, oldest first. Version 1 is SQLite's whole schema as of its version 7 (the
  * SQLite-only `tenant_id > 0` partial indexes, a workaround for SQLite's planner, are plain here:
  * PostgreSQL plans with per-value statistics).
@@ -546,6 +556,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 9, name: "the customers' folded texts in a table of their own, for Contains", sql: customerTextsDdl() },
   { version: 10, name: "the list counters hold each bucket's stamp bounds, for date range totals (SQLite version 19)", sql: stampBoundsDdl() },
   { version: 11, name: "the customers' texts ordered in their own table, in place of the customers' expression indexes", sql: customerTextsOrderDdl() },
+  { version: 12, name: "the users' folded names and the customers' folded e-mails in tables of their own, for Contains", sql: SCHEMA_12 },
 ];
 
 /**

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { CUSTOMER_TEXTS } from './customer-texts.js';
 import { fold } from './folded.js';
+import { CUSTOMER_EMAILS, USER_NAMES } from './folded-texts.js';
 import { MIGRATION_LOCK } from './migrate.js';
 
 /**
@@ -8,15 +9,15 @@ import { MIGRATION_LOCK } from './migrate.js';
  * many and varied: a substring of 3 or more characters then reads only the rows holding its
  * trigrams instead of every row of the tenant. Each is on exactly the folded expression the list
  * compiler writes (see `fold`; `LIKE` on it is what pg_trgm's `gin_trgm_ops` serves), or on
- * `CUSTOMER_TEXTS`' folded texts. They are not part of the numbered migrations because pg_trgm may
+ * the folded texts of `CUSTOMER_TEXTS` and of folded-texts.ts' tables. They are not part of the numbered migrations because pg_trgm may
  * be missing from a user's own PostgreSQL: lists then work without them, only slower (see
  * `TRIGRAM_MISSING`).
  */
 export const TRIGRAM_INDEXES: ReadonlyArray<{ name: string; table: string; expr: string }> = [
   { name: 'users_email_trgm', table: 'users', expr: fold('email') },
-  { name: 'users_first_name_trgm', table: 'users', expr: fold('first_name') },
-  { name: 'users_last_name_trgm', table: 'users', expr: fold('last_name') },
-  { name: 'customers_email_trgm', table: 'customers', expr: fold('email') },
+  { name: 'user_names_first_name_trgm', table: USER_NAMES.table, expr: 'first_name' },
+  { name: 'user_names_last_name_trgm', table: USER_NAMES.table, expr: 'last_name' },
+  { name: 'customer_emails_email_trgm', table: CUSTOMER_EMAILS.table, expr: 'email' },
   { name: 'customers_first_name_trgm', table: 'customers', expr: fold('first_name') },
   { name: 'customers_last_name_trgm', table: 'customers', expr: fold('last_name') },
   { name: 'customer_texts_address_trgm', table: CUSTOMER_TEXTS, expr: 'address' },

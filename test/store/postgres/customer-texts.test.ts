@@ -1,12 +1,9 @@
-import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ListQuery } from '../../../src/contract/index.js';
+import { describe, expect, it } from 'vitest';
 import { CUSTOMER_TEXTS, fillCustomerTexts } from '../../../src/store/postgres/customer-texts.js';
 import { compileList, type PgListDef } from '../../../src/store/postgres/list-query.js';
 import { PG_CUSTOMER_LIST_DEF } from '../../../src/store/postgres/people.js';
-import { ensureTrigramIndexes } from '../../../src/store/postgres/trigram.js';
 import { f, q } from '../contract/fixtures.js';
-import { migratedDatabase } from './databases.js';
+import { AT, textsDatabase } from './texts-fixture.js';
 
 /** The customers' list with `address` and `city_country` matched on the customers' own rows, as before migration 9: the oracle. */
 const ON_CUSTOMERS: PgListDef = {
@@ -14,41 +11,21 @@ const ON_CUSTOMERS: PgListDef = {
   columns: Object.fromEntries(Object.entries(PG_CUSTOMER_LIST_DEF.columns).map(([name, col]) => [name, { sql: col.sql, type: col.type }])),
 };
 
-const AT = '2026-01-01T00:00:00.000Z';
-
 /**
  * `Contains` on the customers' address and city-and-country through their folded texts' table
  * (migration 9, customer-texts.ts): the same rows, order and totals as matching the customers
  * themselves, after every kind of write, in one statement or many, and after `fillCustomerTexts`.
  */
 describe("the customers' texts table", () => {
-  let env: Awaited<ReturnType<typeof migratedDatabase>>;
-  let c: pg.Client;
-  beforeAll(async () => {
-    env = await migratedDatabase();
-    c = env.client;
-    expect(await ensureTrigramIndexes(c)).toBe(true);
-    await c.query(`INSERT INTO tenants (id, created_at) VALUES (1, '${AT}'), (2, '${AT}')`);
-  });
-  afterAll(() => env.close());
+  const { client: c, list } = textsDatabase();
 
   /** Inserts customers of `tenant` in one statement: [first_name, line_1, city, country]. */
   const insert = (tenant: number, rows: [string, string | null, string | null, string | null][]) =>
-    c.query(
+    c().query(
       `INSERT INTO customers (tenant_id, first_name, last_name, email, line_1, city, country, created_at, updated_at) VALUES
        ${rows.map((_, i) => `($1, $${4 * i + 2}, 'Row', lower($${4 * i + 2}) || '@example.com', $${4 * i + 3}, $${4 * i + 4}, $${4 * i + 5}, '${AT}', '${AT}')`).join(', ')}`,
       [tenant, ...rows.flat()],
     );
-
-  /** A list's total and page ids as `runList` reads them: a page walked for (`walk`) is taken when the walk holds it. */
-  const list = async (def: PgListDef, tenant: number, query: ListQuery) => {
-    const compiled = compileList(def, tenant, query);
-    const total = Number((await c.query<{ n: string }>(compiled.count)).rows[0].n);
-    const { page, walk } = compileList(def, tenant, query, total);
-    const walked = walk && (await c.query<{ id: string }>(walk.page)).rows;
-    const rows = walked && walked.length === walk.rows ? walked : (await c.query<{ id: string }>(page)).rows;
-    return { total, ids: rows.map((r) => Number(r.id)) };
-  };
 
   /** The filters probed: each operator on both texts, and one filter on another attribute. */
   const filters = [
@@ -88,7 +65,7 @@ describe("the customers' texts table", () => {
     expect(matched).toBeGreaterThan(0);
     const { address, city_country } = PG_CUSTOMER_LIST_DEF.columns;
     const recomputed = `SELECT tenant_id, id, deleted_at, ${[address, city_country].map((col) => `lower((${col.sql.replaceAll('c.', '')}) COLLATE "C")`).join(', ')} FROM customers`;
-    const differ = await c.query(`(${recomputed} EXCEPT SELECT * FROM ${CUSTOMER_TEXTS}) UNION ALL (SELECT * FROM ${CUSTOMER_TEXTS} EXCEPT ${recomputed})`);
+    const differ = await c().query(`(${recomputed} EXCEPT SELECT * FROM ${CUSTOMER_TEXTS}) UNION ALL (SELECT * FROM ${CUSTOMER_TEXTS} EXCEPT ${recomputed})`);
     expect(differ.rows).toEqual([]);
   };
 
@@ -107,28 +84,28 @@ describe("the customers' texts table", () => {
     const ordered = compileList(PG_CUSTOMER_LIST_DEF, 1, q({ order_by: 'city_country', page_number: 3 })).page.text;
     expect(ordered).toMatch(new RegExp(`SELECT t.id FROM ${CUSTOMER_TEXTS} t WHERE .* ORDER BY t.city_country ASC NULLS FIRST, t.id ASC`));
     await same();
-    await c.query("UPDATE customers SET city = 'Parisville', line_1 = NULL WHERE first_name IN ('Ann', 'Fay')");
+    await c().query("UPDATE customers SET city = 'Parisville', line_1 = NULL WHERE first_name IN ('Ann', 'Fay')");
     await same();
-    await c.query(`UPDATE customers SET deleted_at = '${AT}' WHERE first_name IN ('Cy', 'Eve')`);
+    await c().query(`UPDATE customers SET deleted_at = '${AT}' WHERE first_name IN ('Cy', 'Eve')`);
     await same();
-    await c.query("UPDATE customers SET deleted_at = NULL WHERE first_name = 'Eve'");
+    await c().query("UPDATE customers SET deleted_at = NULL WHERE first_name = 'Eve'");
     await same();
-    await c.query("DELETE FROM customers WHERE first_name = 'Dee'");
+    await c().query("DELETE FROM customers WHERE first_name = 'Dee'");
     await same();
-    await c.query('TRUNCATE customers CASCADE');
-    expect((await c.query(`SELECT count(*)::int AS n FROM ${CUSTOMER_TEXTS}`)).rows).toEqual([{ n: 0 }]);
+    await c().query('TRUNCATE customers CASCADE');
+    expect((await c().query(`SELECT count(*)::int AS n FROM ${CUSTOMER_TEXTS}`)).rows).toEqual([{ n: 0 }]);
     await insert(1, [['Gus', '4 Main St', 'Paris', 'France']]);
     await same();
   }, 60_000);
 
   it('fillCustomerTexts writes the table again from the customers (after a load with the triggers set aside)', async () => {
     await insert(2, [['Hal', '5 Main St', 'Tokyo', 'Japan']]);
-    await c.query(`DELETE FROM ${CUSTOMER_TEXTS} WHERE id = (SELECT max(id) FROM customers); UPDATE ${CUSTOMER_TEXTS} SET address = 'stale'`);
-    await c.query('BEGIN');
-    await fillCustomerTexts(c);
-    await c.query('COMMIT');
+    await c().query(`DELETE FROM ${CUSTOMER_TEXTS} WHERE id = (SELECT max(id) FROM customers); UPDATE ${CUSTOMER_TEXTS} SET address = 'stale'`);
+    await c().query('BEGIN');
+    await fillCustomerTexts(c());
+    await c().query('COMMIT');
     await same();
-    const indexes = await c.query(`SELECT indexname FROM pg_indexes WHERE tablename = '${CUSTOMER_TEXTS}' ORDER BY indexname`);
+    const indexes = await c().query(`SELECT indexname FROM pg_indexes WHERE tablename = '${CUSTOMER_TEXTS}' ORDER BY indexname`);
     expect(indexes.rows.map((r) => r.indexname)).toEqual([
       'customer_texts_address',
       'customer_texts_address_trgm',

@@ -30,7 +30,7 @@ describe('PostgreSQL list lane', () => {
     await db.drop();
   });
 
-  it("serve's lane (docs/instances-and-postgresql.md): 2 lists at once (1 on a machine of 2 cores or fewer) and one more whose total is cached, on as many connections beside the 10 others, 16 waiting, Retry-After 1, statements cancelled after 30 s, planned for cached data", async () => {
+  it("serve's lane (docs/instances-and-postgresql.md): 2 lists at once (1 on a machine of 2 cores or fewer) and one more whose total is cached, on as many connections beside the 10 others, 16 waiting, Retry-After 1, statements cancelled after 30 s, planned for cached data, never JIT-compiled", async () => {
     expect([1, 2, 3, 4, 16].map((cores) => laneLists(cores))).toEqual([1, 1, 2, 2, 2]);
     const lists = laneLists(availableParallelism());
     expect(LIST_LANE_DEFAULTS).toEqual({ lists, quick: 1, queue: 16, retryAfterSeconds: 1, statementTimeoutMs: 30_000 });
@@ -43,6 +43,8 @@ describe('PostgreSQL list lane', () => {
     expect(timeout.rows[0].statement_timeout).toBe('30s');
     const cost = await store.lists.run((lane) => lane.query<{ random_page_cost: string }>('SHOW random_page_cost'));
     expect(cost.rows[0].random_page_cost).toBe('1.1');
+    const jit = await store.lists.run((lane) => lane.query<{ jit: string }>('SHOW jit'));
+    expect(jit.rows[0].jit).toBe('off');
     expect((await store.pool.query<{ statement_timeout: string }>('SHOW statement_timeout')).rows[0].statement_timeout).toBe('0');
   });
 
