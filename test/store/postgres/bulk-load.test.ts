@@ -1,0 +1,95 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyRows } from '../../../src/store/postgres/bulk-load.js';
+import { createTestDatabase, type TestDatabase } from '../../pg/database.js';
+import { connect } from './databases.js';
+
+/**
+ * `copyRows` writes COPY's binary format. Each value must land as COPY's text format stored it
+ * before: PostgreSQL's text input of the digits or text JavaScript writes for the value (the
+ * oracle below inserts exactly that, as text parameters cast to the column's type).
+ */
+describe('copyRows (binary COPY)', () => {
+  let db: TestDatabase;
+  let c: pg.Client;
+  const columns = ['big', 'int', 'dbl', 'txt'];
+  const create = (table: string) => c.query(`CREATE TABLE ${table} (n serial, big bigint, int integer, dbl double precision, txt text COLLATE "C")`);
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    c = await connect(db.url);
+  });
+  afterAll(async () => {
+    await c.end();
+    await db.drop();
+  });
+
+  /** Each row's columns as PostgreSQL prints them, in the order written. */
+  const printed = async (table: string) =>
+    (await c.query(`SELECT big::text, int::text, dbl::text, txt FROM ${table} ORDER BY n`)).rows.map((r) => [r.big, r.int, r.dbl, r.txt]);
+
+  /** The same rows inserted through PostgreSQL's text input of `String(value)`, as COPY's text format had them. */
+  async function oracle(table: string, rows: unknown[][]): Promise<void> {
+    await create(table);
+    for (const row of rows) {
+      const text = row.map((v) => (v === null ? null : String(v as string | number | bigint)));
+      await c.query(`INSERT INTO ${table} (big, int, dbl, txt) VALUES ($1::text::bigint, $2::text::integer, $3::text::double precision, $4::text)`, text);
+    }
+  }
+
+  it('writes every value as the text format stored it: integers at their limits, doubles, any text, numbers in text, NULLs', async () => {
+    const rows: unknown[][] = [
+      [0, 0, 0, ''],
+      [1, -1, 0.1, 'tab\there, newline\nthere, back\\slash, return\r, "quotes"'],
+      [-1, 2 ** 31 - 1, -2.5, 'é ü 漢字 🎉'],
+      [2 ** 31, -(2 ** 31), 1 / 3, 'lone \ud800 surrogate'],
+      [-(2 ** 31) - 1, 7, 1e308, 42],
+      [2 ** 32, null, 5e-324, 1.5],
+      [-(2 ** 32), 3, -0, 1e21],
+      [Number.MAX_SAFE_INTEGER, 4, NaN, 12345678901234567890n],
+      [-Number.MAX_SAFE_INTEGER, 5, Infinity, 'x'.repeat(100_000)],
+      [2 ** 60, 6, -Infinity, null],
+      [1234567890123456800, 8, 3, 'last'],
+      [9223372036854775807n, 9, 12345678901234567890n, '∑'],
+      [-9223372036854775808n, 10n, 0.30000000000000004, 'z'],
+      [null, null, null, null],
+    ];
+    await create('binary_rows');
+    expect(await copyRows(c, 'binary_rows', columns, rows, { rowsPerChunk: 4 })).toBe(rows.length);
+    await oracle('text_rows', rows);
+    expect(await printed('binary_rows')).toEqual(await printed('text_rows'));
+    expect((await printed('binary_rows'))[3][3]).toBe('lone \ufffd surrogate');
+  });
+
+  it('copies no rows, and row counts that fill their chunks exactly', async () => {
+    await create('empty_rows');
+    expect(await copyRows(c, 'empty_rows', columns, [])).toBe(0);
+    expect(await printed('empty_rows')).toEqual([]);
+    await create('full_chunks');
+    const rows = Array.from({ length: 6 }, (_, i) => [i, i, i / 2, `row ${i}`]);
+    expect(await copyRows(c, 'full_chunks', columns, rows, { rowsPerChunk: 3 })).toBe(6);
+    expect(await printed('full_chunks')).toEqual(rows.map(([a, b, d, t]) => [String(a), String(b), String(d), t]));
+  });
+
+  it('refuses a value the column type would not take from text, writing no row, and the connection goes on', async () => {
+    await create('refused');
+    const refused: Array<[unknown[], RegExp]> = [
+      [[1.5, 0, 0, 'a'], /value 1.5 of column big is no bigint/],
+      [[2 ** 63, 0, 0, 'a'], /column big is no bigint/],
+      [['12', 0, 0, 'a'], /value "12" of column big is no bigint/],
+      [[0, 2 ** 31, 0, 'a'], /column int is no integer/],
+      [[0, 0, '0.5', 'a'], /column dbl is no double precision/],
+      [[0, 0, 0, Buffer.from('a')], /type object \(column txt\) has no text form/],
+      [[0, 0, 0, 'Nul\0Byte'], /0x00/],
+    ];
+    for (const [row, message] of refused) {
+      await expect(copyRows(c, 'refused', columns, [[1, 1, 1, 'fine'], row], { rowsPerChunk: 1 })).rejects.toThrow(message);
+      expect(await printed('refused')).toEqual([]);
+    }
+  });
+
+  it('refuses a column of a type it has no binary form for, before writing', async () => {
+    await c.query('CREATE TABLE other_types (flag boolean)');
+    await expect(copyRows(c, 'other_types', ['flag'], [[true]])).rejects.toThrow(/Column flag of other_types has type boolean, which the copy cannot write/);
+    expect((await c.query('SELECT count(*)::int AS n FROM other_types')).rows[0].n).toBe(0);
+  });
+});
