@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setImmediate } from 'node:timers/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
@@ -146,39 +147,92 @@ function* binaryChunks(rows: Iterable<unknown[]>, columns: readonly string[], en
   yield BINARY_TRAILER;
 }
 
+/** How many bytes of a table's encoded rows `TableCopy.readAhead` holds at most (all of 1M customers). */
+export const READ_AHEAD_BYTES = 256 * 1024 * 1024;
+
+/** The COPY of one table's rows, prepared (see `prepareCopy`). */
+export interface TableCopy {
+  /**
+   * Encodes rows ahead into memory (up to `READ_AHEAD_BYTES`), a chunk a turn of the event loop,
+   * until `during` settles; answers what it does. Reading SQLite and encoding are the copy's own
+   * CPU, done here while PostgreSQL works on the connection (an earlier table's index builds,
+   * which leave part of the machine idle) instead of while PostgreSQL waits for the stream.
+   */
+  readAhead<T>(during: Promise<T>): Promise<T>;
+  /** Streams the rows (those read ahead first) into the table; answers how many. */
+  stream(): Promise<number>;
+}
+
 /**
- * Streams `rows` (arrays in `columns` order) into `table` with `COPY … FROM STDIN` in the binary
- * format; answers how many. Binary, because PostgreSQL then reads each value's length instead of
+ * Prepares the COPY of `rows` (arrays in `columns` order) into `table` with `COPY … FROM STDIN`
+ * in the binary format, whose encoders it reads from the catalog now: `rows` is not read before
+ * `readAhead` or `stream`. Binary, because PostgreSQL then reads each value's length instead of
  * scanning the text for delimiters and escapes: 5.5 s of its CPU instead of 7.9–10.7 s for the
  * 1M users, whose rows carry about 1 KB of text each (docs/performance.md). `freeze` writes them
  * frozen and visible to all (PostgreSQL allows it only for a table created or truncated earlier
  * in the same transaction): no later pass sets their hint bits, and `VACUUM` finds the pages
- * already all-visible, so index-only scans work at once. `rowsPerChunk` is for tests.
+ * already all-visible, so index-only scans work at once. `rowsPerChunk` and `aheadBytes` are
+ * for tests.
  */
-export async function copyRows(
+export async function prepareCopy(
   client: pg.ClientBase,
   table: string,
   columns: readonly string[],
   rows: Iterable<unknown[]>,
-  options: { freeze?: boolean; rowsPerChunk?: number } = {},
-): Promise<number> {
+  options: { freeze?: boolean; rowsPerChunk?: number; aheadBytes?: number } = {},
+): Promise<TableCopy> {
   const encoders = await encodersOf(client, table, columns);
   const counted = { rows: 0 };
-  const sql = `COPY ${quote(table)} (${columns.map(quote).join(', ')}) FROM STDIN WITH (FORMAT binary${options.freeze ? ', FREEZE' : ''})`;
-  await pipeline(Readable.from(binaryChunks(rows, columns, encoders, options.rowsPerChunk ?? ROWS_PER_CHUNK, counted)), client.query(copyFrom(sql)));
-  return counted.rows;
+  const chunks = binaryChunks(rows, columns, encoders, options.rowsPerChunk ?? ROWS_PER_CHUNK, counted);
+  const ahead: Buffer[] = [];
+  let aheadBytes = 0;
+  let ended = false;
+  return {
+    async readAhead(during) {
+      let settled = false;
+      const outcome = during.finally(() => (settled = true));
+      let failure: { error: unknown } | undefined;
+      try {
+        while (!settled && !ended && aheadBytes < (options.aheadBytes ?? READ_AHEAD_BYTES)) {
+          const next = chunks.next();
+          if (next.done) {
+            ended = true;
+          } else {
+            // A copy of its own size: the encoder's buffer has room for the worst case.
+            ahead.push(Buffer.from(next.value));
+            aheadBytes += next.value.length;
+            await setImmediate();
+          }
+        }
+      } catch (error) {
+        failure = { error };
+      }
+      const result = await outcome;
+      if (failure) throw failure.error;
+      return result;
+    },
+    async stream() {
+      const sql = `COPY ${quote(table)} (${columns.map(quote).join(', ')}) FROM STDIN WITH (FORMAT binary${options.freeze ? ', FREEZE' : ''})`;
+      function* all(): Generator<Buffer> {
+        yield* ahead.splice(0);
+        if (!ended) yield* chunks;
+      }
+      await pipeline(Readable.from(all()), client.query(copyFrom(sql)));
+      return counted.rows;
+    },
+  };
 }
 
 interface Deferred {
-  /** Plain (non-constraint) indexes: name and definition. */
-  indexes: Array<{ name: string; def: string }>;
+  /** Plain (non-constraint) indexes: table, name and definition. */
+  indexes: Array<{ table: string; name: string; def: string }>;
   /** Foreign keys: table, name and definition. */
   foreignKeys: Array<{ table: string; name: string; def: string }>;
 }
 
 async function deferrable(client: pg.ClientBase, tables: readonly string[]): Promise<Deferred> {
-  const indexes = await client.query<{ name: string; def: string }>(
-    `SELECT i.relname AS name, pg_get_indexdef(x.indexrelid) AS def
+  const indexes = await client.query<{ table: string; name: string; def: string }>(
+    `SELECT t.relname AS table, i.relname AS name, pg_get_indexdef(x.indexrelid) AS def
      FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
      WHERE t.relnamespace = current_schema()::regnamespace AND t.relname = ANY($1)
        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid)
@@ -200,21 +254,32 @@ async function deferrable(client: pg.ClientBase, tables: readonly string[]): Pro
  * aside, then puts them back: each index is built once from the sorted rows instead of updated row
  * by row, each foreign key is checked by one join over the table instead of a lookup per row (a
  * violation fails the transaction as the row-by-row check would), and no trigger runs per row.
- * Everything happens in the caller's transaction, so a failure leaves the schema as it was. The
- * caller answers for what the triggers would have done: the change counters (see `bumpChanges`),
- * the list counters (`recountListCounts`, list-counts.ts) and any column a trigger computes must
- * already be right in the rows loaded.
+ * `load` may build a table's indexes once it is filled (`restore`), the others are built after
+ * it. Everything happens in the caller's transaction, so a failure leaves the schema as it was.
+ * The caller answers for what the triggers would have done: the change counters (see
+ * `bumpChanges`), the list counters (`recountListCounts`, list-counts.ts) and any column a
+ * trigger computes must already be right in the rows loaded.
  */
-export async function withDeferredIndexes<T>(client: pg.ClientBase, tables: readonly string[], load: () => Promise<T>): Promise<T> {
+export async function withDeferredIndexes<T>(
+  client: pg.ClientBase,
+  tables: readonly string[],
+  load: (restore: (table: string) => Promise<void>) => Promise<T>,
+): Promise<T> {
   const deferred = await deferrable(client, tables);
   for (const k of deferred.foreignKeys) await client.query(`ALTER TABLE ${quote(k.table)} DROP CONSTRAINT ${quote(k.name)}`);
   for (const i of deferred.indexes) await client.query(`DROP INDEX ${quote(i.name)}`);
   for (const t of tables) await client.query(`ALTER TABLE ${quote(t)} DISABLE TRIGGER USER`);
-  const result = await load();
-  for (const t of tables) await client.query(`ALTER TABLE ${quote(t)} ENABLE TRIGGER USER`);
   // Index builds sort in memory up to this much (the default 64 MB spills a 1M-row build to disk).
   await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-  for (const i of deferred.indexes) await client.query(i.def);
+  let pending = deferred.indexes;
+  const restore = async (table: string) => {
+    const now = pending.filter((i) => i.table === table);
+    pending = pending.filter((i) => i.table !== table);
+    for (const i of now) await client.query(i.def);
+  };
+  const result = await load(restore);
+  for (const t of tables) await client.query(`ALTER TABLE ${quote(t)} ENABLE TRIGGER USER`);
+  for (const t of tables) await restore(t);
   for (const k of deferred.foreignKeys) await client.query(`ALTER TABLE ${quote(k.table)} ADD CONSTRAINT ${quote(k.name)} ${k.def}`);
   return result;
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyRows } from '../../../src/store/postgres/bulk-load.js';
+import { prepareCopy } from '../../../src/store/postgres/bulk-load.js';
 import { createTestDatabase, type TestDatabase } from '../../pg/database.js';
 import { connect } from './databases.js';
 
@@ -9,7 +9,11 @@ import { connect } from './databases.js';
  * before: PostgreSQL's text input of the digits or text JavaScript writes for the value (the
  * oracle below inserts exactly that, as text parameters cast to the column's type).
  */
-describe('copyRows (binary COPY)', () => {
+type CopyOptions = Parameters<typeof prepareCopy>[4];
+const copyRows = async (c: pg.Client, table: string, columns: string[], rows: Iterable<unknown[]>, options?: CopyOptions) =>
+  (await prepareCopy(c, table, columns, rows, options)).stream();
+
+describe('prepareCopy: binary COPY', () => {
   let db: TestDatabase;
   let c: pg.Client;
   const columns = ['big', 'int', 'dbl', 'txt'];
@@ -91,5 +95,42 @@ describe('copyRows (binary COPY)', () => {
     await c.query('CREATE TABLE other_types (flag boolean)');
     await expect(copyRows(c, 'other_types', ['flag'], [[true]])).rejects.toThrow(/Column flag of other_types has type boolean, which the copy cannot write/);
     expect((await c.query('SELECT count(*)::int AS n FROM other_types')).rows[0].n).toBe(0);
+  });
+
+  /** `count` rows whose reading is logged in `read` (the row numbers read so far). */
+  function* logged(count: number, read: number[]): Generator<unknown[]> {
+    for (let i = 0; i < count; i++) {
+      read.push(i);
+      yield [i, i, i, `row ${i}`];
+    }
+  }
+
+  it('reads rows ahead while the connection works, up to its limit, then streams them all in order', async () => {
+    await create('ahead');
+    const read: number[] = [];
+    const copy = await prepareCopy(c, 'ahead', columns, logged(50, read), { rowsPerChunk: 5, aheadBytes: 150 });
+    // Reading ahead stops at the limit: 150 bytes are a few 5-row chunks of ~65 bytes, not 50 rows.
+    expect(await copy.readAhead(c.query('SELECT pg_sleep(0.2), 7 AS n').then((r) => r.rows[0].n))).toBe(7);
+    expect(read.length).toBeGreaterThanOrEqual(5);
+    expect(read.length).toBeLessThan(50);
+    expect(await copy.stream()).toBe(50);
+    expect((await printed('ahead')).map((r) => r[3])).toEqual(Array.from({ length: 50 }, (_, i) => `row ${i}`));
+  });
+
+  it('reads a small table ahead whole; a refused value fails it once the work is done, a failed work fails it too', async () => {
+    await create('whole');
+    const read: number[] = [];
+    const copy = await prepareCopy(c, 'whole', columns, logged(12, read), { rowsPerChunk: 5 });
+    await copy.readAhead(c.query('SELECT pg_sleep(0.2)'));
+    expect(read).toHaveLength(12);
+    expect(await copy.stream()).toBe(12);
+
+    let worked = false;
+    const refused = await prepareCopy(c, 'whole', columns, [[1.5, 0, 0, 'a']]);
+    await expect(refused.readAhead(c.query('SELECT pg_sleep(0.1)').then(() => (worked = true)))).rejects.toThrow(/value 1.5 of column big is no bigint/);
+    expect(worked).toBe(true);
+    const fine = await prepareCopy(c, 'whole', columns, [[1, 0, 0, 'a']]);
+    await expect(fine.readAhead(c.query('SELECT 1/0'))).rejects.toThrow(/division by zero/);
+    expect(await printed('whole')).toHaveLength(12);
   });
 });
