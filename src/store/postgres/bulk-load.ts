@@ -191,6 +191,8 @@ export async function prepareCopy(
     async readAhead(during) {
       let settled = false;
       const outcome = during.finally(() => (settled = true));
+      // Handled at once: `during` may fail while rows are still being read (it is awaited below).
+      outcome.catch(() => undefined);
       let failure: { error: unknown } | undefined;
       try {
         while (!settled && !ended && aheadBytes < (options.aheadBytes ?? READ_AHEAD_BYTES)) {

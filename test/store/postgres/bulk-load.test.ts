@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareCopy } from '../../../src/store/postgres/bulk-load.js';
+import { prepareCopy, READ_AHEAD_BYTES } from '../../../src/store/postgres/bulk-load.js';
 import { createTestDatabase, type TestDatabase } from '../../pg/database.js';
 import { connect } from './databases.js';
 
@@ -117,6 +118,12 @@ describe('prepareCopy: binary COPY', () => {
     expect((await printed('ahead')).map((r) => r[3])).toEqual(Array.from({ length: 50 }, (_, i) => `row ${i}`));
   });
 
+  it('holds what docs/instances-and-postgresql.md says of the rows read ahead', () => {
+    const doc = readFileSync(new URL('../../../docs/instances-and-postgresql.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(doc).toContain("while `admin copy` reads the next table's rows ahead (holding up to 256 MB of them in memory)");
+    expect(READ_AHEAD_BYTES).toBe(256 * 1024 * 1024);
+  });
+
   it('reads a small table ahead whole; a refused value fails it once the work is done, a failed work fails it too', async () => {
     await create('whole');
     const read: number[] = [];
@@ -131,6 +138,12 @@ describe('prepareCopy: binary COPY', () => {
     expect(worked).toBe(true);
     const fine = await prepareCopy(c, 'whole', columns, [[1, 0, 0, 'a']]);
     await expect(fine.readAhead(c.query('SELECT 1/0'))).rejects.toThrow(/division by zero/);
+    // A work that fails while rows are still being read ahead: its failure, not an unhandled one.
+    const partly: number[] = [];
+    const long = await prepareCopy(c, 'whole', columns, logged(1_000_000, partly), { rowsPerChunk: 10 });
+    await expect(long.readAhead(c.query('SELECT pg_sleep(0.1), 1/0'))).rejects.toThrow(/division by zero/);
+    expect(partly.length).toBeGreaterThan(0);
+    expect(partly.length).toBeLessThan(1_000_000);
     expect(await printed('whole')).toHaveLength(12);
   });
 });
