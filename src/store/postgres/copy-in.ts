@@ -1,17 +1,20 @@
 /**
  * `admin copy`'s write side: tables of rows (store/tables.ts) into a PostgreSQL database by
- * `COPY … FROM STDIN`, all in ONE transaction with the identity sequences reset past the copied
- * ids and the instance's signing secret stored as the database's. The tables are emptied in that
- * transaction first (so the rows are written frozen) and their indexes, foreign keys and triggers
- * set aside until the rows are in (see `withDeferredIndexes`), and the list counters counted again
- * after (the copied counters of the source are recounted, not trusted), as the customers' texts
- * (customer-texts.ts) and the other folded texts (folded-texts.ts) are written again. The commit waits for the WAL flush
- * whatever the server's `synchronous_commit`, and is followed by `VACUUM (ANALYZE)`: planner
- * statistics and the visibility map that index-only scans need.
+ * `COPY … FROM STDIN` (binary), all in ONE transaction with the identity sequences reset past the
+ * copied ids and the instance's signing secret stored as the database's. The tables are emptied in
+ * that transaction first (so the rows are written frozen) and their indexes, foreign keys and
+ * triggers set aside until the rows are in (see `withDeferredIndexes`). Each table's indexes are
+ * built once it is filled, while this process reads and encodes the next table's rows ahead
+ * (`TableCopy.readAhead`): the users' index builds leave part of the machine idle, and the
+ * customers' rows then stream as fast as PostgreSQL takes them. The list counters are counted
+ * again after (the copied counters of the source are recounted, not trusted), as the customers'
+ * texts (customer-texts.ts) and the other folded texts (folded-texts.ts) are written again. The commit waits for the WAL flush whatever the
+ * server's `synchronous_commit`, and is followed by `VACUUM (ANALYZE)`: planner statistics and
+ * the visibility map that index-only scans need.
  */
 import type pg from 'pg';
 import type { TableCopyOptions, TableCount } from '../tables.js';
-import { bumpChanges, copyRows, quote, withDeferredIndexes } from './bulk-load.js';
+import { bumpChanges, prepareCopy, quote, type TableCopy, withDeferredIndexes } from './bulk-load.js';
 import { migrate } from './migrate.js';
 import { createPool } from './pool.js';
 import { resetSequences } from './schema.js';
@@ -81,10 +84,18 @@ export async function copyTablesToDatabase(url: string, options: TableCopyOption
       const emptied = [...names, ...(options.replace ? SHARED_TABLES : [])];
       await client.query(`TRUNCATE ${emptied.map(quote).join(', ')} RESTART IDENTITY CASCADE`);
       // The triggers set aside would only recompute users' JSON text, which the source stores by the same rules.
-      counts = await withDeferredIndexes(client, names, async () => {
+      counts = await withDeferredIndexes(client, names, async (restore) => {
         const copied: TableCount[] = [];
-        for (const table of options.tables) {
-          copied.push({ table: table.name, rows: await copyRows(client, table.name, table.columns, options.rows(table), { freeze: true, rowsPerChunk: options.rowsPerChunk }) });
+        const prepare = (table: (typeof options.tables)[number]) =>
+          prepareCopy(client, table.name, table.columns, options.rows(table), { freeze: true, rowsPerChunk: options.rowsPerChunk });
+        let copy: TableCopy | undefined;
+        for (const [i, table] of options.tables.entries()) {
+          copy ??= await prepare(table);
+          copied.push({ table: table.name, rows: await copy.stream() });
+          // Each table's indexes are built once it is filled, while the next table's rows are read ahead.
+          const next = options.tables[i + 1];
+          copy = next && (await prepare(next));
+          await (copy ? copy.readAhead(restore(table.name)) : restore(table.name));
         }
         return copied;
       });
