@@ -13,10 +13,11 @@ import { fillFoldedTexts, foldedTextsDdl, type FoldedTexts } from './folded-text
  */
 export const CUSTOMER_TEXTS = 'customer_texts';
 
-const TEXTS: FoldedTexts = { table: CUSTOMER_TEXTS, source: 'customers', triggers: 'customers_texts', columns: { address: addressSql(), city_country: cityCountrySql() } };
+/** `CUSTOMER_TEXTS` as a table of folded texts (folded-texts.ts). */
+export const CUSTOMER_TEXTS_DEF: FoldedTexts = { table: CUSTOMER_TEXTS, source: 'customers', triggers: 'customers_texts', columns: { address: addressSql(), city_country: cityCountrySql() } };
 
 /** Migration 9: `CUSTOMER_TEXTS` (see `foldedTextsDdl`) and the customers' own trigram indexes dropped (trigram.ts builds the table's). */
-export const customerTextsDdl = () => `${foldedTextsDdl(TEXTS)}DROP INDEX IF EXISTS customers_address_trgm, customers_city_country_trgm;
+export const customerTextsDdl = () => `${foldedTextsDdl(CUSTOMER_TEXTS_DEF)}DROP INDEX IF EXISTS customers_address_trgm, customers_city_country_trgm;
 `;
 
 /**
@@ -36,4 +37,4 @@ DROP INDEX customers_address, customers_city_country;
 `;
 
 /** Writes `CUSTOMER_TEXTS` again from the customers (see `fillFoldedTexts`). */
-export const fillCustomerTexts = (client: pg.ClientBase): Promise<void> => fillFoldedTexts(client, TEXTS);
+export const fillCustomerTexts = (client: pg.ClientBase): Promise<void> => fillFoldedTexts(client, CUSTOMER_TEXTS_DEF);

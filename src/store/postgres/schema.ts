@@ -2,8 +2,8 @@ import type pg from 'pg';
 import { PG_USER_JSON } from '../user-json.js';
 import { DATA_TABLES } from '../tables.js';
 import { bucketedListCountsDdl, listCountsDdl, stampBoundsDdl } from './list-counts.js';
-import { customerTextsDdl, customerTextsOrderDdl } from './customer-texts.js';
-import { CUSTOMER_EMAILS, foldedTextsDdl, USER_NAMES } from './folded-texts.js';
+import { CUSTOMER_TEXTS_DEF, customerTextsDdl, customerTextsOrderDdl } from './customer-texts.js';
+import { CUSTOMER_EMAILS, foldedTextsDdl, mergedFoldedTextsDdl, USER_NAMES } from './folded-texts.js';
 import { addressSql, cityCountrySql, fold } from './folded.js';
 
 /**
@@ -557,6 +557,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 10, name: "the list counters hold each bucket's stamp bounds, for date range totals (SQLite version 19)", sql: stampBoundsDdl() },
   { version: 11, name: "the customers' texts ordered in their own table, in place of the customers' expression indexes", sql: customerTextsOrderDdl() },
   { version: 12, name: "the users' folded names and the customers' folded e-mails in tables of their own, for Contains", sql: SCHEMA_12 },
+  { version: 13, name: "one trigger function for the customers' folded texts and e-mails", sql: mergedFoldedTextsDdl(CUSTOMER_TEXTS_DEF, [CUSTOMER_EMAILS]) },
 ];
 
 /**

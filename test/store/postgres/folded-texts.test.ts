@@ -56,6 +56,13 @@ describe("the users' names and the customers' e-mails tables", () => {
     expect(matched).toBeGreaterThan(0);
   };
 
+  it("keeps the customers' texts and e-mails by one trigger function (migration 13): one trigger per write, not one per table", async () => {
+    const { rows } = await c().query<{ tgname: string; proname: string }>(
+      `SELECT t.tgname, p.proname FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid WHERE t.tgrelid = 'customers'::regclass AND p.proname LIKE 'confctl_customer_%' ORDER BY t.tgname`,
+    );
+    expect(rows).toEqual(['delete', 'insert', 'truncate', 'update'].map((op) => ({ tgname: `customers_texts_${op}`, proname: 'confctl_customer_texts' })));
+  });
+
   it('answers as the users and customers do after inserts, updates, trashing, restoring, deleting and truncating', async () => {
     await insert(1, [
       ['Ann', 'Row', 'ann@example.com'],
