@@ -158,7 +158,13 @@ describe('two serve --database instances deliver each webhook event once between
     await until(1, () => received().length, () => listener.stderr());
     expect(received()[0]).toMatchObject({ event: 'events.created', data: { id: made.event_id }, status: 200 });
     expect(out.split('\n').filter(Boolean)).toHaveLength(before);
-    const settled = (await store.webhookOutbox.get(missed.id))!;
+    // The listener prints the event as it answers, before the sender has recorded that answer:
+    // wait (up to 20 s) for the record rather than read it in between.
+    let settled = (await store.webhookOutbox.get(missed.id))!;
+    for (let i = 0; i < 200 && settled.status === 'pending'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      settled = (await store.webhookOutbox.get(missed.id))!;
+    }
     expect(settled.status).toBe('delivered');
     expect(settled.attempts.map((a) => a.status_code)).toEqual([...settled.attempts.slice(0, -1).map(() => null), 200]);
   }, 60_000);
