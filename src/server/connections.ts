@@ -17,7 +17,7 @@ const REFUSED_LINGER_MS = 1000;
 /** An error as a whole HTTP/1.1 response that closes the connection, to write straight to a socket. */
 function rawResponse(err: HttpError): Buffer {
   const reply = errorReply(err);
-  const body = Buffer.from(reply.body.toString(), 'utf8');
+  const body = typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : reply.body;
   const headers = { ...reply.headers, 'X-Process-ID': randomUUID(), 'Content-Length': String(body.length), Connection: 'close' };
   const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   return Buffer.concat([Buffer.from(`HTTP/1.1 ${reply.status} ${http.STATUS_CODES[reply.status]}\r\n${head}\r\n`, 'latin1'), body]);

@@ -11,6 +11,12 @@ const user = (n: number) => ({ first_name: 'U', last_name: String(n), email: `u$
 describe('cached list totals', () => {
   const dirs: string[] = [];
   afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+  /** Two connections to one new database file: `serve`'s and an admin command's beside it. */
+  const twoConnections = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'confctl-totals-'));
+    dirs.push(dir);
+    return { server: openStore(join(dir, 'db.sqlite')), admin: openStore(join(dir, 'db.sqlite')) };
+  };
 
   it('follow writes of the same connection', () => {
     const store = openStore(':memory:');
@@ -24,10 +30,7 @@ describe('cached list totals', () => {
   });
 
   it('follow commits of another connection to the same file (admin beside serve)', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'confctl-totals-'));
-    dirs.push(dir);
-    const server = openStore(join(dir, 'db.sqlite'));
-    const admin = openStore(join(dir, 'db.sqlite'));
+    const { server, admin } = twoConnections();
     const t = server.tenants.create('a.test');
     expect(server.users.list(t.id, page).total).toBe(0);
     admin.users.insert(t.id, user(1));
@@ -39,10 +42,7 @@ describe('cached list totals', () => {
   });
 
   it('answer identical lists with nothing written between them with one answer, and the next list after any write anew', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'confctl-pages-'));
-    dirs.push(dir);
-    const server = openStore(join(dir, 'db.sqlite'));
-    const admin = openStore(join(dir, 'db.sqlite'));
+    const { server, admin } = twoConnections();
     const t = server.tenants.create('a.test');
     server.users.insert(t.id, user(1));
     const first = server.users.listJson(t.id, page);

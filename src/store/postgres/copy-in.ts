@@ -7,10 +7,10 @@
  * built once it is filled, while this process reads and encodes the next table's rows ahead
  * (`TableCopy.readAhead`): the users' index builds leave part of the machine idle, and the
  * customers' rows then stream as fast as PostgreSQL takes them. The list counters are counted
- * again after (the copied counters of the source are recounted, not trusted), as the customers'
- * texts (customer-texts.ts) and the other folded texts (folded-texts.ts) are written again. The commit waits for the WAL flush whatever the
- * server's `synchronous_commit`, and is followed by `VACUUM (ANALYZE)`: planner statistics and
- * the visibility map that index-only scans need.
+ * again after (the copied counters of the source are recounted, not trusted), as the tables of
+ * folded texts are written again (folded-texts.ts). The commit waits for the WAL flush whatever
+ * the server's `synchronous_commit`, and is followed by `VACUUM (ANALYZE)`: planner statistics
+ * and the visibility map that index-only scans need.
  */
 import type pg from 'pg';
 import type { TableCopyOptions, TableCount } from '../tables.js';
@@ -19,8 +19,7 @@ import { migrate } from './migrate.js';
 import { createPool } from './pool.js';
 import { resetSequences } from './schema.js';
 import { SIGNING_SECRET } from './shared.js';
-import { CUSTOMER_TEXTS, fillCustomerTexts } from './customer-texts.js';
-import { CUSTOMER_EMAILS, fillFoldedTexts, USER_NAMES } from './folded-texts.js';
+import { fillFoldedTexts, FOLDED_TEXTS } from './folded-texts.js';
 import { ensureTrigramIndexes } from './trigram.js';
 import { recountListCounts } from './list-counts.js';
 import { lockName } from './locks.js';
@@ -101,8 +100,7 @@ export async function copyTablesToDatabase(url: string, options: TableCopyOption
       });
       await bumpChanges(client);
       await recountListCounts(client);
-      await fillCustomerTexts(client);
-      for (const texts of [USER_NAMES, CUSTOMER_EMAILS]) await fillFoldedTexts(client, texts);
+      for (const texts of FOLDED_TEXTS) await fillFoldedTexts(client, texts);
       await resetSequences(client);
       await client.query(
         'INSERT INTO confctl_settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
@@ -116,7 +114,7 @@ export async function copyTablesToDatabase(url: string, options: TableCopyOption
     // Planner statistics and the visibility map for the tables just filled (autovacuum would take
     // its time): without statistics a list page of a 20,000-user tenant took 10 ms instead of
     // 0.06 ms; without the visibility map no count or deep page is an index-only scan.
-    await client.query(`VACUUM (ANALYZE) ${[...names, CUSTOMER_TEXTS, USER_NAMES.table, CUSTOMER_EMAILS.table].map(quote).join(', ')}`);
+    await client.query(`VACUUM (ANALYZE) ${[...names, ...FOLDED_TEXTS.map((t) => t.table)].map(quote).join(', ')}`);
     return counts;
   });
 }

@@ -1,6 +1,4 @@
-import type pg from 'pg';
-import { addressSql, cityCountrySql } from './folded.js';
-import { fillFoldedTexts, foldedTextsDdl, type FoldedTexts } from './folded-texts.js';
+import { CUSTOMER_TEXTS_DEF, foldedTextsDdl } from './folded-texts.js';
 
 /**
  * The customers' derived texts, folded, in a narrow table of their own (migration 9,
@@ -11,10 +9,7 @@ import { fillFoldedTexts, foldedTextsDdl, type FoldedTexts } from './folded-text
  * against 80-205 here (its count without parallel workers, interleaved, on a loaded 2-core
  * machine).
  */
-export const CUSTOMER_TEXTS = 'customer_texts';
-
-/** `CUSTOMER_TEXTS` as a table of folded texts (folded-texts.ts). */
-export const CUSTOMER_TEXTS_DEF: FoldedTexts = { table: CUSTOMER_TEXTS, source: 'customers', triggers: 'customers_texts', columns: { address: addressSql(), city_country: cityCountrySql() } };
+export const CUSTOMER_TEXTS = CUSTOMER_TEXTS_DEF.table;
 
 /** Migration 9: `CUSTOMER_TEXTS` (see `foldedTextsDdl`) and the customers' own trigram indexes dropped (trigram.ts builds the table's). */
 export const customerTextsDdl = () => `${foldedTextsDdl(CUSTOMER_TEXTS_DEF)}DROP INDEX IF EXISTS customers_address_trgm, customers_city_country_trgm;
@@ -35,6 +30,3 @@ CREATE INDEX ${CUSTOMER_TEXTS}_address ON ${CUSTOMER_TEXTS} (tenant_id, address 
 CREATE INDEX ${CUSTOMER_TEXTS}_city_country ON ${CUSTOMER_TEXTS} (tenant_id, city_country NULLS FIRST, id) INCLUDE (deleted_at);
 DROP INDEX customers_address, customers_city_country;
 `;
-
-/** Writes `CUSTOMER_TEXTS` again from the customers (see `fillFoldedTexts`). */
-export const fillCustomerTexts = (client: pg.ClientBase): Promise<void> => fillFoldedTexts(client, CUSTOMER_TEXTS_DEF);

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { withDeferredIndexes } from './bulk-load.js';
-import { fold } from './folded.js';
+import { addressSql, cityCountrySql, fold } from './folded.js';
 
 /**
  * A narrow table of some texts of a list's table, folded (see `fold`), kept by statement-level
@@ -20,13 +20,31 @@ export interface FoldedTexts {
   triggers: string;
   /** Each column of the texts and the expression over the source's columns it holds, folded. */
   columns: Readonly<Record<string, string>>;
+  /**
+   * Each column also has an order index (tenant, text NULLS FIRST, id) INCLUDE (deleted_at), so
+   * every filter and the order on it read this table (list-query.ts, `PgColumnDef.texts`), not
+   * only a `Contains` of 3 or more characters.
+   */
+  ordered?: boolean;
 }
+
+/** The customers' derived address and city-and-country (migration 9; ordered since migration 11, customer-texts.ts). */
+export const CUSTOMER_TEXTS_DEF: FoldedTexts = {
+  table: 'customer_texts',
+  source: 'customers',
+  triggers: 'customers_texts',
+  columns: { address: addressSql(), city_country: cityCountrySql() },
+  ordered: true,
+};
 
 /** The users' first and last names (migration 12). */
 export const USER_NAMES: FoldedTexts = { table: 'user_names', source: 'users', triggers: 'users_names', columns: { first_name: 'first_name', last_name: 'last_name' } };
 
 /** The customers' e-mail addresses (migration 12). */
 export const CUSTOMER_EMAILS: FoldedTexts = { table: 'customer_emails', source: 'customers', triggers: 'customers_emails', columns: { email: 'email' } };
+
+/** Every table of folded texts (`admin copy` writes each again after its load). */
+export const FOLDED_TEXTS: readonly FoldedTexts[] = [CUSTOMER_TEXTS_DEF, USER_NAMES, CUSTOMER_EMAILS];
 
 /** The rows of `texts` of each row of `rows` (the source table or a transition table). */
 const textsSelect = (texts: FoldedTexts, rows: string) =>

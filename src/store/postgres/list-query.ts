@@ -101,6 +101,20 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** Whether a `Contains` value has a trigram (3 or more characters), which a trigram index serves. */
+const hasTrigram = (value: string) => [...value].length >= 3;
+
+/**
+ * `Contains` of `value` in `folded`, a folded text: `%`, `_` and `\` literal. A value of 1 or 2
+ * characters has no trigram: a trigram index would return every row of the table to be checked
+ * (9 s at 1,000,000 users). strpos matches the same rows and no trigram index serves it, so the
+ * tenant's btree index is read instead.
+ */
+function containsTerm(folded: string, value: string, bind: (value: unknown) => string): string {
+  if (!hasTrigram(value)) return `strpos(${folded}, ${fold(bind(value))}) > 0`;
+  return `${folded} LIKE ${fold(bind(`%${escapeLike(value)}%`))} ESCAPE '\\'`;
+}
+
 /** A boolean as 1/0, whether stored so or derived as an SQL boolean (`started_at IS NOT NULL`). */
 const asInteger = (sql: string) => `CAST((${sql}) AS integer)`;
 
@@ -122,12 +136,7 @@ function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unkno
   if (op === 'NotNull') return `(${col.sql}) IS NOT NULL`;
   if (op === 'Contains') {
     const text = col.type === 'integer' ? `CAST((${col.sql}) AS text)` : col.sql;
-    const value = String(filter.value);
-    // A value of 1 or 2 characters has no trigram: a trigram index would return every row of the
-    // table to be checked (9 s at 1,000,000 users). strpos matches the same rows and no trigram
-    // index serves it, so the tenant's btree index is read instead.
-    if ([...value].length < 3) return `strpos(${fold(text)}, ${fold(bind(value))}) > 0`;
-    return `${fold(text)} LIKE ${fold(bind(`%${escapeLike(value)}%`))} ESCAPE '\\'`;
+    return containsTerm(fold(text), String(filter.value), bind);
   }
   const sqlOp = COMPARE[op];
   if (!sqlOp) throw new Error(`Unknown operator ${op}`);
@@ -157,7 +166,7 @@ function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unkno
  */
 function throughTexts(def: PgListDef, col: PgColumnDef, filter: ListFilter, withTrashed: boolean, bind: (value: unknown) => string) {
   if (!col.texts) return undefined;
-  const trigrams = filter.operator === 'Contains' && filter.value !== null && [...String(filter.value)].length >= 3;
+  const trigrams = filter.operator === 'Contains' && filter.value !== null && hasTrigram(String(filter.value));
   if (!col.texts.ordered && !trigrams) return undefined;
   const live = withTrashed ? '' : ' AND t.deleted_at IS NULL';
   const test = foldedTextTerm(`t.${col.texts.column}`, filter, bind);
@@ -177,11 +186,8 @@ function foldedTextTerm(column: string, filter: ListFilter, bind: (value: unknow
   if (op === 'IsNull') return `${column} IS NULL`;
   if (op === 'NotNull') return `${column} IS NOT NULL`;
   const value = String(filter.value);
-  if (op === 'Contains') {
-    // As `compileFilter`: strpos for a value with no trigram (no trigram index serves it; the order index is read, covering).
-    if ([...value].length < 3) return `strpos(${column}, ${fold(bind(value))}) > 0`;
-    return `${column} LIKE ${fold(bind(`%${escapeLike(value)}%`))} ESCAPE '\\'`;
-  }
+  // As `compileFilter` (for a value with no trigram the order index is read, covering).
+  if (op === 'Contains') return containsTerm(column, value, bind);
   const sqlOp = COMPARE[op];
   if (!sqlOp) throw new Error(`Unknown operator ${op}`);
   return `${column} ${sqlOp} ${fold(bind(value))}`;
@@ -304,7 +310,7 @@ function sidedCountOf(def: PgListDef, col: PgColumnDef, filter: ListFilter, term
  * filter's own index, which holds them index-only, and sorted: a cost of the order of the count's.
  */
 export function scattered(filter: ListFilter): boolean {
-  if (filter.operator === 'Contains') return [...String(filter.value)].length < 3;
+  if (filter.operator === 'Contains') return !hasTrigram(String(filter.value));
   return filter.attribute !== 'id' && ['GreaterThan', 'GreaterThanOrEqual', 'LessThan', 'LessThanOrEqual'].includes(filter.operator);
 }
 

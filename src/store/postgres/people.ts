@@ -9,8 +9,7 @@ import type { ListTotals } from './list-totals.js';
 import type { ListLane } from './list-lane.js';
 import { all, guardUnique, one, type Queryable } from './pool.js';
 import { customerInserts } from './customer-inserts.js';
-import { CUSTOMER_TEXTS } from './customer-texts.js';
-import { CUSTOMER_EMAILS, type FoldedTexts, USER_NAMES } from './folded-texts.js';
+import { CUSTOMER_EMAILS, CUSTOMER_TEXTS_DEF, type FoldedTexts, USER_NAMES } from './folded-texts.js';
 import { addressSql, cityCountrySql, fold } from './folded.js';
 import { TurnQueue } from './turn.js';
 import { ADDRESS_FIELDS } from '../../contract/index.js';
@@ -85,12 +84,12 @@ export function patchSet(patch: object, fields: readonly string[], values: unkno
 
 /** A user's JSON text, as stored (`users.json`, kept by the triggers of migration 2). */
 const USER_JSON = 'u.json AS json';
-/** A column of `def` whose `Contains` reads `texts`' table (folded-texts.ts), as its column of the same name. */
+/** The columns of `def` that `texts`' table (folded-texts.ts) holds, read there (see `PgColumnDef.texts`) as its columns of the same names. */
 const throughTexts = <D extends { columns: Readonly<Record<string, PgColumnDef>> }>(def: D, texts: FoldedTexts): D => ({
   ...def,
   columns: {
     ...def.columns,
-    ...Object.fromEntries(Object.keys(texts.columns).map((column) => [column, { ...def.columns[column], texts: { table: texts.table, column } }])),
+    ...Object.fromEntries(Object.keys(texts.columns).map((column) => [column, { ...def.columns[column], texts: { table: texts.table, column, ordered: texts.ordered } }])),
   },
 });
 
@@ -172,18 +171,22 @@ export function pgUsers(db: Queryable, reads?: ListReads) {
 
 /**
  * The customers' list: the SQLite store's definition with the derived address and city-and-country
- * written as migration 3's indexed expressions (the same values, see `addressSql`), and their
- * `Contains` read from their folded texts' own table (customer-texts.ts, `CUSTOMER_TEXTS`).
+ * written as migration 3's indexed expressions (the same values, see `addressSql`), their filters
+ * and orders read from their folded texts' own table (`CUSTOMER_TEXTS_DEF`), and a `Contains` of
+ * the e-mail from `CUSTOMER_EMAILS`.
  */
 export const PG_CUSTOMER_LIST_DEF = throughTexts(
-  {
-    ...CUSTOMER_LIST_DEF,
-    columns: {
-      ...CUSTOMER_LIST_DEF.columns,
-      address: { sql: addressSql('c.'), type: 'text' as const, texts: { table: CUSTOMER_TEXTS, column: 'address', ordered: true } },
-      city_country: { sql: cityCountrySql('c.'), type: 'text' as const, texts: { table: CUSTOMER_TEXTS, column: 'city_country', ordered: true } },
+  throughTexts(
+    {
+      ...CUSTOMER_LIST_DEF,
+      columns: {
+        ...CUSTOMER_LIST_DEF.columns,
+        address: { sql: addressSql('c.'), type: 'text' as const },
+        city_country: { sql: cityCountrySql('c.'), type: 'text' as const },
+      },
     },
-  },
+    CUSTOMER_TEXTS_DEF,
+  ),
   CUSTOMER_EMAILS,
 );
 

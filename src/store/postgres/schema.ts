@@ -2,8 +2,8 @@ import type pg from 'pg';
 import { PG_USER_JSON } from '../user-json.js';
 import { DATA_TABLES } from '../tables.js';
 import { bucketedListCountsDdl, listCountsDdl, stampBoundsDdl } from './list-counts.js';
-import { CUSTOMER_TEXTS_DEF, customerTextsDdl, customerTextsOrderDdl } from './customer-texts.js';
-import { CUSTOMER_EMAILS, foldedTextsDdl, mergedFoldedTextsDdl, USER_NAMES } from './folded-texts.js';
+import { customerTextsDdl, customerTextsOrderDdl } from './customer-texts.js';
+import { CUSTOMER_EMAILS, CUSTOMER_TEXTS_DEF, foldedTextsDdl, mergedFoldedTextsDdl, USER_NAMES } from './folded-texts.js';
 import { addressSql, cityCountrySql, fold } from './folded.js';
 
 /**

@@ -8,10 +8,10 @@ import { MIGRATION_LOCK } from './migrate.js';
  * The trigram (pg_trgm) GIN indexes answering `Contains` on text attributes whose values are
  * many and varied: a substring of 3 or more characters then reads only the rows holding its
  * trigrams instead of every row of the tenant. Each is on exactly the folded expression the list
- * compiler writes (see `fold`; `LIKE` on it is what pg_trgm's `gin_trgm_ops` serves), or on
- * the folded texts of `CUSTOMER_TEXTS` and of folded-texts.ts' tables. They are not part of the numbered migrations because pg_trgm may
- * be missing from a user's own PostgreSQL: lists then work without them, only slower (see
- * `TRIGRAM_MISSING`).
+ * compiler writes (see `fold`; `LIKE` on it is what pg_trgm's `gin_trgm_ops` serves), or on a
+ * table of folded texts (folded-texts.ts). They are not part of the numbered migrations because
+ * pg_trgm may be missing from a user's own PostgreSQL: lists then work without them, only slower
+ * (see `TRIGRAM_MISSING`).
  */
 export const TRIGRAM_INDEXES: ReadonlyArray<{ name: string; table: string; expr: string }> = [
   { name: 'users_email_trgm', table: 'users', expr: fold('email') },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CUSTOMER_TEXTS, fillCustomerTexts } from '../../../src/store/postgres/customer-texts.js';
+import { CUSTOMER_TEXTS } from '../../../src/store/postgres/customer-texts.js';
+import { CUSTOMER_TEXTS_DEF, fillFoldedTexts } from '../../../src/store/postgres/folded-texts.js';
 import { compileList, type PgListDef } from '../../../src/store/postgres/list-query.js';
 import { PG_CUSTOMER_LIST_DEF } from '../../../src/store/postgres/people.js';
 import { f, q } from '../contract/fixtures.js';
@@ -14,7 +15,7 @@ const ON_CUSTOMERS: PgListDef = {
 /**
  * `Contains` on the customers' address and city-and-country through their folded texts' table
  * (migration 9, customer-texts.ts): the same rows, order and totals as matching the customers
- * themselves, after every kind of write, in one statement or many, and after `fillCustomerTexts`.
+ * themselves, after every kind of write, in one statement or many, and after `fillFoldedTexts`.
  */
 describe("the customers' texts table", () => {
   const { client: c, list } = textsDatabase();
@@ -98,11 +99,11 @@ describe("the customers' texts table", () => {
     await same();
   }, 60_000);
 
-  it('fillCustomerTexts writes the table again from the customers (after a load with the triggers set aside)', async () => {
+  it('fillFoldedTexts writes the table again from the customers (after a load with the triggers set aside)', async () => {
     await insert(2, [['Hal', '5 Main St', 'Tokyo', 'Japan']]);
     await c().query(`DELETE FROM ${CUSTOMER_TEXTS} WHERE id = (SELECT max(id) FROM customers); UPDATE ${CUSTOMER_TEXTS} SET address = 'stale'`);
     await c().query('BEGIN');
-    await fillCustomerTexts(c());
+    await fillFoldedTexts(c(), CUSTOMER_TEXTS_DEF);
     await c().query('COMMIT');
     await same();
     const indexes = await c().query(`SELECT indexname FROM pg_indexes WHERE tablename = '${CUSTOMER_TEXTS}' ORDER BY indexname`);

@@ -2,13 +2,12 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/store/sqlite/db.js';
 import { fold } from '../../../src/store/postgres/folded.js';
-import { CUSTOMER_TEXTS } from '../../../src/store/postgres/customer-texts.js';
-import { CUSTOMER_EMAILS, USER_NAMES } from '../../../src/store/postgres/folded-texts.js';
+import { FOLDED_TEXTS as FOLDED } from '../../../src/store/postgres/folded-texts.js';
 import { DERIVED_TABLES } from '../../../src/store/sqlite/tables.js';
 import { connect, migratedDatabase } from './databases.js';
 
 /** PostgreSQL's derived tables of folded texts, written by their lists' triggers. */
-const FOLDED_TEXTS = [CUSTOMER_TEXTS, USER_NAMES.table, CUSTOMER_EMAILS.table];
+const FOLDED_TEXTS = FOLDED.map((t) => t.table);
 
 const T0 = '2025-01-01T00:00:00.000Z';
 
