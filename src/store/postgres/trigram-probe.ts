@@ -24,7 +24,10 @@ export const TRIGRAM_PROBE = 'confctl_trigram_probe';
  * Migration 14: `TRIGRAM_PROBE(table, column, pattern)`, the `LIKE` pattern for the trigram
  * index's scan: `'%word%'` of the rarest word (run of letters and digits, 3 or more) of `pattern`
  * (a `Contains` pattern `'%value%'`, with `\`, `%` and `_` escaped by `\`), or `pattern` itself.
- * Its words are the value's: an escape character is never a letter or a digit.
+ * Its words are the value's: an escape character is never a letter or a digit. The whole
+ * pattern's share is that of the rows its trigrams reach: a word of one character first or last
+ * (the `1` of "1 main street") has no trigram of its own in a `LIKE` pattern, so the index returns
+ * every row of "main street", 143,000 of a million customers, to find 12,000.
  */
 export const trigramProbeDdl = () => `
 CREATE FUNCTION ${TRIGRAM_PROBE}(tbl text, col text, pattern text) RETURNS text LANGUAGE sql STABLE AS $$
@@ -32,12 +35,12 @@ WITH st AS (
   SELECT s.most_common_vals::text::text[] AS mcv, s.most_common_freqs AS freqs, s.histogram_bounds::text::text[] AS hist, s.null_frac AS nulls
   FROM pg_stats s WHERE s.schemaname = current_schema() AND s.tablename = tbl AND s.attname = col
 ), probes AS (
-  SELECT '%' || w || '%' AS probe FROM regexp_split_to_table(pattern, '[^[:alnum:]]+') w WHERE length(w) >= 3
-  UNION SELECT pattern
+  SELECT '%' || w || '%' AS probe, '%' || w || '%' AS reach FROM regexp_split_to_table(pattern, '[^[:alnum:]]+') w WHERE length(w) >= 3
+  UNION SELECT pattern, regexp_replace(regexp_replace(pattern, '^%[[:alnum:]][^[:alnum:]]+', '%'), '[^[:alnum:]]+[[:alnum:]]%$', '%')
 ), shares AS (
   SELECT p.probe,
-    COALESCE((SELECT sum(m.f) FROM unnest(st.mcv, st.freqs) m(v, f) WHERE m.v LIKE p.probe), 0)
-      + (1 - st.nulls - COALESCE((SELECT sum(f) FROM unnest(st.freqs) f), 0)) * COALESCE((SELECT avg((h LIKE p.probe)::int) FROM unnest(st.hist) h), 0) AS share
+    COALESCE((SELECT sum(m.f) FROM unnest(st.mcv, st.freqs) m(v, f) WHERE m.v LIKE p.reach), 0)
+      + (1 - st.nulls - COALESCE((SELECT sum(f) FROM unnest(st.freqs) f), 0)) * COALESCE((SELECT avg((h LIKE p.reach)::int) FROM unnest(st.hist) h), 0) AS share
   FROM st, probes p
 )
 SELECT COALESCE(
