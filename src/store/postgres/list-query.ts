@@ -4,6 +4,7 @@ import { fold } from './folded.js';
 import { boundedStamp, bucketPageSql, counterTotalSql, type Stamp } from '../list-counts.js';
 import { boundedRangeSql, type RangeOperator } from '../stamp-bounds.js';
 import { equalCountSql, rangeCountSql, rangeSpanCountSql, type RangeParts } from './range-count.js';
+import { manyWords, probedCountSql } from './trigram-probe.js';
 
 /** One whitelisted attribute: SQLite's `ColumnDef` (its semi-join's index is SQLite's only; a `countIndex` says the attribute has an index of its own here too). */
 export type PgColumnDef = Pick<ColumnDef, 'sql' | 'type' | 'join' | 'countIndex'> & {
@@ -153,7 +154,7 @@ function compileFilter(col: PgColumnDef, filter: ListFilter, bind: (value: unkno
 /**
  * A filter on an attribute whose folded text a narrow table holds (`PgColumnDef.texts`): the
  * filter as the ids of that table's matching rows (`term`), their count read from that table alone
- * (`count`), and the test of one row of the list (`hit`, for a page walked for, see `scattered`).
+ * (`count`; of a `Contains` of several words, through the trigram probe: trigram-probe.ts), and the test of one row of the list (`hit`, for a page walked for, see `scattered`).
  * Through the list's own table, each trigram match of a `Contains` was checked on its heap page of
  * the wide table (a broad value's count read every page), and an `Equal` or a range on a derived
  * text read each match's heap page (an expression index is index-only only when it carries the
@@ -169,14 +170,17 @@ function throughTexts(def: PgListDef, col: PgColumnDef, filter: ListFilter, with
   const trigrams = filter.operator === 'Contains' && filter.value !== null && hasTrigram(String(filter.value));
   if (!col.texts.ordered && !trigrams) return undefined;
   const live = withTrashed ? '' : ' AND t.deleted_at IS NULL';
-  const test = foldedTextTerm(`t.${col.texts.column}`, filter, bind);
+  // The placeholder of the filter's value: a `Contains` pattern's, for the probe.
+  let value = '';
+  const test = foldedTextTerm(`t.${col.texts.column}`, filter, (v) => (value = bind(v)));
   const matches = `FROM ${col.texts.table} t WHERE t.tenant_id = $1${live} AND ${test}`;
+  const probed = trigrams && manyWords(String(filter.value));
   return {
     table: col.texts.table,
     test,
     term: `${def.idColumn} IN (SELECT t.id ${matches})`,
     hit: `EXISTS (SELECT 1 FROM ${col.texts.table} t WHERE t.tenant_id = $1 AND t.id = ${def.idColumn} AND ${test})`,
-    count: `SELECT count(*) AS n ${matches}`,
+    count: probed ? probedCountSql(col.texts.table, col.texts.column, '$1', withTrashed, fold(value)) : `SELECT count(*) AS n ${matches}`,
   };
 }
 

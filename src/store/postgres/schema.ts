@@ -5,6 +5,7 @@ import { bucketedListCountsDdl, listCountsDdl, stampBoundsDdl } from './list-cou
 import { customerTextsDdl, customerTextsOrderDdl } from './customer-texts.js';
 import { CUSTOMER_EMAILS, CUSTOMER_TEXTS_DEF, foldedTextsDdl, mergedFoldedTextsDdl, USER_NAMES } from './folded-texts.js';
 import { addressSql, cityCountrySql, fold } from './folded.js';
+import { trigramProbeDdl } from './trigram-probe.js';
 
 /**
  * The PostgreSQL schema: SQLite's final schema (src/store/sqlite/migrations.ts, versions 1 to 7) with the
@@ -558,6 +559,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 11, name: "the customers' texts ordered in their own table, in place of the customers' expression indexes", sql: customerTextsOrderDdl() },
   { version: 12, name: "the users' folded names and the customers' folded e-mails in tables of their own, for Contains", sql: SCHEMA_12 },
   { version: 13, name: "one trigger function for the customers' folded texts and e-mails", sql: mergedFoldedTextsDdl(CUSTOMER_TEXTS_DEF, [CUSTOMER_EMAILS]) },
+  { version: 14, name: "the trigram probe: a Contains of several words counted through its rarest word's trigrams", sql: trigramProbeDdl() },
 ];
 
 /**

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER_TEXTS } from '../../../src/store/postgres/customer-texts.js';
 import { CUSTOMER_TEXTS_DEF, fillFoldedTexts } from '../../../src/store/postgres/folded-texts.js';
-import { compileList, type PgListDef } from '../../../src/store/postgres/list-query.js';
+import { compileList } from '../../../src/store/postgres/list-query.js';
 import { PG_CUSTOMER_LIST_DEF } from '../../../src/store/postgres/people.js';
 import { f, q } from '../contract/fixtures.js';
-import { AT, textsDatabase } from './texts-fixture.js';
-
-/** The customers' list with `address` and `city_country` matched on the customers' own rows, as before migration 9: the oracle. */
-const ON_CUSTOMERS: PgListDef = {
-  ...PG_CUSTOMER_LIST_DEF,
-  columns: Object.fromEntries(Object.entries(PG_CUSTOMER_LIST_DEF.columns).map(([name, col]) => [name, { sql: col.sql, type: col.type }])),
-};
+import { AT, ON_CUSTOMERS, textsDatabase } from './texts-fixture.js';
 
 /**
  * `Contains` on the customers' address and city-and-country through their folded texts' table

@@ -3,10 +3,17 @@ import type pg from 'pg';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { ListQuery } from '../../../src/contract/index.js';
 import { compileList, type PgListDef } from '../../../src/store/postgres/list-query.js';
+import { PG_CUSTOMER_LIST_DEF } from '../../../src/store/postgres/people.js';
 import { ensureTrigramIndexes } from '../../../src/store/postgres/trigram.js';
 import { migratedDatabase } from './databases.js';
 
 export const AT = '2026-01-01T00:00:00.000Z';
+
+/** The customers' list with `address` and `city_country` matched on the customers' own rows, as before migration 9: the oracle. */
+export const ON_CUSTOMERS: PgListDef = {
+  ...PG_CUSTOMER_LIST_DEF,
+  columns: Object.fromEntries(Object.entries(PG_CUSTOMER_LIST_DEF.columns).map(([name, col]) => [name, { sql: col.sql, type: col.type }])),
+};
 
 /**
  * Registers a migrated database with the trigram indexes and tenants 1 and 2 for the enclosing
