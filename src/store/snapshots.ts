@@ -83,6 +83,7 @@ export const NOT_IN_SNAPSHOTS: Readonly<Record<string, string>> = {
   instance_clock: 'the manual clock, which never moves backwards: a restore leaves it where it stands',
   users_text: "SQLite's trigram index of users' texts (trigram.ts): derived, its triggers rewrite it as a restore writes the rows",
   customers_text: "SQLite's trigram index of customers' texts, likewise",
+  customers_city_country_text: "SQLite's trigram index of customers' city_country (trigram.ts), likewise",
   users_text_pending: "the users whose texts SQLite's trigram index may not hold yet (trigram.ts): derived, its triggers record them as a restore writes the rows",
   customers_text_pending: 'the customers whose texts the trigram index may not hold yet, likewise',
   list_counts: "rows per tenant of the counted lists (store/list-counts.ts): derived, its triggers count as a restore writes the rows",

@@ -43,7 +43,7 @@ describe('database settings', () => {
       for (let i = 0; i < rows; i++) insert.run(tenant, `ada${i}@example.com`);
       expect(tempFiles()).toBe(before);
       db.exec('COMMIT');
-      expect(db.prepare("SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH '{city_country} : \"ingfield, u\"'").pluck().get()).toBe(2 * TRIGRAM_PENDING_MAX);
+      expect(db.prepare("SELECT COUNT(*) FROM customers_city_country_text WHERE customers_city_country_text MATCH '{city_country} : \"ingfield, u\"'").pluck().get()).toBe(2 * TRIGRAM_PENDING_MAX);
       expect(db.prepare('SELECT COUNT(*) FROM customers_text_pending').pluck().get()).toBe(88);
     } finally {
       if (db.inTransaction) db.exec('ROLLBACK');

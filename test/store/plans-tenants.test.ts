@@ -165,17 +165,20 @@ describe('query plans with a big and a small tenant', () => {
     );
     // Contains of 3 or more characters: the trigram table's matches of the tenant's phrase and the value's (two MATCH
     // terms, migration 18) but the pending ids, with no lookup per match, and the pending rows, each read by its id (migration 14);
+    // a match below the least pending id (read from the pending table's first entry) is not looked for among them;
     // while the other tenants' live rows are few (read through the tenants, by tenant index entries), the value's matches alone
     // (one MATCH term) less those of the other tenants' rows
-    const trigramCount = (alias: string, table: string) =>
+    const trigramCount = (alias: string, table: string, fts = `${table}_text`) =>
       new RegExp(
         `^${[
           'SCAN CONSTANT ROW', 'SCALAR SUBQUERY \\d+', 'CO-ROUTINE \\(subquery-\\d+\\)', 'SCAN tenants',
           `SEARCH ${alias} USING COVERING INDEX ${table}_tenant \\(tenant_id=\\? AND deleted_at=\\?\\)`, 'SCAN \\(subquery-\\d+\\)',
-          'SCALAR SUBQUERY \\d+', 'SEARCH tenants', 'SCALAR SUBQUERY \\d+', `SCAN ${table}_text VIRTUAL TABLE INDEX 0:M\\d+`,
+          'SCALAR SUBQUERY \\d+', 'SEARCH tenants', 'SCALAR SUBQUERY \\d+', `SCAN ${fts} VIRTUAL TABLE INDEX 0:M\\d+`,
+          'SCALAR SUBQUERY \\d+', `SEARCH ${table}_text_pending`,
           `USING ROWID SEARCH ON TABLE ${table}_text_pending FOR IN-OPERATOR`, 'SCALAR SUBQUERY \\d+', 'SCAN tenants',
           `SEARCH ${alias} USING INDEX ${table}_tenant \\(tenant_id=\\? AND deleted_at=\\?\\)`, `USING ROWID SEARCH ON TABLE ${table}_text_pending FOR IN-OPERATOR`,
-          'SCALAR SUBQUERY \\d+', `SCAN ${table}_text VIRTUAL TABLE INDEX 0:M\\d+M\\d+`, `USING ROWID SEARCH ON TABLE ${table}_text_pending FOR IN-OPERATOR`,
+          'SCALAR SUBQUERY \\d+', `SCAN ${fts} VIRTUAL TABLE INDEX 0:M\\d+M\\d+`, 'SCALAR SUBQUERY \\d+', `SEARCH ${table}_text_pending`,
+          `USING ROWID SEARCH ON TABLE ${table}_text_pending FOR IN-OPERATOR`,
           'SCALAR SUBQUERY \\d+', `SCAN ${table}_text_pending`, `SEARCH ${alias} USING INTEGER PRIMARY KEY \\(rowid=\\?\\)`,
         ]
           .map((step) => `${step}[^|]*`)
@@ -183,6 +186,9 @@ describe('query plans with a big and a small tenant', () => {
       );
     expect(text(users.explain(big, page15({ filter: f('last_name', 'text', 'Contains', 'son') }))).count).toMatch(trigramCount('u', 'users'));
     expect(text(customers.explain(big, page15({ filter: f('address', 'text', 'Contains', 'main st') }))).count).toMatch(trigramCount('c', 'customers'));
+    expect(text(customers.explain(big, page15({ filter: f('city_country', 'text', 'Contains', 'ingfield, u') }))).count).toMatch(
+      trigramCount('c', 'customers', 'customers_city_country_text'),
+    );
     // shorter values have no trigram: a scan of the column's count index, or a skip-scan of it where ANALYZE found few distinct names
     expect(text(users.explain(big, page15({ filter: f('last_name', 'text', 'Contains', 'so') }))).count).toMatch(
       /^(SCAN|SEARCH) u USING COVERING INDEX users_last_name_count\b/,

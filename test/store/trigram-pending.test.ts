@@ -28,7 +28,7 @@ const answer = (r: { total: number; rows: { id: number }[] }) => ({ total: r.tot
 /** A Contains list of tenant 1's customers: its total and its ids (all on one page). */
 const contains = (store: SqliteStore, attribute: string, value: string, tenant = 1) => answer(store.customers.list(tenant, containsQuery(attribute, value)));
 
-describe('trigram tables with pending rows (migrations 14 and 18)', () => {
+describe('trigram tables with pending rows (migrations 14, 18 and 20)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'confctl-trigram-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let files = 0;
@@ -249,19 +249,26 @@ describe('trigram tables with pending rows (migrations 14 and 18)', () => {
     }
   });
 
-  it('migration 18 writes the live rows of a version-17 database again, each with its tenant, and records deletions', () => {
-    const file = join(dir, 'v17.sqlite');
+  /**
+   * A database at schema `version` whose tenant 1 holds CUSTOMERS fillers (the first 100 deleted,
+   * some pending) and tenant 2 ten, opened as a store (which migrates it), and a plain connection.
+   */
+  function migratedFrom(version: number): { store: SqliteStore; check: Database.Database } {
+    const file = join(dir, `v${version}.sqlite`);
     const raw = new Database(file);
-    for (const m of MIGRATIONS.filter((m) => m.version <= 17)) raw.exec(m.sql);
-    raw.pragma('user_version = 17');
+    for (const m of MIGRATIONS.filter((m) => m.version <= version)) raw.exec(m.sql);
+    raw.pragma(`user_version = ${version}`);
     raw.exec(`INSERT INTO tenants (id, created_at) VALUES (1, '${AT}'), (2, '${AT}');`);
     raw.exec(fillers(CUSTOMERS));
     raw.exec(fillers(10, 0, 2));
     raw.exec(`UPDATE customers SET deleted_at = '${AT}' WHERE tenant_id = 1 AND id <= 100`);
     expect(raw.prepare('SELECT COUNT(*) FROM customers_text_pending').pluck().get()).toBeGreaterThan(0);
     raw.close();
-    const store = openStore(file);
-    const check = new Database(file);
+    return { store: openStore(file), check: new Database(file) };
+  }
+
+  it('migration 18 writes the live rows of a version-17 database again, each with its tenant, and records deletions', () => {
+    const { store, check } = migratedFrom(17);
     try {
       expect(check.prepare('SELECT COUNT(*) FROM customers_text_pending').pluck().get()).toBe(0);
       const match = (query: string) => check.prepare('SELECT COUNT(*) FROM customers_text WHERE customers_text MATCH ?').pluck().get(query);
@@ -272,6 +279,36 @@ describe('trigram tables with pending rows (migrations 14 and 18)', () => {
       check.prepare('UPDATE customers SET deleted_at = ? WHERE id = 200').run(AT);
       expect(check.prepare('SELECT id FROM customers_text_pending').pluck().all()).toEqual([200]);
       expect(contains(store, 'email', 'filler').total).toBe(CUSTOMERS - 101);
+    } finally {
+      check.close();
+      store.close();
+    }
+  });
+
+  it("migration 20 writes a version-19 database's live city_country texts to a table of their own, and flushes pending rows to both", () => {
+    const { store, check } = migratedFrom(19);
+    try {
+      expect(check.prepare('SELECT COUNT(*) FROM customers_text_pending').pluck().get()).toBe(0);
+      const match = (fts: string, query: string) => check.prepare(`SELECT COUNT(*) FROM ${fts} WHERE ${fts} MATCH ?`).pluck().get(query);
+      expect(match('customers_city_country_text', '{city_country} : "springfield, us"')).toBe(CUSTOMERS - 100 + 10);
+      expect(match('customers_city_country_text', '{live_tenant} : "<2>"')).toBe(10);
+      expect(match('customers_text', '{address} : "springfield"')).toBe(CUSTOMERS - 100 + 10);
+      expect(() => match('customers_text', '{city_country} : "springfield"')).toThrow(/no such column/);
+      expect(new ListRunner(check, SQLITE_CUSTOMER_LIST_DEF).explain(1, containsQuery('city_country', 'field, u')).count.join(' ')).toMatch(/customers_city_country_text VIRTUAL TABLE/);
+      expect(contains(store, 'city_country', 'Springfield, US').total).toBe(CUSTOMERS - 100);
+      // An update of more rows than TRIGRAM_PENDING_MAX flushes them into both tables on the way.
+      check.prepare("UPDATE customers SET city = 'Shelbyville' WHERE id > 100 AND id <= ?").run(100 + TRIGRAM_PENDING_MAX + 50);
+      expect(check.prepare('SELECT COUNT(*) FROM customers_text_pending').pluck().get()).toBeLessThan(TRIGRAM_PENDING_MAX);
+      const flushed = check.prepare("SELECT COUNT(*) FROM customers WHERE city = 'Shelbyville' AND id NOT IN (SELECT id FROM customers_text_pending)").pluck().get();
+      expect(flushed).toBeGreaterThan(0);
+      // The FTS tables hold the texts as they stand of every row not pending (the list's invariant).
+      const held = (fts: string, query: string) =>
+        check.prepare(`SELECT COUNT(*) FROM ${fts} WHERE ${fts} MATCH ? AND rowid NOT IN (SELECT id FROM customers_text_pending)`).pluck().get(query);
+      expect(held('customers_city_country_text', '{city_country} : "shelbyville"')).toBe(flushed);
+      expect(held('customers_text', '{address} : "shelbyville"')).toBe(flushed);
+      expect(contains(store, 'city_country', 'shelbyville, us').total).toBe(TRIGRAM_PENDING_MAX + 50);
+      expect(contains(store, 'address', 'SHELBYVILLE').total).toBe(TRIGRAM_PENDING_MAX + 50);
+      expect(contains(store, 'city_country', 'springfield').total).toBe(CUSTOMERS - 100 - TRIGRAM_PENDING_MAX - 50);
     } finally {
       check.close();
       store.close();

@@ -31,10 +31,9 @@ import { foreignKeyTally, type ForeignKeyTally } from './foreign-key-tally.js';
 import { sideTable, type SideTable } from './side-table.js';
 import { CUSTOMER_COLUMNS, customerRow } from '../rows/customers.js';
 import { USER_COLUMNS, userRow } from '../rows/users.js';
-import { FTS5_DEFAULT_HASH_BYTES, TRIGRAM_TABLES, type TrigramTable, trigramFillSql, trigramHashsizeSql, trigramTriggers } from './trigram.js';
+import { FTS5_DEFAULT_HASH_BYTES, type TrigramTable, trigramFillSql, trigramHashsizeSql, trigramTablesOf, trigramTriggers } from './trigram.js';
 import { counterInsertTrigger, recountListCounts } from './list-counts.js';
 
-const [USERS_TEXT, CUSTOMERS_TEXT] = TRIGRAM_TABLES;
 
 /** Loads at least this large, and at least as large as the table, defer the table's index builds. */
 const DEFER_FROM_ROWS = 20_000;
@@ -140,7 +139,7 @@ function bulkLoader(db: Db, unchecked: boolean): { load: BulkLoad; finish(): voi
         const insert = db.prepare(`INSERT INTO users (${columns.join(', ')}) VALUES (?${', ?'.repeat(USER_COLUMNS.length)})`);
         return insertAll(insert, tally('users', columns), rows, count, (row) => [tenantId, ...values(userRow(row), USER_COLUMNS)]);
       }
-      const restore = suspend(db, 'users', [USER_JSON_TRIGGER, trigramTriggers(USERS_TEXT).insert, counterInsertTrigger('users')]);
+      const restore = suspend(db, 'users', [USER_JSON_TRIGGER, trigramTriggers(trigramTablesOf('users')[0]).insert, counterInsertTrigger('users')]);
       const columns = ['id', 'tenant_id', 'json', ...USER_COLUMNS];
       const insert = db.prepare(`INSERT INTO users (${columns.join(', ')}) VALUES (?, ?, ?${', ?'.repeat(USER_COLUMNS.length)})`);
       const departmentName = db.prepare('SELECT name FROM departments WHERE id = ?').pluck();
@@ -159,7 +158,7 @@ function bulkLoader(db: Db, unchecked: boolean): { load: BulkLoad; finish(): voi
         return [id, tenantId, text, ...values(stored, USER_COLUMNS)];
       });
       usersLeft = () => {
-        fillTrigrams(db, USERS_TEXT, firstId);
+        fillTrigrams(db, 'users', firstId);
         restore();
         recountListCounts(db, ['users']);
       };
@@ -171,14 +170,14 @@ function bulkLoader(db: Db, unchecked: boolean): { load: BulkLoad; finish(): voi
         finish();
         return insertAll(customerInsert(db), tally('customers', customerColumns), rows, count, toValues);
       }
-      const triggers = [trigramTriggers(CUSTOMERS_TEXT).insert, counterInsertTrigger('customers')];
+      const triggers = [trigramTriggers(trigramTablesOf('customers')[0]).insert, counterInsertTrigger('customers')];
       const firstId = (db.prepare('SELECT coalesce(max(id), 0) FROM customers').pluck().get() as number) + 1;
       // Aside only when the users' deferred work can run beside the worker: alone, the copy would add to the builds.
       if (!unchecked || !usersLeft || firstId !== 1 || db.prepare('SELECT EXISTS (SELECT 1 FROM customers)').pluck().get()) {
         finish();
         const restore = suspend(db, 'customers', triggers);
         const loaded = insertAll(customerInsert(db), tally('customers', customerColumns), rows, count, toValues);
-        fillTrigrams(db, CUSTOMERS_TEXT, firstId);
+        fillTrigrams(db, 'customers', firstId);
         restore();
         recountListCounts(db, ['customers']);
         return loaded;
@@ -193,7 +192,7 @@ function bulkLoader(db: Db, unchecked: boolean): { load: BulkLoad; finish(): voi
       finish();
       restore('index');
       side.copy();
-      fillTrigrams(db, CUSTOMERS_TEXT, firstId);
+      fillTrigrams(db, 'customers', firstId);
       restore();
       recountListCounts(db, ['customers']);
       return loaded;
@@ -209,15 +208,17 @@ function bulkLoader(db: Db, unchecked: boolean): { load: BulkLoad; finish(): voi
 }
 
 /**
- * Writes the texts of the rows from `firstId` on into `t`'s trigram table with a
+ * Writes the texts of the rows from `firstId` on into each trigram table of `table` with a
  * LOAD_FILL_HASH_BYTES pending index, then sets FTS5's default (1 MiB) back: the configuration
  * table keeps that row (FTS5 has no command to delete a setting, and its tables may not be written
  * directly), so later writes behave as in a table that never had the setting.
  */
-function fillTrigrams(db: Db, t: TrigramTable, firstId: number): void {
-  db.exec(trigramHashsizeSql(t, LOAD_FILL_HASH_BYTES));
-  db.prepare(trigramFillSql(t, 'id >= ?')).run(firstId);
-  db.exec(trigramHashsizeSql(t, FTS5_DEFAULT_HASH_BYTES));
+function fillTrigrams(db: Db, table: TrigramTable['table'], firstId: number): void {
+  for (const t of trigramTablesOf(table)) {
+    db.exec(trigramHashsizeSql(t, LOAD_FILL_HASH_BYTES));
+    db.prepare(trigramFillSql(t, 'id >= ?')).run(firstId);
+    db.exec(trigramHashsizeSql(t, FTS5_DEFAULT_HASH_BYTES));
+  }
 }
 
 const values = (row: Record<string, unknown>, columns: readonly string[]) => columns.map((c) => row[c]);

@@ -337,14 +337,19 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
     // through once per match: at 1M customers a quarter to a third of a broad value's count.
     const { fts, pending } = col.trigram;
     const notPending = (id: string) => `${id} NOT IN (SELECT id FROM ${pending})`;
-    const matches = `SELECT rowid FROM ${fts} WHERE ${liveTenantMatch(fts)} AND ${fts} MATCH ? AND ${notPending('rowid')}`;
+    // A match below every pending id is none of them (with none pending, min(id) is NULL and the
+    // NOT IN answers): new rows take the highest ids, so while only inserts are pending no match
+    // probes the pending ids (at 1M customers with 144 pending, the count of "germany", 171,000
+    // matches, 39 -> 34 ms of CPU).
+    const notPendingMatch = `(rowid < (SELECT min(id) FROM ${pending}) OR ${notPending('rowid')})`;
+    const matches = `SELECT rowid FROM ${fts} WHERE ${liveTenantMatch(fts)} AND ${fts} MATCH ? AND ${notPendingMatch}`;
     const pendingMatches = `SELECT ${def.idColumn} FROM ${pending} CROSS JOIN ${def.from} ON ${def.idColumn} = ${pending}.id WHERE ${def.tenantColumn} = ? AND ${def.deletedColumn} IS NULL AND ${filterSql}`;
     // Through the tenants, each read by its own tenant index entries (a range of tenant ids there was planned as a skip-scan of every entry).
     const others = (select: string, terms: string) =>
       `SELECT ${select} FROM tenants CROSS JOIN ${def.from} INDEXED BY ${def.tenantIndex} ON ${def.tenantColumn} = tenants.id WHERE tenants.id <> ? AND ${def.tenantColumn} > 0 AND ${def.deletedColumn} IS NULL${terms}`;
     // (A tenant id of 0 or less would have rows outside the tenant index: none is ever made, and then this is not taken.)
     const fewOthers = `(SELECT COUNT(*) FROM (${others('1', '')} LIMIT ${OTHER_TENANTS_ROWS + 1})) <= ${OTHER_TENANTS_ROWS} AND (SELECT min(id) FROM tenants) > 0`;
-    const allMatches = `SELECT COUNT(*) FROM ${fts} WHERE ${fts} MATCH ? AND ${notPending('rowid')}`;
+    const allMatches = `SELECT COUNT(*) FROM ${fts} WHERE ${fts} MATCH ? AND ${notPendingMatch}`;
     const othersMatches = `SELECT COUNT(*) FROM (${others(def.idColumn, ` AND ${notPending(def.idColumn)} AND ${filterSql}`)})`;
     compiled.countSql = `SELECT CASE WHEN ${fewOthers} THEN (${allMatches}) - (${othersMatches}) ELSE (SELECT COUNT(*) FROM (${matches})) END + (SELECT COUNT(*) FROM (${pendingMatches})) AS n`;
     compiled.countParams = [match, TENANT, ...params, TENANT, match, TENANT, ...params];

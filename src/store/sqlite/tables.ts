@@ -17,7 +17,7 @@ export function schemaVersionOf(file: string): number {
 }
 
 /** Plain tables derived from the rows, which no other store has: the trigram tables' pending ids (the FTS5 tables are virtual ones). */
-export const DERIVED_TABLES: readonly string[] = TRIGRAM_TABLES.map((t) => t.pending);
+export const DERIVED_TABLES: readonly string[] = [...new Set(TRIGRAM_TABLES.map((t) => t.pending))];
 
 function schemaTables(db: Database.Database): SchemaTable[] {
   const names = db
