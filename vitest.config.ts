@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
-import TiersFirst from './test/sequencer.js';
 
 /**
  * The suite in three tiers, one vitest run for `npm test` (`--project NAME` for one tier):
@@ -49,7 +48,6 @@ export default defineConfig({
     // after the other. Most files wait on what they start (serve, the CLI, PostgreSQL), so one
     // worker more than the cores keeps both cores busy.
     maxWorkers: availableParallelism() + 1,
-    sequence: { sequencer: TiersFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES, ...E2E] } },
       { extends: true, test: { name: 'pg', include: POSTGRES, exclude: [...configDefaults.exclude, ...E2E], globalSetup: postgres } },
