@@ -173,14 +173,15 @@ function throughTexts(def: PgListDef, col: PgColumnDef, filter: ListFilter, with
   // The placeholder of the filter's value: a `Contains` pattern's, for the probe.
   let value = '';
   const test = foldedTextTerm(`t.${col.texts.column}`, filter, (v) => (value = bind(v)));
-  const matches = `FROM ${col.texts.table} t WHERE t.tenant_id = $1${live} AND ${test}`;
+  const where = `t.tenant_id = $1${live}`;
+  const matches = `FROM ${col.texts.table} t WHERE ${where} AND ${test}`;
   const probed = trigrams && manyWords(String(filter.value));
   return {
     table: col.texts.table,
     test,
     term: `${def.idColumn} IN (SELECT t.id ${matches})`,
     hit: `EXISTS (SELECT 1 FROM ${col.texts.table} t WHERE t.tenant_id = $1 AND t.id = ${def.idColumn} AND ${test})`,
-    count: probed ? probedCountSql(col.texts.table, col.texts.column, '$1', withTrashed, fold(value)) : `SELECT count(*) AS n ${matches}`,
+    count: probed ? probedCountSql(col.texts.table, col.texts.column, where, test, fold(value)) : `SELECT count(*) AS n ${matches}`,
   };
 }
 

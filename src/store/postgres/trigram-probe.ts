@@ -54,11 +54,12 @@ $$;
 export const manyWords = (value: string) => (value.match(/[\p{L}\p{N}]+/gu) ?? []).length >= 2;
 
 /**
- * The count of the live (or, `withTrashed`, all) rows of `tenant` in `table` whose `column`
- * matches `pattern` (an SQL expression of the `Contains` pattern, see `TRIGRAM_PROBE`): the
- * candidates of the probe's pattern, then the whole `LIKE` on each. `OFFSET 0` keeps the whole
- * `LIKE` out of the index's scan, which would otherwise read its every trigram again.
+ * The count of the rows of `table` (alias `t`) that `where` keeps and whose `column` matches
+ * `pattern` (an SQL expression of the `Contains` pattern, see `TRIGRAM_PROBE`; `test` is the
+ * list's `LIKE` of it on `t`): the candidates of the probe's pattern, then `test` on each.
+ * `OFFSET 0` keeps the whole `LIKE` out of the index's scan, which would otherwise read its every
+ * trigram again.
  */
-export const probedCountSql = (table: string, column: string, tenant: string, withTrashed: boolean, pattern: string) =>
-  `SELECT count(*) AS n FROM (SELECT t.${column} FROM ${table} t WHERE t.tenant_id = ${tenant}${withTrashed ? '' : ' AND t.deleted_at IS NULL'}` +
-  ` AND t.${column} LIKE (SELECT ${TRIGRAM_PROBE}('${table}', '${column}', ${pattern})) ESCAPE '\\' OFFSET 0) c WHERE c.${column} LIKE ${pattern} ESCAPE '\\'`;
+export const probedCountSql = (table: string, column: string, where: string, test: string, pattern: string) =>
+  `SELECT count(*) AS n FROM (SELECT t.${column} FROM ${table} t WHERE ${where}` +
+  ` AND t.${column} LIKE (SELECT ${TRIGRAM_PROBE}('${table}', '${column}', ${pattern})) ESCAPE '\\' OFFSET 0) t WHERE ${test}`;
