@@ -81,6 +81,8 @@ export interface MockServer {
   assertNoPendingInterceptors(): void;
   /** Forgets scripts, requests and misses (a fresh start for the next test). */
   reset(): void;
+  /** Lets the process exit with the server still listening (a server shared by the files of one worker). */
+  unref(): void;
   close(): Promise<void>;
 }
 
@@ -210,6 +212,7 @@ export async function startMockServer(): Promise<MockServer> {
       misses = [];
       requests.length = 0;
     },
+    unref: () => server.unref(),
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const s of sockets) s.destroy();

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { afterAll } from 'vitest';
 import { createClient } from '../../src/client/client.js';
 import { type CliContext, createStreams, type Prompter } from '../../src/cli/context.js';
 import { runCli } from '../../src/cli/main.js';
@@ -8,12 +7,14 @@ import { type MockServer, startMockServer } from '../http-mock.js';
 import { tempDir } from '../tmp.js';
 
 /**
- * One scripted server per test file (test/http-mock.ts); each fake starts it afresh, as a new
- * MockAgent did. Tests check `f.agent.assertNoPendingInterceptors()` themselves: some script a
- * trap that must stay unrequested (`--dry-run`).
+ * One scripted server per worker process (test/http-mock.ts), shared by the files that run in it
+ * (the unit tier does not isolate files, vitest.config.ts), so it is never closed, only unref'd;
+ * each fake starts it afresh, as a new MockAgent did. Tests check
+ * `f.agent.assertNoPendingInterceptors()` themselves: some script a trap that must stay
+ * unrequested (`--dry-run`).
  */
 const server = await startMockServer();
-afterAll(() => server.close());
+server.unref();
 
 export const ORIGIN = server.origin;
 export const BASE = `${ORIGIN}/api/public/v2.0`;
