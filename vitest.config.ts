@@ -14,8 +14,7 @@ const POSTGRES = [
   'test/store/postgres/**/*.test.ts',
   'test/**/*postgres*.test.ts',
   'test/**/*database*.test.ts',
-  // The store contract and `admin copy` run each case on SQLite and on PostgreSQL.
-  'test/store/contract.test.ts',
+  // `admin copy` runs each case on SQLite and on PostgreSQL.
   'test/admin/copy.test.ts',
   'test/cli/admin-copy.test.ts',
   // Each case on a data directory and on a database (describe.each(BACKENDS)).

@@ -84,7 +84,7 @@ export interface UnitsOfWork {
 /**
  * What `serve` needs from persistence: the reads of its handlers and lookups, and the units of
  * work. Both adapters implement it (SQLite: `openStore`, PostgreSQL: `openPostgresStore`) and
- * pass the same contract suite (test/store/contract.test.ts).
+ * pass the same contract suite (test/store/contract/suite.ts).
  */
 export interface ServiceStore {
   /** Where the data is, fit to print: a file path, or a PostgreSQL URL with its password masked. */
