@@ -97,7 +97,16 @@ function refusal(err: unknown): Refusal | undefined {
   if (err instanceof ClockRefused || err instanceof MediaMissing) return { exitCode: EXIT.usage };
   if (err instanceof DomainInUse) return { exitCode: EXIT.conflict };
   if (isBusyError(err)) return { exitCode: EXIT.network, message: BUSY_MESSAGE, hint: 'run it again when that process has finished' };
+  if (isRemovedWorkingDir(err)) return { exitCode: EXIT.usage, message: REMOVED_CWD_MESSAGE, hint: 'cd to a directory that exists and run it again' };
   return undefined;
+}
+
+const REMOVED_CWD_MESSAGE = 'the working directory no longer exists, so a relative path (a --data DIR, say) cannot be found';
+
+/** Node's failure to read the working directory because it was removed (`process.cwd()`, `path.resolve`). */
+function isRemovedWorkingDir(err: unknown): boolean {
+  const e = err as NodeJS.ErrnoException | null;
+  return e?.code === 'ENOENT' && e.syscall === 'uv_cwd';
 }
 
 /** The exit code of anything thrown by a command: the one place errors become exit codes. */

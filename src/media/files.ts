@@ -8,9 +8,13 @@ import path from 'node:path';
 export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
 
-/** Creates `dir` and its missing parents as 0700 (existing ones keep their mode). */
+/**
+ * Creates `dir` and its missing parents as 0700 (existing ones keep their mode). A relative `dir`
+ * is made absolute first: Node's recursive mkdir of a relative path loops for ever, at full CPU,
+ * once the working directory has been removed, where resolving it fails at once (ENOENT, uv_cwd).
+ */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  mkdirSync(path.resolve(dir), { recursive: true, mode: PRIVATE_DIR_MODE });
 }
 
 /** Writes `file` as 0600 (also when it existed with another mode), creating its directory. */

@@ -174,3 +174,16 @@ describe('a prompt cancelled with Ctrl-C', () => {
     expect(errorLines(cancel)).toEqual(['cancelled; nothing was sent']);
   });
 });
+
+describe('a removed working directory', () => {
+  it('is exit 2 saying so, not an unexpected error', () => {
+    const err = Object.assign(new Error('ENOENT: no such file or directory, uv_cwd'), { code: 'ENOENT', syscall: 'uv_cwd' });
+    expect(exitCodeFor(err)).toBe(2);
+    expect(errorLines(err)).toEqual([
+      'error: the working directory no longer exists, so a relative path (a --data DIR, say) cannot be found',
+      'hint: cd to a directory that exists and run it again',
+    ]);
+    const missingFile = Object.assign(new Error('ENOENT: no such file or directory, open'), { code: 'ENOENT', syscall: 'open' });
+    expect(exitCodeFor(missingFile)).toBe(1);
+  });
+});

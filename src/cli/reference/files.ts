@@ -4,7 +4,7 @@
  * test compares them with what the code generates now (`referenceDrift`).
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { manFile, manPage } from './man.js';
 import { markdownFile, markdownIndex, markdownPage } from './markdown.js';
 import { commandDocs } from './model.js';
@@ -60,7 +60,8 @@ export async function referenceDrift(root: string): Promise<string[]> {
 export async function writeReference(root: string): Promise<number> {
   const wanted = await referenceFiles();
   const found = await filesOnDisk(root);
-  for (const dir of [DOCS_DIR, MAN_DIR]) await mkdir(join(root, dir), { recursive: true });
+  // Absolute: a recursive mkdir of a relative path never returns once the working directory is gone (media/files.ts).
+  for (const dir of [DOCS_DIR, MAN_DIR]) await mkdir(resolve(root, dir), { recursive: true });
   for (const path of found.keys()) if (!wanted.has(path)) await rm(join(root, path));
   let written = 0;
   for (const [path, text] of wanted) {

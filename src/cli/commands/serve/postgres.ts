@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { initFirstTenant } from '../../../local/init.js';
 import { resolveDataDir, resolveMediaDir } from '../../../local/data-dir.js';
+import { ensurePrivateDir } from '../../../media/files.js';
 import type { CreatedKey } from '../../../local/init.js';
 import { databaseHasSchema, type DatabaseStore, maskDatabaseUrl, openDatabaseStore, type TenantRecord } from '../../../store/index.js';
 import { type DemoSummary, seedDemo } from '../../../admin/seed/demo.js';
@@ -31,7 +31,7 @@ export interface SharedInstance {
 export async function openShared(url: string, options: Pick<ServeOptions, 'data' | 'media' | 'demo' | 'profile'>, ctx: CliContext): Promise<SharedInstance> {
   const env = ctx.env as NodeJS.ProcessEnv;
   const mediaDir = resolveMediaDir(options.media, env, resolveDataDir(options.data, env));
-  mkdirSync(mediaDir, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(mediaDir);
   hideFromProcessList(url);
   const unreachable = (err: Error) =>
     new CliError(`cannot open the database ${maskDatabaseUrl(url)}: ${err.message.replaceAll(url, maskDatabaseUrl(url))}`, EXIT.network, 'check that PostgreSQL runs there and that the user may connect (CONFCTL_DATABASE_URL or --database)');
