@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { TypeName } from '../contract/common.js';
-import { USER_STATUS } from '../contract/resources.js';
+import { USER_STATUS } from '../contract/resource-fields.js';
 import { addError, type FieldErrors } from '../contract/validation.js';
 import { ask, type Steps } from './steps.js';
 import { emitEvent } from './events.js';

@@ -16,7 +16,7 @@
 import { renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { RECORDING_STATUS } from '../contract/resources.js';
+import { RECORDING_STATUS } from '../contract/resource-fields.js';
 import type { OnlineConference, OnlineConferenceRecording } from '../contract/resources.js';
 import type { Awaitable, DataStore } from '../store/port.js';
 import { andThen, ask, recovering, type Steps } from '../store/steps.js';

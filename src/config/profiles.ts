@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { chmodSync } from 'node:fs';
+import { ensurePrivateDir } from '../media/files.js';
 import { type Keyring, KeyringSecretError, KeyringUnavailableError, systemKeyring } from './keyring.js';
 
 /** Output formats a profile may default to (decisions §9). */
@@ -71,8 +71,7 @@ export interface FileShape {
 export async function openProfiles(location: StoreLocation = {}): Promise<ProfileStore> {
   const { default: Conf } = await import('conf');
   const cwd = location.dir ?? (location.env ?? process.env).CONFCTL_CONFIG_DIR;
-  // Absolute first: a recursive mkdir of a relative path never returns once the working directory is gone (media/files.ts).
-  if (cwd) mkdirSync(resolve(cwd), { recursive: true, mode: 0o700 });
+  if (cwd) ensurePrivateDir(cwd);
   const conf = new Conf<FileShape>({
     projectName: 'confctl',
     projectSuffix: '',

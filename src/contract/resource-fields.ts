@@ -5,6 +5,20 @@
  */
 import type { OperationId } from './operations-meta.js';
 
+/** The days of a user's work hours, in the schema's order. */
+export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+export type Day = (typeof DAYS)[number];
+
+/** User `status` values (decisions §7). */
+export const USER_STATUS = { inactive: 0, active: 1 } as const;
+
+/** Recording `status` values (decisions §7). */
+export const RECORDING_STATUS = { Recording: 1, Processing: 2, Finished: 3, Failed: 4 } as const;
+export type RecordingStatusName = keyof typeof RECORDING_STATUS;
+
+/** Event attendee `status` values: the service leaves them open; these are ours (docs/choices.md). */
+export const EVENT_ATTENDEE_STATUS = { NeedsAction: 0, Accepted: 1, Declined: 2, Tentative: 3 } as const;
+
 /** The eight parts of an address, in the schema's order. */
 export const ADDRESS_PARTS = ['line_1', 'line_2', 'city', 'region', 'region_code', 'country', 'country_code', 'postal_code'] as const;
 
@@ -62,8 +76,13 @@ export const OPERATION_RESOURCE: Readonly<Record<OperationId, ResourceName>> = {
   getCalendarEvent: 'CalendarEvent',
 };
 
+/** A coded field's labels by value, from its values by name. */
+function labelsOf(values: Readonly<Record<string, number>>): Record<number, string> {
+  return Object.fromEntries(Object.entries(values).map(([label, value]) => [value, label]));
+}
+
 /** Labels of coded numeric fields (decisions §7), by resource and field. */
 export const CODE_LABELS: Partial<Record<ResourceName, Readonly<Record<string, Readonly<Record<number, string>>>>>> = {
-  User: { status: { 0: 'inactive', 1: 'active' } },
-  OnlineConferenceRecording: { status: { 1: 'Recording', 2: 'Processing', 3: 'Finished', 4: 'Failed' } },
+  User: { status: labelsOf(USER_STATUS) },
+  OnlineConferenceRecording: { status: labelsOf(RECORDING_STATUS) },
 };

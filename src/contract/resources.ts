@@ -1,24 +1,21 @@
 import { z } from 'zod';
 import { ADDRESS_FIELDS, type AddressField } from './address-fields.js';
 import { id, nullableTimestamp, timestamp, TypeName } from './common.js';
+import { type Day, DAYS, EVENT_ATTENDEE_STATUS, RECORDING_STATUS, type RecordingStatusName, USER_STATUS } from './resource-fields.js';
 
 /** A point of the day in a work-hours interval. */
 export const TimeOfDay = z.object({ hour: z.number().int(), minute: z.number().int(), second: z.number().int() });
 export const WorkInterval = z.object({ start: TimeOfDay, end: TimeOfDay });
-export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-export type Day = (typeof DAYS)[number];
 export const WorkHours = z.object(Object.fromEntries(DAYS.map((d) => [d, z.array(WorkInterval)])) as Record<Day, z.ZodArray<typeof WorkInterval>>);
 export type WorkHours = z.infer<typeof WorkHours>;
 export type TimeOfDay = z.infer<typeof TimeOfDay>;
 
 export { ADDRESS_FIELDS, type AddressField };
+export { type Day, DAYS, EVENT_ATTENDEE_STATUS, RECORDING_STATUS, type RecordingStatusName, USER_STATUS };
 export const Address = z.object(
   Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, z.string().nullable()])) as Record<AddressField, z.ZodNullable<z.ZodString>>,
 );
 export type Address = z.infer<typeof Address>;
-
-/** User `status` values (decisions §7). */
-export const USER_STATUS = { inactive: 0, active: 1 } as const;
 
 export const User = z.object({
   id,
@@ -84,10 +81,6 @@ export const OnlineConferenceAttendee = z.object({
 });
 export type OnlineConferenceAttendee = z.infer<typeof OnlineConferenceAttendee>;
 
-/** Recording `status` values (decisions §7). */
-export const RECORDING_STATUS = { Recording: 1, Processing: 2, Finished: 3, Failed: 4 } as const;
-export type RecordingStatusName = keyof typeof RECORDING_STATUS;
-
 export const OnlineConferenceRecording = z.object({
   id,
   online_conference_id: z.number().int(),
@@ -143,9 +136,6 @@ export const EventAttendee = z.object({
   calendar_id: z.number().int().nullable(),
 });
 export type EventAttendee = z.infer<typeof EventAttendee>;
-
-/** Event attendee `status` values: the service leaves them open; these are ours (docs/choices.md). */
-export const EVENT_ATTENDEE_STATUS = { NeedsAction: 0, Accepted: 1, Declined: 2, Tentative: 3 } as const;
 
 export const CalendarEvent = z.object({
   id,

@@ -9,12 +9,18 @@ export const PRIVATE_FILE_MODE = 0o600;
 export const PRIVATE_DIR_MODE = 0o700;
 
 /**
- * Creates `dir` and its missing parents as 0700 (existing ones keep their mode). A relative `dir`
- * is made absolute first: Node's recursive mkdir of a relative path loops for ever, at full CPU,
- * once the working directory has been removed, where resolving it fails at once (ENOENT, uv_cwd).
+ * Creates `dir` and its missing parents (existing ones keep their mode); every recursive mkdir of
+ * ours goes through here. A relative `dir` is made absolute first: Node's recursive mkdir of a
+ * relative path loops for ever, at full CPU, once the working directory has been removed, where
+ * resolving it fails at once (ENOENT, uv_cwd).
  */
+export function makeDirs(dir: string, mode?: number): void {
+  mkdirSync(path.resolve(dir), { recursive: true, mode });
+}
+
+/** Creates `dir` and its missing parents as 0700, whatever the umask (existing ones keep their mode). */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(path.resolve(dir), { recursive: true, mode: PRIVATE_DIR_MODE });
+  makeDirs(dir, PRIVATE_DIR_MODE);
 }
 
 /** Writes `file` as 0600 (also when it existed with another mode), creating its directory. */

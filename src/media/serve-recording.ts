@@ -12,7 +12,7 @@ import { open, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { MESSAGES } from '../contract/messages.js';
-import { RECORDING_STATUS } from '../contract/resources.js';
+import { RECORDING_STATUS } from '../contract/resource-fields.js';
 import type { Awaitable, ServiceStore } from '../store/port.js';
 import { parseRange } from './range.js';
 import { type SigningSecret, verifyRecordingSignature } from './signing.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRateLimit, parseServeOptions } from '../../src/cli/commands/serve/index.js';
-import { baseUrlFor, listenError } from '../../src/cli/commands/serve/run.js';
+import { baseUrlFor, listenError } from '../../src/cli/commands/listen-address.js';
 import { CliError } from '../../src/cli/errors.js';
 
 describe('serve flags', () => {

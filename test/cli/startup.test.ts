@@ -141,3 +141,14 @@ describe('packages loaded at start-up', () => {
     }
   });
 });
+
+describe('packages an admin command loads', () => {
+  it('admin keys list on a data directory loads the store but neither zod nor the server (nor conf)', () => {
+    const data = join(root, 'data-admin');
+    const init = spawnSync(process.execPath, [BIN, 'admin', 'init', '--data', data, '--no-profile', '-o', 'json'], { env: { ...process.env, CONFCTL_CONFIG_DIR: join(root, 'config-admin') }, encoding: 'utf8', input: '' });
+    expect(init.status, init.stderr).toBe(0);
+    const r = loaded(['admin', 'keys', 'list', '--data', data, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.packages).toEqual(['better-sqlite3', 'commander']);
+  });
+});

@@ -1,4 +1,5 @@
-import { EVENT_ATTENDEE_STATUS as EA, RECORDING_STATUS as RS, type CalendarEvent, type Customer, type EventAttendee, type OnlineConferenceAccount, type User } from '../../contract/index.js';
+import type { CalendarEvent, Customer, EventAttendee, OnlineConferenceAccount, User } from '../../contract/index.js';
+import { EVENT_ATTENDEE_STATUS as EA, RECORDING_STATUS as RS } from '../../contract/resource-fields.js';
 import type { CalendarRecord } from '../../store/types.js';
 import { ask, type Steps } from '../steps.js';
 import { at } from './demo-data.js';

@@ -1,9 +1,15 @@
 /** What `serve` and `webhooks listen` share about the address they listen on. */
+import { API_PREFIX } from '../../contract/operations-meta.js';
 import { CliError, EXIT } from '../errors.js';
 
 /** The host part of a URL for a server bound to `host` (wildcard binds answer on localhost). */
 export function urlHost(host: string): string {
   return host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+}
+
+/** The API's base URL for a server bound to `host:port` (wildcard binds answer on localhost). */
+export function baseUrlFor(host: string, port: number): string {
+  return `http://${urlHost(host)}:${port}${API_PREFIX}`;
 }
 
 /** A readable error for a failed `listen` (port taken, address not ours, privileged port). */

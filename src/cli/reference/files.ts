@@ -3,8 +3,9 @@
  * list (npm installs the pages it names). `npm run docs:gen` writes them (scripts/docs-gen.ts); a
  * test compares them with what the code generates now (`referenceDrift`).
  */
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeDirs } from '../../media/files.js';
 import { manFile, manPage } from './man.js';
 import { markdownFile, markdownIndex, markdownPage } from './markdown.js';
 import { commandDocs } from './model.js';
@@ -60,8 +61,7 @@ export async function referenceDrift(root: string): Promise<string[]> {
 export async function writeReference(root: string): Promise<number> {
   const wanted = await referenceFiles();
   const found = await filesOnDisk(root);
-  // Absolute: a recursive mkdir of a relative path never returns once the working directory is gone (media/files.ts).
-  for (const dir of [DOCS_DIR, MAN_DIR]) await mkdir(resolve(root, dir), { recursive: true });
+  for (const dir of [DOCS_DIR, MAN_DIR]) makeDirs(join(root, dir));
   for (const path of found.keys()) if (!wanted.has(path)) await rm(join(root, path));
   let written = 0;
   for (const [path, text] of wanted) {

@@ -7,7 +7,7 @@
  * record needs and the file lacks. No I/O.
  */
 import { ADDRESS_PARTS } from '../../contract/resource-fields.js';
-import { DAYS } from '../../contract/resources.js';
+import { DAYS } from '../../contract/resource-fields.js';
 import { at } from '../output/values.js';
 import { type RawRecord, typedCsv } from './files.js';
 import { CUSTOMER_KEYS, type Record_, USER_CREATE_ONLY, USER_KEYS } from './model.js';

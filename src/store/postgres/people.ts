@@ -12,7 +12,7 @@ import { customerInserts } from './customer-inserts.js';
 import { CUSTOMER_EMAILS, CUSTOMER_TEXTS_DEF, type FoldedTexts, USER_NAMES } from './folded-texts.js';
 import { addressSql, cityCountrySql, fold } from './folded.js';
 import { TurnQueue } from './turn.js';
-import { ADDRESS_FIELDS } from '../../contract/index.js';
+import { ADDRESS_FIELDS } from '../../contract/address-fields.js';
 
 /** How `serve`'s store reads its large lists: in the list lane, with the totals cached. */
 export interface ListReads {

@@ -1,6 +1,6 @@
 /** A SQLite database read as tables (store/tables.ts), for `admin copy`. */
 import Database from 'better-sqlite3';
-import { RECORDING_STATUS } from '../../contract/index.js';
+import { RECORDING_STATUS } from '../../contract/resource-fields.js';
 import type { SchemaTable, TableSource } from '../tables.js';
 import { TRIGRAM_TABLES } from './trigram.js';
 

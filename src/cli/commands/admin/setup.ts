@@ -1,5 +1,6 @@
 /** What `confctl admin init|tenants|keys|seed` share: their rows, plans and flag parsers, and `admin init` itself. */
-import { ALL_PERMISSIONS, grantsMatchingNothing, PERMISSION_PATTERN } from '../../../contract/index.js';
+import { ALL_PERMISSIONS } from '../../../contract/operations-meta.js';
+import { grantsMatchingNothing, PERMISSION_PATTERN } from '../../../contract/permissions.js';
 import { FIRST_KEY_NAME, initFirstTenant, LOCAL_ALIASES } from '../../../local/init.js';
 import type { AccessKeyRecord, TenantRecord } from '../../../store/types.js';
 import { type CliContext, CliError, EXIT, UsageError } from '../../context.js';
@@ -8,7 +9,7 @@ import type { AdminCommon } from './flags.js';
 import { isPlainText, plan, print } from './local.js';
 import type { AdminStore } from './store.js';
 import { consentToLocalProfile, localProfileChoice, type ProfileFlags, saveLocalProfile } from '../local-profile.js';
-import { baseUrlFor } from '../serve/run.js';
+import { baseUrlFor } from '../listen-address.js';
 
 export const tenantRow = (t: TenantRecord): Row => ({ id: t.id, primary_domain: t.primary_domain, aliases: t.aliases, created_at: t.created_at });
 export const keyRow = (k: AccessKeyRecord, tenants: Map<number, string>): Row => ({

@@ -17,7 +17,7 @@ import { liveLine } from '../../progress/bar.js';
 import { print } from '../admin/local.js';
 import { isPostgresUrl } from '../database-choice.js';
 import { checkProfileName, saveLocalProfile } from '../local-profile.js';
-import { baseUrlFor } from '../serve/run.js';
+import { baseUrlFor } from '../listen-address.js';
 
 interface MirrorFlags {
   fromProfile: string;

@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { API_PREFIX } from '../../../contract/index.js';
 import { initFirstTenant } from '../../../local/init.js';
 import { dataDirLayout, resolveDataDir } from '../../../local/data-dir.js';
 import { openLocal } from '../../../local/open.js';
 import { closeGracefully, createServer } from '../../../server/index.js';
 import type { CliContext } from '../../context.js';
-import { listenError, urlHost } from '../listen-address.js';
+import { baseUrlFor, listenError } from '../listen-address.js';
 import { type DemoSummary, seedDemo } from '../../../admin/seed/index.js';
 import { consentToLocalProfile, type LocalProfileChoice, saveLocalProfile } from '../local-profile.js';
 import type { ConnectionFlags } from './connections.js';
@@ -19,8 +18,6 @@ import { claimPidFile, removePidFile, writePidFile } from './pid-file.js';
 import { chooseDatabase } from '../database-choice.js';
 import { type ClockMode, installClock } from './clock.js';
 import { controlToken, controlsLine, type TestControlFlags } from './test-controls.js';
-
-export { listenError };
 
 /** Parsed flags of `confctl serve`. */
 export interface ServeOptions {
@@ -50,11 +47,6 @@ export interface ServeOptions {
   testControls: TestControlFlags | null;
   /** `--clock`: the real clock, or the manual clock that `confctl admin clock` moves. */
   clock: ClockMode;
-}
-
-/** The base URL a client uses for a server bound to `host:port` (wildcard binds answer on localhost). */
-export function baseUrlFor(host: string, port: number): string {
-  return `http://${urlHost(host)}:${port}${API_PREFIX}`;
 }
 
 /** What `--demo` did: loaded the data set, or left the tenant alone because it already had it. */

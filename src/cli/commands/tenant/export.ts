@@ -3,14 +3,15 @@
  * (users.yaml, customers.yaml, conferences.yaml), to edit by hand, keep in git and plan again.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type Command, Option } from 'commander';
 import { canExport, type ExportFormat, exportRecords, exportText } from '../../tenant/export.js';
 import { KINDS, type Kind } from '../../tenant/model.js';
 import { apiClient, type CliContext, globalOptions, type GlobalOptions, UsageError } from '../../context.js';
 import { examples } from '../../help.js';
 import { consentToReplace } from '../../overwrite.js';
+import { makeDirs } from '../../../media/files.js';
 import { readTenant } from './read.js';
 
 export interface ExportOptions {
@@ -37,8 +38,7 @@ export async function runExport(opts: ExportOptions, ctx: CliContext): Promise<v
   const existing = files.filter((f) => existsSync(f.path)).map((f) => f.path);
   if (existing.length) await consentToReplace(ctx, existing.join(', '), { force: opts.force, hint: 'give --force to replace them, or another DIR' });
   const snapshot = await readTenant(client, { kinds: opts.kinds }, ctx);
-  // Absolute first: a recursive mkdir of a relative path never returns once the working directory is gone (media/files.ts).
-  await mkdir(resolve(opts.dir), { recursive: true });
+  makeDirs(opts.dir);
   for (const f of files) {
     const records = exportRecords(snapshot, f.kind);
     await writeFile(f.path, exportText(records, f.kind, f.format));
