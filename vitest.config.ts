@@ -54,13 +54,15 @@ export default defineConfig({
     minWorkers: WORKERS,
     // Worker processes are kept from file to file: a fresh process and fresh imports for each of the
     // 198 unit files took 214 of the unit tier's 478 s of worker time (208 s of wall, 70-76 s
-    // without). The unit files also share their imports (test/unit-setup.ts says what else they
-    // share); the pg and e2e files import afresh (their projects' `isolate`). With the pool not
+    // without). The unit and pg files also share their imports (test/unit-setup.ts says what else
+    // they share; the pg tier: 132 -> 112 s, one PostgreSQL connection per worker for making test
+    // databases instead of one per file). The e2e files import afresh (their project's `isolate`):
+    // sharing measured slower there (487 against 591 s, its children's CPU higher). With the pool not
     // isolating, vitest runs the tiers one after another, each on all workers.
     poolOptions: { forks: { isolate: false } },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES, ...E2E], setupFiles: ['test/unit-setup.ts'] } },
-      { extends: true, test: { name: 'pg', include: POSTGRES, exclude: [...configDefaults.exclude, ...E2E], globalSetup: postgres, poolOptions: { forks: { isolate: true } } } },
+      { extends: true, test: { name: 'pg', include: POSTGRES, exclude: [...configDefaults.exclude, ...E2E], globalSetup: postgres, setupFiles: ['test/unit-setup.ts'] } },
       { extends: true, test: { name: 'e2e', include: E2E, globalSetup: postgres, poolOptions: { forks: { isolate: true } } } },
     ],
   },

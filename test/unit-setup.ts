@@ -1,5 +1,5 @@
 /**
- * Set-up of the `unit` tier (vitest.config.ts), whose files share worker processes.
+ * Set-up of the `unit` and `pg` tiers (vitest.config.ts), whose files share worker processes.
  *
  * `conf` (profiles) writes through `atomically`, which, through `when-exit`, hooks every signal
  * when it loads and answers one by sending the process that signal again. A test that emits a
