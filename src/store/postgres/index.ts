@@ -3,7 +3,7 @@ import type { DatabaseStore } from '../port.js';
 import { maskDatabaseUrl, SchemaMismatch } from '../util.js';
 import { pgAttendees, pgCalendars, pgConferenceAccounts, pgConferences, pgConnectedAccounts, pgEvents, pgProviders, pgRecordings } from './conferences.js';
 import { pgFaultRules } from './faults.js';
-import { migrate, PG_SCHEMA_VERSION } from './migrate.js';
+import { migrate, PG_SCHEMA_VERSION, schemaVersion } from './migrate.js';
 import { ListTotals } from './list-totals.js';
 import { LIST_LANE_DEFAULTS, ListLane, type ListLaneOptions } from './list-lane.js';
 import { pgCustomers, pgUsers } from './people.js';
@@ -16,7 +16,7 @@ import { unitsOfWork } from '../units.js';
 import { pgBulkInsert } from './bulk.js';
 import { pgStepStore } from './step-store.js';
 import { runAtomically, runStepsAsync } from '../steps.js';
-import { ensureTrigramIndexes, TRIGRAM_MISSING } from './trigram.js';
+import { ensureTrigramIndexes, TRIGRAM_MISSING, trigramIndexesPresent } from './trigram.js';
 import { pgMeetingLinks, pgWebhookDestinations, pgWebhookOutbox } from './webhooks.js';
 import { pgClock } from './clock.js';
 import { pgSnapshots } from './snapshots.js';
@@ -55,8 +55,12 @@ export async function openPostgresStore(url: string, options: { maxConnections?:
   try {
     const client = await pool.connect();
     try {
-      await migrate(client);
-      if (!(await ensureTrigramIndexes(client))) notices.push(TRIGRAM_MISSING);
+      // A database already current is only read (no lock, no DDL): every open after the first.
+      const current = (await schemaVersion(client)) === PG_SCHEMA_VERSION && (await trigramIndexesPresent(client));
+      if (!current) {
+        await migrate(client);
+        if (!(await ensureTrigramIndexes(client))) notices.push(TRIGRAM_MISSING);
+      }
     } finally {
       client.release();
     }

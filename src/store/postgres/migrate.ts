@@ -8,6 +8,17 @@ export const PG_SCHEMA_VERSION = PG_MIGRATIONS[PG_MIGRATIONS.length - 1].version
 export const MIGRATION_LOCK = 0x636f6e6663746cn;
 
 /**
+ * The schema version the database holds, read without a lock or DDL; undefined before the first
+ * migration (no `confctl_schema`). For the fast path of an open: a version that is not the
+ * current one still goes through `migrate`, which decides under the lock.
+ */
+export async function schemaVersion(client: pg.ClientBase): Promise<number | undefined> {
+  const { rows } = await client.query<{ present: boolean }>("SELECT to_regclass('confctl_schema') IS NOT NULL AS present");
+  if (!rows[0].present) return undefined;
+  return (await client.query<{ version: number }>('SELECT version FROM confctl_schema')).rows[0]?.version;
+}
+
+/**
  * Brings the schema up to date in one transaction: every pending migration and the version bump
  * commit together or not at all. The transaction first takes an advisory lock held to its end, so
  * processes starting at once migrate one after the other, and each later one reads the version

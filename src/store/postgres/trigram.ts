@@ -31,6 +31,20 @@ export const TRIGRAM_MISSING =
   "CREATE EXTENSION pg_trgm; in this database as its owner or a superuser, then restart confctl: it adds its trigram indexes then.";
 
 /**
+ * Whether pg_trgm and every trigram index are there, in one catalog read: no lock, no DDL. An open
+ * that finds them (every open after the first) skips `ensureTrigramIndexes`, whose `CREATE INDEX
+ * IF NOT EXISTS` takes a SHARE lock on each table, holding back writers while it runs.
+ */
+export async function trigramIndexesPresent(client: pg.ClientBase): Promise<boolean> {
+  const { rows } = await client.query<{ ready: boolean }>(
+    `SELECT EXISTS (SELECT FROM pg_extension WHERE extname = 'pg_trgm')
+       AND (SELECT count(*) FROM pg_class WHERE relkind = 'i' AND relname = ANY($1) AND relnamespace = current_schema()::regnamespace) = $2 AS ready`,
+    [TRIGRAM_INDEXES.map((i) => i.name), TRIGRAM_INDEXES.length],
+  );
+  return rows[0].ready;
+}
+
+/**
  * Creates pg_trgm in the database if it is not there (PostgreSQL 13 and later let the database's
  * owner, or a user with CREATE on it, create this trusted extension) and then any missing trigram
  * index; answers whether the extension is there. A server without the extension, or a user who
