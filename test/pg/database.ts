@@ -62,7 +62,6 @@ async function create(clause: string): Promise<TestDatabase> {
 /** An empty database: no confctl schema. */
 export const createTestDatabase = (): Promise<TestDatabase> => create('');
 
-/** A database with confctl's current schema and no rows, copied from the run's template. */
 /**
  * A database with confctl's current schema and no rows, copied from the run's template. `FILE_COPY`
  * copies the template's files instead of writing every page through the WAL (PostgreSQL 15's

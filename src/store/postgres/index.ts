@@ -3,7 +3,7 @@ import type { DatabaseStore } from '../port.js';
 import { maskDatabaseUrl, SchemaMismatch } from '../util.js';
 import { pgAttendees, pgCalendars, pgConferenceAccounts, pgConferences, pgConnectedAccounts, pgEvents, pgProviders, pgRecordings } from './conferences.js';
 import { pgFaultRules } from './faults.js';
-import { migrate, PG_SCHEMA_VERSION, schemaVersion } from './migrate.js';
+import { migrate, PG_SCHEMA_VERSION, schemaTablePresent, schemaVersion } from './migrate.js';
 import { ListTotals } from './list-totals.js';
 import { LIST_LANE_DEFAULTS, ListLane, type ListLaneOptions } from './list-lane.js';
 import { pgCustomers, pgUsers } from './people.js';
@@ -34,7 +34,7 @@ export interface PostgresStore extends DatabaseStore {
 export async function hasSchema(url: string): Promise<boolean> {
   const pool = createPool(url, 1);
   try {
-    return (await one<{ present: boolean }>(pool, "SELECT to_regclass('confctl_schema') IS NOT NULL AS present"))!.present;
+    return await schemaTablePresent(pool);
   } finally {
     await pool.end();
   }

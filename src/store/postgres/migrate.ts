@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Queryable } from './pool.js';
 import { PG_MIGRATIONS, type PgMigration } from './schema.js';
 
 /** The schema version this code writes. */
@@ -12,10 +13,14 @@ export const MIGRATION_LOCK = 0x636f6e6663746cn;
  * migration (no `confctl_schema`). For the fast path of an open: a version that is not the
  * current one still goes through `migrate`, which decides under the lock.
  */
-export async function schemaVersion(client: pg.ClientBase): Promise<number | undefined> {
-  const { rows } = await client.query<{ present: boolean }>("SELECT to_regclass('confctl_schema') IS NOT NULL AS present");
-  if (!rows[0].present) return undefined;
-  return (await client.query<{ version: number }>('SELECT version FROM confctl_schema')).rows[0]?.version;
+export async function schemaVersion(db: Queryable): Promise<number | undefined> {
+  if (!(await schemaTablePresent(db))) return undefined;
+  return (await db.query<{ version: number }>('SELECT version FROM confctl_schema')).rows[0]?.version;
+}
+
+/** Whether the database has confctl's schema table, read without creating it. */
+export async function schemaTablePresent(db: Queryable): Promise<boolean> {
+  return (await db.query<{ present: boolean }>("SELECT to_regclass('confctl_schema') IS NOT NULL AS present")).rows[0].present;
 }
 
 /**
