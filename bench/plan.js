@@ -1,6 +1,7 @@
 // `npm run build && node bench/plan.js`: tenant as code at scale (issue 24). A data directory with
 // BENCH_PLAN_USERS users (default 100,000; the bulk seeder: 5 % deleted, half without a time zone),
-// served with `--rate-limit off`; `confctl export` writes them (BENCH_PLAN_FORMAT, default json),
+// served with `--rate-limit off`; `confctl export` writes them (BENCH_PLAN_FORMAT: json, the default,
+// or yaml, export's own default),
 // BENCH_PLAN_CHANGES users (default 1,000) get a new last name, and `confctl plan -f` plans them.
 // Each step's wall time is printed beside the baseline of the same run, `confctl users list --all
 // -o ndjson` (the same rows read with no planning), as a ratio; the issue's goal is a plan in under
@@ -11,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dump, load } from 'js-yaml';
 import { seedDataDir } from './lib/seed.js';
 import { startServer } from './lib/servers.js';
 
@@ -43,11 +45,11 @@ try {
     const rows = list.stdout.split('\n').filter(Boolean).length;
     const exported = timed(['export', join(work, 'tenant'), '--kinds', 'users', '--format', FORMAT], env);
     const file = join(work, 'tenant', `users.${FORMAT}`);
-    if (FORMAT !== 'json') throw new Error('BENCH_PLAN_FORMAT other than json: edit the file by hand; this bench edits JSON');
-    const users = JSON.parse(readFileSync(file, 'utf8'));
+    if (FORMAT !== 'json' && FORMAT !== 'yaml') throw new Error('BENCH_PLAN_FORMAT is json or yaml');
+    const users = FORMAT === 'json' ? JSON.parse(readFileSync(file, 'utf8')) : load(readFileSync(file, 'utf8'));
     const editable = users.filter((u) => u.timezone && u.work_hours && u.role);
     for (const u of editable.slice(0, CHANGES)) u.last_name = `${u.last_name}-changed`;
-    writeFileSync(file, JSON.stringify(users));
+    writeFileSync(file, FORMAT === 'json' ? JSON.stringify(users) : dump(users));
     const profile = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : [];
     const planned = timed(['plan', '-f', join(work, 'tenant'), '-o', 'json', '--detailed-exitcode'], env, profile);
     const plan = JSON.parse(planned.stdout);

@@ -111,7 +111,8 @@ export function desiredOf(kind: Kind, raws: readonly RawRecord[], problems: Prob
     }
     if (problems.length > before || !key) continue;
     if (!options.partial) for (const name of ALLOWED[kind]) if (!(name in fields) && !USER_CREATE_ONLY.includes(name as never)) fields[name] = name === 'attendees' ? [] : null;
-    out.push({ key, fields, where: { file: raw.file, line: raw.line, lineOf: raw.lineOf }, ...(options.partial && { partial: true }), ...(id !== undefined && { id }) });
+    // The record itself as its place: a YAML record finds its line only when a problem asks (files.ts).
+    out.push({ key, fields, where: raw, ...(options.partial && { partial: true }), ...(id !== undefined && { id }) });
   }
   return out;
 }

@@ -6,6 +6,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { type BulkFormat, parseRecords } from '../bulk/records.js';
 import { KINDS, type Kind, type Problem, type Record_ } from './model.js';
+import { yamlValues } from './yaml-values.js';
 
 export interface SourceFile {
   name: string;
@@ -53,7 +54,8 @@ function nodeAt(root: Node, path: string[]): Node {
   return found;
 }
 
-function yamlRecords(file: SourceFile, problems: Problem[]): RawRecord[] {
+/** The records of a YAML file as the `yaml` package reads it: its errors and every line exact, and slow (yaml-values.ts). */
+function documentRecords(file: SourceFile, problems: Problem[]): RawRecord[] {
   const counter = new LineCounter();
   const doc = parseDocument(file.text, { lineCounter: counter, uniqueKeys: false });
   const lineAt = (offset: number | undefined) => (offset === undefined ? 1 : counter.linePos(offset).line);
@@ -79,6 +81,28 @@ function yamlRecords(file: SourceFile, problems: Problem[]): RawRecord[] {
       lineOf: (path: string) => lineAt(nodeAt(node, path.split('.')).range?.[0]),
     };
   });
+}
+
+/**
+ * The records of a YAML file, read by js-yaml. Their lines are wanted only for a problem: the
+ * first one asked for reads the file once more with the `yaml` package (documentRecords), which
+ * answers the lines of every record. Text that js-yaml will not read goes to the `yaml` package
+ * whole.
+ */
+function yamlRecords(file: SourceFile, problems: Problem[]): RawRecord[] {
+  const read = yamlValues(file.text);
+  if (read === undefined || (read.value !== null && read.value !== undefined && !Array.isArray(read.value))) return documentRecords(file, problems);
+  if (!Array.isArray(read.value)) return [];
+  let placed: RawRecord[] | undefined;
+  const place = (i: number): RawRecord | undefined => (placed ??= documentRecords(file, []))[i];
+  return read.value.map((value: unknown, i) => ({
+    value,
+    file: file.name,
+    get line() {
+      return place(i)?.line ?? 1;
+    },
+    lineOf: (path: string) => place(i)?.lineOf(path) ?? 1,
+  }));
 }
 
 /** The records of `file` in `format`; unreadable text is a problem naming its line. */
