@@ -67,6 +67,14 @@ describe('YAML records', () => {
     expect(rs[1].lineOf('nothing')).toBe(5);
   });
 
+  it('reads YAML 1.2\'s core schema, or 1.1\'s under its directive (docs/tenant-as-code.md)', () => {
+    expect(records('- a: yes\n  b: on\n  c: 2024-01-01\n  d: 0x1F\n  e: 0o17\n  f: 1\n  f: 2\n  g: &w {monday: []}\n- g: *w\n')).toEqual({
+      records: [expect.objectContaining({ value: { a: 'yes', b: 'on', c: '2024-01-01', d: 31, e: 15, f: 2, g: { monday: [] } } }), expect.objectContaining({ value: { g: { monday: [] } } })],
+      problems: [],
+    });
+    expect(records('%YAML 1.1\n---\n- a: yes\n').records.map((r) => r.value)).toEqual([{ a: true }]);
+  });
+
   it('names broken YAML with the yaml package\'s message and line, and a file that is not a list', () => {
     expect(records('- email: a@x.test\n- email: [b\n').problems).toEqual([expect.objectContaining({ file: 'users.yaml', line: 3, message: expect.stringMatching(/^not valid YAML: Flow sequence in block collection must be sufficiently indented/) })]);
     expect(records('email: a@x.test\n').problems).toEqual([{ file: 'users.yaml', line: 1, message: 'the file must be a list of records (each starting with "- ")' }]);
