@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { Document, isScalar, visit } from 'yaml';
 import { exportRecords, exportText } from '../../../src/cli/tenant/export.js';
 import { KINDS, type Plan } from '../../../src/cli/tenant/model.js';
 import { makePlan } from '../../../src/cli/tenant/plan.js';
 import { renderPlan } from '../../../src/cli/tenant/render.js';
-import { read, snapshot, user } from './fixtures.js';
+import { NO_HOURS, OFFICE, read, snapshot, user } from './fixtures.js';
 
 describe('export', () => {
   it.each(['yaml', 'json', 'csv'] as const)('%s files of the tenant plan no change when read back', (format) => {
@@ -26,6 +27,49 @@ describe('export', () => {
     expect(exportText(exportRecords(tenant, 'customers'), 'customers', 'csv')).toBe(
       'email,first_name,middle_name,last_name,contact_number,address.line_1,address.line_2,address.city,address.region,address.region_code,address.country,address.country_code,address.postal_code\ncat@c.test,Cat,,C,,,,,,,,,\n',
     );
+  });
+});
+
+/** How export wrote YAML before it wrote each distinct week once: one document of all records. */
+function oneDocument(records: unknown[]): string {
+  const doc = new Document(records);
+  visit(doc, {
+    Map(_, node) {
+      if (node.items.some((p) => isScalar(p.key) && p.key.value === 'hour')) node.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}
+
+describe('export as YAML, each distinct week written once', () => {
+  const at = (hour: number, minute = 0) => ({ hour, minute, second: 0 });
+  const WEEKS: unknown[] = [
+    OFFICE,
+    NO_HOURS,
+    { ...NO_HOURS, tuesday: [{ start: at(8, 30), end: at(12) }, { start: at(13), end: at(17, 45) }] },
+    { monday: [{ end: at(17), start: at(9) }], sunday: [] },
+    {},
+    { monday: [] },
+    { monday: 'weird: text', tuesday: [1, 'two', null, true] },
+    { monday: [{ start: at(NaN), end: at(17) }] },
+    { monday: [{ start: { hour: null, minute: 0, second: 0 }, end: at(17) }] },
+    null,
+    undefined,
+    'not a week',
+  ];
+  const NAMES = ['Ann', 'Bo Li', "O'Neil", 'null', 'yes', '123', 'Zoë', ' padded ', 'a: b', '#tag', '- dash', ''];
+
+  it('writes what one document of all the records writes, whatever the weeks, their key\'s place and the values beside them', () => {
+    const records = Array.from({ length: 120 }, (_, i) => {
+      const week = WEEKS[i % WEEKS.length];
+      const fields: Record<string, unknown> = { email: `u${i}@x.test`, first_name: NAMES[i % NAMES.length], last_name: NAMES[(i * 7) % NAMES.length], role: i % 3 ? 'Member' : null };
+      const copy = week && typeof week === 'object' ? structuredClone(week) : week;
+      // work_hours last as export writes it, first, or in the middle.
+      return i % 5 === 0 ? { work_hours: copy, ...fields } : i % 5 === 1 ? { email: fields.email, work_hours: copy, first_name: fields.first_name } : { ...fields, work_hours: copy };
+    });
+    expect(exportText(records, 'users', 'yaml')).toBe(oneDocument(records));
+    expect(exportText(records.slice(0, 1), 'users', 'yaml')).toBe(oneDocument(records.slice(0, 1)));
+    expect(exportText([{ email: 'a@x.test', work_hours: { monday: [] } }], 'users', 'yaml')).toBe('- email: a@x.test\n  work_hours:\n    monday: []\n');
   });
 });
 
