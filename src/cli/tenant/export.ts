@@ -60,7 +60,7 @@ function documentText(value: unknown): string {
   return doc.toString({ lineWidth: 0 });
 }
 
-/** Whether `value` is plain JSON data that JSON.stringify writes one way only (no NaN, no undefined, no shared quirks). */
+/** Whether `value` is plain JSON data (no NaN or Infinity, no undefined, no class instances), so that equal JSON means equal YAML. */
 function plainData(value: unknown): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') return Number.isFinite(value);
