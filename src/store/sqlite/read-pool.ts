@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { ListQuery } from '../../contract/index.js';
 import { StoreBusy } from '../util.js';
-import { spawnModuleWorker } from '../module-worker.js';
+import { spawnModuleWorker } from './module-worker.js';
 
 /** A read a worker runs: one list of one tenant, by the repository method that answers it. */
 export type ReadTask = { op: 'users.list' | 'users.listJson' | 'customers.list' | 'conferences.list'; tenantId: number; query: ListQuery };

@@ -12,7 +12,7 @@ import { closeSync, openSync, rmSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Db } from './db.js';
-import { spawnModuleWorker } from '../module-worker.js';
+import { spawnModuleWorker } from './module-worker.js';
 import { realMs } from '../../contract/clock.js';
 
 /** What the worker is given: the side file, the statements to run in one transaction, its pragmas, and where to mark its progress. */
