@@ -91,8 +91,10 @@ function documentRecords(file: SourceFile, problems: Problem[]): RawRecord[] {
  */
 function yamlRecords(file: SourceFile, problems: Problem[]): RawRecord[] {
   const read = yamlValues(file.text);
-  if (read === undefined || (read.value !== null && read.value !== undefined && !Array.isArray(read.value))) return documentRecords(file, problems);
-  if (!Array.isArray(read.value)) return [];
+  if (read === undefined) return documentRecords(file, problems);
+  if (read.value === null || read.value === undefined) return [];
+  // Not a list: the yaml package names the problem and its line.
+  if (!Array.isArray(read.value)) return documentRecords(file, problems);
   let placed: RawRecord[] | undefined;
   const place = (i: number): RawRecord | undefined => (placed ??= documentRecords(file, []))[i];
   return read.value.map((value: unknown, i) => ({
