@@ -28,14 +28,27 @@ describe('opening a current PostgreSQL database', () => {
     return { url: db.url, other };
   }
 
+  /** Answers 'waited' once a session of the database waits on a lock, as the open would behind `other`'s; polls until `settled`. */
+  async function lockWait(watch: pg.Client, settled: () => boolean): Promise<string> {
+    while (!settled()) {
+      const { rows } = await watch.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+      if (rows[0].n > 0) return 'waited';
+      await new Promise((next) => setTimeout(next, 10));
+    }
+    return 'opened';
+  }
+
   it('takes neither the migrations lock nor a table lock', async () => {
     const { url, other } = await database();
     // Another session holds the migrations' lock and a lock that conflicts with SHARE on users.
     await other.query('BEGIN');
     await other.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await other.query('LOCK TABLE users IN ROW EXCLUSIVE MODE');
-    const opening = openPostgresStore(url);
-    const opened = await Promise.race([opening.then(() => 'opened'), new Promise((done) => setTimeout(() => done('waited'), 3_000).unref())]);
+    const watch = await connect(url);
+    clients.push(watch);
+    let settled = false;
+    const opening = openPostgresStore(url).finally(() => (settled = true));
+    const opened = await Promise.race([opening.then(() => 'opened'), lockWait(watch, () => settled)]);
     await other.query('ROLLBACK');
     await (await opening).close();
     expect(opened).toBe('opened');
