@@ -41,9 +41,11 @@ const noDynamicCommonJs = {
 
 rmSync(OUT, { recursive: true, force: true });
 const result = await build({
+  // main.js, which the entry loads for every command but --version, is an entry of its own so that a
+  // program can run confctl in its own process (runCli): the end-to-end tests' runner does.
   // The read worker `serve` starts (src/store/sqlite/read-pool.ts) and the bulk seed's index worker (src/store/sqlite/side-table.ts)
   // are loaded beside the chunks, as dist/bundle/read-worker.js and dist/bundle/side-index-worker.js.
-  entryPoints: { confctl: 'src/cli/entry.ts', 'read-worker': 'src/store/sqlite/read-worker.ts', 'side-index-worker': 'src/store/sqlite/side-index-worker.ts' },
+  entryPoints: { confctl: 'src/cli/entry.ts', main: 'src/cli/main.ts', 'read-worker': 'src/store/sqlite/read-worker.ts', 'side-index-worker': 'src/store/sqlite/side-index-worker.ts' },
   outdir: OUT,
   bundle: true,
   splitting: true,

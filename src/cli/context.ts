@@ -88,10 +88,12 @@ export interface CliContext {
   openUrl?: UrlOpener;
 }
 
-/** The production context over the real process. */
-export function processContext(): CliContext {
-  const env = process.env;
-  const streams = createStreams({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }, env);
+/**
+ * The production context over the real process: its streams and environment, unless `io` and `env`
+ * say others (a program that runs confctl in its own process, as the end-to-end tests' runner does).
+ */
+export function processContext(io: Parameters<typeof createStreams>[0] = process, env: Env = process.env): CliContext {
+  const streams = createStreams(io, env);
   return {
     streams,
     env,

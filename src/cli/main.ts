@@ -15,6 +15,7 @@ import { applicableGlobalOptions, checkGlobals } from './globals.js';
 import { version } from './version.js';
 
 export { COMMANDS, type CommandModule } from './command-table.js';
+export { processContext } from './context.js';
 
 const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--query', '--timeout', '--base-url']);
 

@@ -3,9 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
+import { ownProcess, runInRunner } from './cli-runners.js';
 import type { DataStore } from '../../src/store/port.js';
 
-/** The built CLI: e2e tests run exactly what users run (`npm test` builds first). */
+/**
+ * The built CLI: e2e tests run what users run (`npm test` builds first). `Sandbox.run` runs a
+ * command line in a runner process that loads the built bundle once (cli-runners.ts), a server or
+ * an environment node reads at start in a process of its own; the README's examples run the bin.
+ */
 export const BIN = resolve(__dirname, '../../bin/confctl.js');
 
 export interface Result {
@@ -40,18 +45,28 @@ export class Sandbox {
     return env;
   }
 
-  /** Runs `confctl ARGS` with no terminal and answers its exit code and output (a `postgres` sandbox's database made first). */
+  /**
+   * Runs `confctl ARGS` with no terminal and answers its exit code and output (a `postgres`
+   * sandbox's database made first): in a CLI runner (cli-runners.ts), unless it needs a process of its own.
+   */
   async run(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<Result> {
     await this.useDatabase();
+    const env = this.env(options.env);
+    if (!ownProcess(args, env)) return runInRunner(args, env, options.input ?? '');
+    return this.spawnBin(args, env, options.input ?? '');
+  }
+
+  /** Runs `confctl ARGS` as a process of its own, as a shell does. */
+  async spawnBin(args: string[], env: NodeJS.ProcessEnv, input: string): Promise<Result> {
     return new Promise((done, fail) => {
-      const child = spawn(process.execPath, [BIN, ...args], { env: this.env(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.stderr.on('data', (d) => (stderr += d));
       child.on('error', fail);
       child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
-      child.stdin.end(options.input ?? '');
+      child.stdin.end(input);
     });
   }
 

@@ -1,0 +1,90 @@
+// @ts-check
+/**
+ * A process that runs confctl command lines one after another, for the end-to-end harness
+ * (cli-runners.ts): the built bundle's own `runCli` with the production context over the given
+ * environment, captured output and stdin, as bin/confctl.js runs it, without a new node and a
+ * fresh load of the bundle for every command (about 150 of a client command's 160 ms of CPU).
+ *
+ * A command must leave nothing behind that would keep its own process from exiting: after each
+ * one, this waits until the event loop holds no more than it held before, and reports what stayed.
+ */
+import { Readable } from 'node:stream';
+
+/** How long a finished command's handles may take to close (a worker ending, a socket closing). */
+const SETTLE_MS = 5_000;
+
+/** @type {{ runCli: (args: string[], ctx: unknown) => Promise<number>; processContext: (io: unknown, env: Record<string, string>) => unknown }} */
+const bundle = await import(new URL('../../dist/bundle/main.js', import.meta.url).href);
+
+// Node makes the process's stdout and stderr on first use (a library asking the terminal's width),
+// and they stay open: made before any command, they are not counted as what one left open.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
+/** What keeps the event loop alive, counted by kind. */
+function resources() {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * The kinds that `now` holds more of than `before`.
+ * @param {Map<string, number>} before
+ * @param {Map<string, number>} now
+ */
+function extra(before, now) {
+  return [...now].filter(([kind, n]) => n > (before.get(kind) ?? 0)).map(([kind, n]) => `${kind} x${n - (before.get(kind) ?? 0)}`);
+}
+
+/**
+ * Waits until the event loop holds no more than `before`; answers what stayed after SETTLE_MS.
+ * @param {Map<string, number>} before
+ */
+async function settle(before) {
+  const until = performance.now() + SETTLE_MS;
+  for (;;) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const left = extra(before, resources());
+    if (left.length === 0 || performance.now() > until) return left;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Output written to one stream, as the bytes a pipe would carry. */
+function sink() {
+  /** @type {Buffer[]} */
+  const chunks = [];
+  return {
+    write: (/** @type {string | Uint8Array} */ chunk) => {
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+      return true;
+    },
+    text: () => Buffer.concat(chunks).toString(),
+  };
+}
+
+/** @param {{ id: number; args: string[]; env: Record<string, string>; input: string }} request */
+async function run({ id, args, env, input }) {
+  const before = resources();
+  const stdout = sink();
+  const stderr = sink();
+  const stdin = Readable.from(input === '' ? [] : [Buffer.from(input)]);
+  let code;
+  try {
+    code = await bundle.runCli(args, bundle.processContext({ stdout, stderr, stdin }, env));
+  } catch (err) {
+    stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+    code = 1;
+  }
+  const leftOpen = await settle(before);
+  process.send?.({ id, code, stdout: stdout.text(), stderr: stderr.text(), leftOpen });
+}
+
+let queue = Promise.resolve();
+process.on('message', (request) => {
+  queue = queue.then(() => run(/** @type {Parameters<typeof run>[0]} */ (request)));
+});
+// The harness's process ended: so does this one.
+process.on('disconnect', () => process.exit(0));
+process.send?.({ ready: true });

@@ -1,0 +1,96 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { resolve } from 'node:path';
+
+/**
+ * The processes that run the harness's confctl command lines (cli-runner.mjs): as many as have
+ * run at once in this test file, each running one command at a time. A command runs here unless
+ * it must have a process of its own (`ownProcess`).
+ */
+
+const RUNNER = resolve(__dirname, 'cli-runner.mjs');
+
+export interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface Reply extends Outcome {
+  id: number;
+  leftOpen: string[];
+}
+
+/**
+ * Command lines that need their own process: a server (`serve`, `webhooks listen`), which keeps
+ * running and takes signals, and an environment that node reads as it starts (options, TLS roots,
+ * the time zone, the locale).
+ */
+export function ownProcess(args: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  // Any word, not only the command's: a server run by mistake in a runner would never answer.
+  const words = args.filter((a) => !a.startsWith('-')).join(' ');
+  if (/(^| )(serve|webhooks listen)( |$)/.test(words)) return true;
+  return Object.keys(env).some((k) => /^(NODE_|TZ$|LANG$|LC_)/.test(k) && env[k] !== process.env[k]);
+}
+
+class Runner {
+  private readonly child: ChildProcess;
+  private readonly ready: Promise<void>;
+  private waiting?: (reply: Reply) => void;
+
+  constructor() {
+    this.child = fork(RUNNER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.ready = new Promise((done, fail) => {
+      this.child.once('message', () => done());
+      this.child.once('exit', (code) => fail(new Error(`the CLI runner exited ${code} before it was ready`)));
+    });
+    this.child.on('message', (m: Reply | { ready: true }) => {
+      if ('id' in m) this.waiting?.(m);
+    });
+    this.idle();
+  }
+
+  async run(id: number, args: readonly string[], env: NodeJS.ProcessEnv, input: string): Promise<Outcome> {
+    await this.ready;
+    this.child.ref();
+    this.child.channel?.ref();
+    try {
+      const reply = await new Promise<Reply>((done, fail) => {
+        this.waiting = done;
+        this.child.once('exit', (code) => fail(new Error(`the CLI runner exited ${code} running confctl ${args.join(' ')}`)));
+        this.child.send({ id, args, env, input });
+      });
+      if (reply.leftOpen.length) {
+        throw new Error(`confctl ${args.join(' ')} left ${reply.leftOpen.join(', ')} open: its process would not exit (stderr: ${reply.stderr})`);
+      }
+      return { code: reply.code, stdout: reply.stdout, stderr: reply.stderr };
+    } finally {
+      this.child.removeAllListeners('exit');
+      this.idle();
+    }
+  }
+
+  /** Ends a runner that failed: a command left it holding something, or it exited. */
+  stop(): void {
+    this.child.kill();
+  }
+
+  /** An idle runner does not keep the test file's process alive; it exits with it (cli-runner.mjs). */
+  private idle(): void {
+    this.child.unref();
+    this.child.channel?.unref();
+  }
+}
+
+const free: Runner[] = [];
+let ids = 0;
+
+/** Runs `confctl ARGS` in a runner process, starting one when all are busy. */
+export async function runInRunner(args: readonly string[], env: NodeJS.ProcessEnv, input: string): Promise<Outcome> {
+  const runner = free.pop() ?? new Runner();
+  const outcome = await runner.run(++ids, args, env, input).catch((err: unknown) => {
+    runner.stop();
+    throw err;
+  });
+  free.push(runner);
+  return outcome;
+}
