@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/sequencer.js';
 
 /**
  * The suite in three tiers, one vitest run for `npm test` (`--project NAME` for one tier):
@@ -60,6 +61,8 @@ export default defineConfig({
     // sharing measured slower there (487 against 591 s, its children's CPU higher). With the pool not
     // isolating, vitest runs the tiers one after another, each on all workers.
     poolOptions: { forks: { isolate: false } },
+    // The longest files start first, also in a clean clone (test/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES, ...E2E], setupFiles: ['test/unit-setup.ts'] } },
       { extends: true, test: { name: 'pg', include: POSTGRES, exclude: [...configDefaults.exclude, ...E2E], globalSetup: postgres, setupFiles: ['test/unit-setup.ts'] } },
