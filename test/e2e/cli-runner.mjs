@@ -2,8 +2,12 @@
 /**
  * A process that runs confctl command lines one after another, for the end-to-end harness
  * (cli-runners.ts): the built bundle's own `runCli` with the production context over the given
- * environment, captured output and stdin, as bin/confctl.js runs it, without a new node and a
- * fresh load of the bundle for every command (about 150 of a client command's 160 ms of CPU).
+ * environment, working directory, stdin and output, as bin/confctl.js runs it, without a new node
+ * and a fresh load of the bundle for every command (about 150 of a client command's 160 ms of CPU).
+ *
+ * A request either carries its stdin and gets its output whole at the end, or (`stream`) gets its
+ * output as it is written and asks for stdin when the command first reads it, as a process that
+ * never reads its stdin leaves it to the next command of a shell script.
  *
  * A command must leave nothing behind that would keep its own process from exiting: after each
  * one, this waits until the event loop holds no more than it held before, and reports what stayed.
@@ -51,40 +55,72 @@ async function settle(before) {
   }
 }
 
-/** Output written to one stream, as the bytes a pipe would carry. */
-function sink() {
+/**
+ * Output written to one stream: kept as the bytes a pipe would carry, or sent on as written.
+ * @param {((data: Buffer) => void) | undefined} send
+ */
+function sink(send) {
   /** @type {Buffer[]} */
   const chunks = [];
   return {
     write: (/** @type {string | Uint8Array} */ chunk) => {
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+      const data = Buffer.from(chunk);
+      if (send) send(data);
+      else chunks.push(data);
       return true;
     },
     text: () => Buffer.concat(chunks).toString(),
   };
 }
 
-/** @param {{ id: number; args: string[]; env: Record<string, string>; input: string }} request */
-async function run({ id, args, env, input }) {
+/** @param {unknown} message */
+const send = (message) => process.send?.(message);
+
+/**
+ * The command being streamed and its stdin, which the harness feeds once it was asked for.
+ * @type {{ id: number; stdin: Readable } | undefined}
+ */
+let streamed;
+
+/** @param {{ id: number; args: string[]; env: Record<string, string>; input?: string; cwd?: string; stream?: boolean }} request */
+async function run({ id, args, env, input = '', cwd, stream }) {
   const before = resources();
-  const stdout = sink();
-  const stderr = sink();
-  const stdin = Readable.from(input === '' ? [] : [Buffer.from(input)]);
+  const stdout = sink(stream ? (data) => send({ id, fd: 1, data }) : undefined);
+  const stderr = sink(stream ? (data) => send({ id, fd: 2, data }) : undefined);
+  let asked = false;
+  const stdin = stream
+    ? new Readable({
+        read() {
+          if (!asked) send({ id, wantStdin: true });
+          asked = true;
+        },
+      })
+    : Readable.from(input === '' ? [] : [Buffer.from(input)]);
+  streamed = stream ? { id, stdin } : undefined;
+  const home = process.cwd();
   let code;
   try {
+    if (cwd) process.chdir(cwd);
     code = await bundle.runCli(args, bundle.processContext({ stdout, stderr, stdin }, env));
   } catch (err) {
     stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
     code = 1;
+  } finally {
+    process.chdir(home);
+    streamed = undefined;
   }
   const leftOpen = await settle(before);
-  process.send?.({ id, code, stdout: stdout.text(), stderr: stderr.text(), leftOpen });
+  send({ id, code, stdout: stdout.text(), stderr: stderr.text(), leftOpen });
 }
 
 let queue = Promise.resolve();
-process.on('message', (request) => {
-  queue = queue.then(() => run(/** @type {Parameters<typeof run>[0]} */ (request)));
+process.on('message', (/** @type {any} */ message) => {
+  if ('stdin' in message) {
+    const to = streamed;
+    if (to && to.id === message.id) to.stdin.push(message.stdin === null ? null : Buffer.from(message.stdin));
+  }
+  else queue = queue.then(() => run(message));
 });
 // The harness's process ended: so does this one.
 process.on('disconnect', () => process.exit(0));
-process.send?.({ ready: true });
+send({ ready: true });

@@ -32,41 +32,68 @@ export function ownProcess(args: readonly string[], env: NodeJS.ProcessEnv): boo
   return Object.keys(env).some((k) => /^(NODE_|TZ$|LANG$|LC_)/.test(k) && env[k] !== process.env[k]);
 }
 
-class Runner {
+/** What a runner answers about the command it runs. */
+type Message = { ready: true } | { id: number; fd: 1 | 2; data: Uint8Array } | { id: number; wantStdin: true } | Reply;
+
+/** A request to a runner (cli-runner.mjs says what each field does). */
+interface Request {
+  args: readonly string[];
+  env: NodeJS.ProcessEnv;
+  input?: string;
+  cwd?: string;
+  stream?: boolean;
+}
+
+/** What a streamed command's output and stdin requests go to. */
+interface Streaming {
+  output(fd: 1 | 2, data: Uint8Array): void;
+  wantStdin(): void;
+}
+
+export class Runner {
   private readonly child: ChildProcess;
   private readonly ready: Promise<void>;
   private waiting?: (reply: Reply) => void;
+  private streaming?: Streaming;
 
   constructor() {
-    this.child = fork(RUNNER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = fork(RUNNER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     this.ready = new Promise((done, fail) => {
       this.child.once('message', () => done());
       this.child.once('exit', (code) => fail(new Error(`the CLI runner exited ${code} before it was ready`)));
     });
-    this.child.on('message', (m: Reply | { ready: true }) => {
-      if ('id' in m) this.waiting?.(m);
+    this.child.on('message', (m: Message) => {
+      if ('fd' in m) this.streaming?.output(m.fd, m.data);
+      else if ('wantStdin' in m) this.streaming?.wantStdin();
+      else if ('code' in m) this.waiting?.(m);
     });
     this.idle();
   }
 
-  async run(id: number, args: readonly string[], env: NodeJS.ProcessEnv, input: string): Promise<Outcome> {
+  async run(id: number, request: Request, streaming?: Streaming): Promise<Outcome> {
     await this.ready;
     this.child.ref();
     this.child.channel?.ref();
+    this.streaming = streaming;
+    const what = `confctl ${request.args.join(' ')}`;
     try {
       const reply = await new Promise<Reply>((done, fail) => {
         this.waiting = done;
-        this.child.once('exit', (code) => fail(new Error(`the CLI runner exited ${code} running confctl ${args.join(' ')}`)));
-        this.child.send({ id, args, env, input });
+        this.child.once('exit', (code) => fail(new Error(`the CLI runner exited ${code} running ${what}`)));
+        this.child.send({ id, ...request, stream: Boolean(streaming) });
       });
-      if (reply.leftOpen.length) {
-        throw new Error(`confctl ${args.join(' ')} left ${reply.leftOpen.join(', ')} open: its process would not exit (stderr: ${reply.stderr})`);
-      }
+      if (reply.leftOpen.length) throw new Error(`${what} left ${reply.leftOpen.join(', ')} open: its process would not exit (stderr: ${reply.stderr})`);
       return { code: reply.code, stdout: reply.stdout, stderr: reply.stderr };
     } finally {
       this.child.removeAllListeners('exit');
+      this.streaming = undefined;
       this.idle();
     }
+  }
+
+  /** Feeds command `id`'s stdin, if it is still streaming: a chunk, or null at its end. */
+  stdin(id: number, data: Uint8Array | null): void {
+    if (this.child.connected) this.child.send({ id, stdin: data });
   }
 
   /** Ends a runner that failed: a command left it holding something, or it exited. */
@@ -86,11 +113,16 @@ let ids = 0;
 
 /** Runs `confctl ARGS` in a runner process, starting one when all are busy. */
 export async function runInRunner(args: readonly string[], env: NodeJS.ProcessEnv, input: string): Promise<Outcome> {
+  return withRunner((runner, id) => runner.run(id, { args, env, input }));
+}
+
+/** Runs `work` on a free runner (a new one when all are busy); a runner whose command failed is ended. */
+export async function withRunner<T>(work: (runner: Runner, id: number) => Promise<T>): Promise<T> {
   const runner = free.pop() ?? new Runner();
-  const outcome = await runner.run(++ids, args, env, input).catch((err: unknown) => {
+  const answer = await work(runner, ++ids).catch((err: unknown) => {
     runner.stop();
     throw err;
   });
   free.push(runner);
-  return outcome;
+  return answer;
 }

@@ -6,11 +6,13 @@ import type { Section } from './extract.js';
 import { describeFailure, runnableCommands, runSection } from './runner.js';
 import { fillPlaceholders, provideFixtures, sectionEnv } from './section-env.js';
 import { type Backend, BIN, Sandbox } from '../harness.js';
+import { serveCli } from '../cli-socket.js';
 
 /** Runs one section of a document's examples against its own fresh `serve --demo` (on `backend`); throws naming the failing step. */
 export async function runDocSection(section: Section, backend: Backend, commandTimeoutMs: number): Promise<void> {
   const box = new Sandbox(backend);
   const onDataDir = backend === 'sqlite';
+  const cli = await serveCli(join(box.root, 'cli.sock'));
   try {
     const server = await box.serve(['--demo']);
     const profiles = JSON.parse(readFileSync(join(box.configDir, 'profiles.json'), 'utf8'));
@@ -24,7 +26,7 @@ export async function runDocSection(section: Section, backend: Backend, commandT
     const run = await runSection(section, {
       cwd,
       scratch: join(box.root, 'steps'),
-      env: sectionEnv(box.env(), { bin: BIN, home: join(box.root, 'home'), shimDir: join(box.root, 'bin') }),
+      env: sectionEnv(box.env(), { bin: BIN, home: join(box.root, 'home'), shimDir: join(box.root, 'bin'), socket: cli.path }),
       substitute: (text) => fillPlaceholders(text, key),
       commandTimeoutMs,
       onDataDir,
@@ -32,6 +34,7 @@ export async function runDocSection(section: Section, backend: Backend, commandT
     if (run.failure) throw new Error(describeFailure(section, run).replaceAll(key.secret, '****'));
     expect(run.steps).toHaveLength(runnableCommands(section, onDataDir).length);
   } finally {
+    await cli.close();
     await box.dispose();
   }
 }

@@ -5,6 +5,7 @@ import type { Command } from './extract.js';
 /** What a README section gets besides its server: fixtures, placeholders, a shell environment. */
 
 export const FIXTURES = resolve(__dirname, 'fixtures');
+const CLIENT = resolve(__dirname, '../cli-client.mjs');
 
 /** The instance's access key, standing in for the README's placeholders. */
 export interface Key {
@@ -38,11 +39,19 @@ export function provideFixtures(commands: Command[], cwd: string, key: Key, fixt
  * A shell environment on top of `base`: `home` as HOME (nothing reaches the real one), `confctl`
  * and `npx confctl` running `bin` with this node (other `npx` calls refused), and `true` as the
  * editor, so `--edit` runs and changes nothing. Writes the shims into `shimDir`.
+ *
+ * With `socket`, a command line other than a server's (`serve`, `webhooks listen`, which run the
+ * bin) goes to the CLI runners through that socket (cli-socket.ts, cli-client.mjs).
  */
-export function sectionEnv(base: NodeJS.ProcessEnv, options: { bin: string; home: string; shimDir: string }): NodeJS.ProcessEnv {
+export function sectionEnv(base: NodeJS.ProcessEnv, options: { bin: string; home: string; shimDir: string; socket?: string }): NodeJS.ProcessEnv {
   mkdirSync(options.shimDir, { recursive: true });
   mkdirSync(options.home, { recursive: true });
-  const run = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(options.bin)} "$@"`;
+  const node = JSON.stringify(process.execPath);
+  const bin = JSON.stringify(options.bin);
+  const own = `exec ${node} ${bin} "$@"`;
+  const run = options.socket
+    ? `case " $* " in *" serve "*|*" webhooks listen "*) ${own} ;; esac\nexec ${node} ${JSON.stringify(CLIENT)} ${JSON.stringify(options.socket)} ${bin} "$@"`
+    : own;
   shim(options.shimDir, 'confctl', run);
   shim(options.shimDir, 'npx', `if [ "$1" = confctl ]; then shift; ${run}; fi\necho "README test: only 'npx confctl' runs here, not 'npx $*'" >&2\nexit 127`);
   const env: NodeJS.ProcessEnv = { ...base, HOME: options.home, PATH: `${options.shimDir}:${base.PATH ?? ''}`, EDITOR: 'true' };
