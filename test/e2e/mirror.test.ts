@@ -12,23 +12,53 @@ import { Sandbox } from './harness.js';
  * a mirrored conference's backer_event_id is null); an anonymized mirror's data directory holds
  * no source name, e-mail or phone number; a resume completes an interrupted mirror.
  */
-const source = new Sandbox();
-const mirrors: Sandbox[] = [];
-let src: ApiClient;
-/** The source server's output: its access log, one JSON line per request. */
-let sourceLog: () => string;
+/**
+ * A `serve --demo` of its own as the hosted side of a describe block, so that the blocks run at the
+ * same time: a mirror is paced by its source's rate limit (20 requests a second), and waiting on it
+ * was most of the file's time (63 s with one source for the file, the blocks one after another).
+ * Each block's tests still run in order (`it.sequential`).
+ */
+interface Source {
+  box: Sandbox;
+  /** A client of the source, with its `local` key. */
+  client: ApiClient;
+  /** The source server's output: its access log, one JSON line per request. */
+  log: () => string;
+  /** Mirrors the source into a new sandbox's data directory; answers the sandbox and the command's JSON output. */
+  mirrorInto(args?: string[]): Promise<{ box: Sandbox; out: any }>;
+  /** A sandbox to remove with the source. */
+  keep(box: Sandbox): Sandbox;
+}
+
+function useSource(): Source {
+  const mirrors: Sandbox[] = [];
+  const source: Source = {
+    box: new Sandbox(),
+    client: undefined as unknown as ApiClient,
+    log: () => '',
+    async mirrorInto(args = []) {
+      const box = source.keep(new Sandbox());
+      const r = await source.box.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, ...args, '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      return { box, out: JSON.parse(r.stdout) };
+    },
+    keep: (box) => (mirrors.push(box), box),
+  };
+  beforeAll(async () => {
+    source.log = (await source.box.serve(['--demo', '--rate-limit', '20', '--log', 'json'])).output;
+    const profiles = JSON.parse(readFileSync(join(source.box.configDir, 'profiles.json'), 'utf8'));
+    const local = profiles.profiles.local;
+    source.client = clientOf(local.base_url, local.key_id, local.secret);
+  });
+  afterAll(async () => {
+    for (const box of mirrors) await box.dispose();
+    await source.box.dispose();
+  });
+  return source;
+}
 
 /** A client of a served instance, paced and retried as the CLI's. */
 const clientOf = (baseUrl: string, keyId: string, secret: string) => createClient({ baseUrl, keyId, secret });
-
-/** Mirrors the source into a new sandbox's data directory; answers the sandbox and the command's JSON output. */
-async function mirrorInto(args: string[] = []): Promise<{ box: Sandbox; out: any }> {
-  const box = new Sandbox();
-  mirrors.push(box);
-  const r = await source.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, ...args, '-o', 'json']);
-  expect(r.code, r.stderr).toBe(0);
-  return { box, out: JSON.parse(r.stdout) };
-}
 
 async function serveMirror(box: Sandbox, out: any): Promise<ApiClient> {
   const { baseUrl } = await box.serve(['--no-profile', '--rate-limit', 'off']);
@@ -48,37 +78,27 @@ async function rowsOf(client: ApiClient, id: Parameters<ApiClient['paginate']>[0
 
 const noBacker = (c: any) => ({ ...c, backer_event_id: null });
 
-beforeAll(async () => {
-  sourceLog = (await source.serve(['--demo', '--rate-limit', '20', '--log', 'json'])).output;
-  const profiles = JSON.parse(readFileSync(join(source.configDir, 'profiles.json'), 'utf8'));
-  const local = profiles.profiles.local;
-  src = clientOf(local.base_url, local.key_id, local.secret);
-});
-afterAll(async () => {
-  for (const box of mirrors) await box.dispose();
-  await source.dispose();
-});
-
-describe('e2e: mirror of a served tenant', () => {
+describe.concurrent('e2e: mirror of a served tenant', () => {
+  const s = useSource();
   let mirror: ApiClient;
   let out: any;
 
   beforeAll(async () => {
-    const made = await mirrorInto();
+    const made = await s.mirrorInto();
     out = made.out;
     mirror = await serveMirror(made.box, out);
   });
 
-  it('paces its reads by the rate-limit headers: the source (20 requests a second) answered no 429', () => {
-    const statuses = sourceLog().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l).status);
+  it.sequential('paces its reads by the rate-limit headers: the source (20 requests a second) answered no 429', () => {
+    const statuses = s.log().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l).status);
     expect(statuses.length).toBeGreaterThan(50);
     expect(statuses.filter((s) => s === 429)).toEqual([]);
   });
 
-  it('reports what it mirrored and saves no profile', async () => {
+  it.sequential('reports what it mirrored and saves no profile', async () => {
     expect(out.counts).toMatchObject({ users: 25, customers: 30, conferences: 4, recordings: 5, files: 2 });
     expect(out.anonymized).toBe(false);
-    const profiles = JSON.parse(readFileSync(join(source.configDir, 'profiles.json'), 'utf8'));
+    const profiles = JSON.parse(readFileSync(join(s.box.configDir, 'profiles.json'), 'utf8'));
     expect(Object.keys(profiles.profiles)).toEqual(['local']);
   });
 
@@ -87,7 +107,7 @@ describe('e2e: mirror of a served tenant', () => {
     ['listCustomers', CUSTOMER_LIST],
     ['listConferences', CONFERENCE_LIST],
   ] as const)('%s: every filter attribute and order answers row for row', async (id, spec: ListSpec) => {
-    const all = await rowsOf(src, id, {}, { with_trashed: true });
+    const all = await rowsOf(s.client, id, {}, { with_trashed: true });
     const fix = id === 'listConferences' ? noBacker : (r: any) => r;
     expect((await rowsOf(mirror, id, {}, { with_trashed: true })).rows).toEqual(all.rows.map(fix));
     const sample = all.rows[Math.floor(all.rows.length / 2)];
@@ -98,35 +118,35 @@ describe('e2e: mirror of a served tenant', () => {
       const operators = value === undefined ? ['NotNull'] : type === 'text' ? ['Contains', 'Equal', 'NotNull'] : ['GreaterThanOrEqual', 'Equal', 'IsNull'];
       for (const filter_operator of operators) {
         const query = { filter_attribute: attribute, filter_operator, ...(filter_operator.endsWith('Null') ? {} : { filter_value: filter_operator === 'Equal' ? String(raw) : value }), with_trashed: true };
-        const [a, b] = await Promise.all([rowsOf(src, id, {}, query), rowsOf(mirror, id, {}, query)]);
+        const [a, b] = await Promise.all([rowsOf(s.client, id, {}, query), rowsOf(mirror, id, {}, query)]);
         expect(b, `${attribute} ${filter_operator}`).toEqual({ rows: a.rows.map(fix), total: a.total });
       }
     }
     for (const order_by of spec.orders.filter((o) => o !== 'backer_event_id')) {
       const query = { order_by, order_direction: 'desc', page_size: 7 };
-      const [a, b] = await Promise.all([src.call(id, { query }), mirror.call(id, { query })]);
+      const [a, b] = await Promise.all([s.client.call(id, { query }), mirror.call(id, { query })]);
       expect(b.data.map((r: any) => r.id), order_by).toEqual(a.data.map((r: any) => r.id));
     }
   });
 
-  it('answers attendees, recordings and accounts as the source does; backer_event_id is null', async () => {
-    const conferences = (await rowsOf(src, 'listConferences')).rows;
+  it.sequential('answers attendees, recordings and accounts as the source does; backer_event_id is null', async () => {
+    const conferences = (await rowsOf(s.client, 'listConferences')).rows;
     for (const c of conferences) {
       for (const id of ['listConferenceAttendees', 'listConferenceRecordings'] as const) {
-        expect(await rowsOf(mirror, id, { online_conference_id: c.id }), `${id} ${c.id}`).toEqual(await rowsOf(src, id, { online_conference_id: c.id }));
+        expect(await rowsOf(mirror, id, { online_conference_id: c.id }), `${id} ${c.id}`).toEqual(await rowsOf(s.client, id, { online_conference_id: c.id }));
       }
       expect((await mirror.call('getConference', { params: { online_conference_id: c.id } })).data).toEqual(noBacker(c));
     }
     expect((await rowsOf(mirror, 'listConferences', {}, { filter_attribute: 'backer_event_id', filter_operator: 'NotNull', with_trashed: true })).total).toBe(0);
-    for (const u of (await rowsOf(src, 'listUsers')).rows) {
+    for (const u of (await rowsOf(s.client, 'listUsers')).rows) {
       for (const id of ['listUserConferenceAccounts', 'listUserConnectedAccounts'] as const) {
-        expect(await rowsOf(mirror, id, { user_id: u.id }), `${id} ${u.id}`).toEqual(await rowsOf(src, id, { user_id: u.id }));
+        expect(await rowsOf(mirror, id, { user_id: u.id }), `${id} ${u.id}`).toEqual(await rowsOf(s.client, id, { user_id: u.id }));
       }
     }
   });
 
-  it('serves finished recordings as generated WAV audio of the same length', async () => {
-    const [finished] = (await rowsOf(src, 'listConferenceRecordings', { online_conference_id: 4 })).rows.filter((r) => r.status === 3);
+  it.sequential('serves finished recordings as generated WAV audio of the same length', async () => {
+    const [finished] = (await rowsOf(s.client, 'listConferenceRecordings', { online_conference_id: 4 })).rows.filter((r) => r.status === 3);
     const { data } = await mirror.call('getRecordingUrl', { params: { online_conference_id: 4, online_conference_recording_id: finished.id } });
     const wav = Buffer.from(await (await fetch(data.url)).arrayBuffer());
     expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
@@ -143,11 +163,12 @@ function filesUnder(dir: string): Buffer[] {
   });
 }
 
-describe('e2e: mirror --anonymize', () => {
-  it('leaves no source name, e-mail or phone number in the data directory; same seed, same fakes', async () => {
-    const users = (await rowsOf(src, 'listUsers', {}, { with_trashed: true })).rows;
-    const customers = (await rowsOf(src, 'listCustomers', {}, { with_trashed: true })).rows;
-    const attendees = (await Promise.all([1, 2, 3, 4].map((id) => rowsOf(src, 'listConferenceAttendees', { online_conference_id: id })))).flatMap((r) => r.rows);
+describe.concurrent('e2e: mirror --anonymize', () => {
+  const s = useSource();
+  it.sequential('leaves no source name, e-mail or phone number in the data directory; same seed, same fakes', async () => {
+    const users = (await rowsOf(s.client, 'listUsers', {}, { with_trashed: true })).rows;
+    const customers = (await rowsOf(s.client, 'listCustomers', {}, { with_trashed: true })).rows;
+    const attendees = (await Promise.all([1, 2, 3, 4].map((id) => rowsOf(s.client, 'listConferenceAttendees', { online_conference_id: id })))).flatMap((r) => r.rows);
     const people = [...users, ...customers, ...attendees];
     const secrets = new Set<string>();
     for (const p of people) {
@@ -160,14 +181,14 @@ describe('e2e: mirror --anonymize', () => {
       }
       if (p.contact_number) secrets.add(p.contact_number).add(p.contact_number.slice(1));
     }
-    const { box, out } = await mirrorInto(['--anonymize', '--seed', 'e2e']);
+    const { box, out } = await s.mirrorInto(['--anonymize', '--seed', 'e2e']);
     expect(out.anonymized).toBe(true);
     const files = filesUnder(box.dataDir);
     expect(files.length).toBeGreaterThan(3);
     for (const secret of secrets) for (const bytes of files) expect(bytes.includes(secret), secret).toBe(false);
 
-    const again = await mirrorInto(['--anonymize', '--seed', 'e2e']);
-    const other = await mirrorInto(['--anonymize', '--seed', 'other']);
+    const again = await s.mirrorInto(['--anonymize', '--seed', 'e2e']);
+    const other = await s.mirrorInto(['--anonymize', '--seed', 'other']);
     const table = (b: Sandbox, sql: string) => {
       const db = new Database(join(b.dataDir, 'confctl.db'), { readonly: true });
       try {
@@ -203,27 +224,29 @@ describe('e2e: mirror --anonymize', () => {
   });
 });
 
-describe('e2e: mirror --anonymize without --seed', () => {
-  it('prints the random seed it chose on stderr; a resume needs it again', async () => {
+describe.concurrent('e2e: mirror --anonymize without --seed', () => {
+  const s = useSource();
+  it.sequential('prints the random seed it chose on stderr; a resume needs it again', async () => {
     const box = new Sandbox();
-    mirrors.push(box);
-    const r = await source.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--anonymize', '--limit-per-kind', '1', '-o', 'json']);
+    s.keep(box);
+    const r = await s.box.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--anonymize', '--limit-per-kind', '1', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const seed = /anonymizing with seed ([0-9a-f]{24}); give --seed \1 to repeat it or to --resume/.exec(r.stderr)?.[1];
     expect(seed).toBeDefined();
-    const without = await source.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--anonymize', '--limit-per-kind', '1', '--resume']);
+    const without = await s.box.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--anonymize', '--limit-per-kind', '1', '--resume']);
     expect(without.code).toBe(2);
     expect(without.stderr).toContain('needs its --seed again');
-    const wrong = await source.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--anonymize', '--limit-per-kind', '1', '--resume', '--seed', 'x']);
+    const wrong = await s.box.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--anonymize', '--limit-per-kind', '1', '--resume', '--seed', 'x']);
     expect(wrong.stderr).toContain('seed differs');
-    const right = await source.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--anonymize', '--limit-per-kind', '1', '--resume', '--seed', seed!]);
+    const right = await s.box.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--anonymize', '--limit-per-kind', '1', '--resume', '--seed', seed!]);
     expect(right.code, right.stderr).toBe(0);
   });
 });
 
-describe('e2e: mirror --since, --limit-per-kind, --resume', () => {
-  it('--limit-per-kind keeps it small and brings what the conferences refer to', async () => {
-    const { box, out } = await mirrorInto(['--limit-per-kind', '2', '--since', '3650d']);
+describe.concurrent('e2e: mirror --since, --limit-per-kind, --resume', () => {
+  const s = useSource();
+  it.sequential('--limit-per-kind keeps it small and brings what the conferences refer to', async () => {
+    const { box, out } = await s.mirrorInto(['--limit-per-kind', '2', '--since', '3650d']);
     expect(out.counts.customers).toBeGreaterThanOrEqual(2);
     expect(out.counts.conferences).toBe(2);
     const db = new Database(join(box.dataDir, 'confctl.db'), { readonly: true });
@@ -239,20 +262,20 @@ describe('e2e: mirror --since, --limit-per-kind, --resume', () => {
     }
   });
 
-  it('--since 1ms mirrors nothing made before the run', async () => {
-    const { out } = await mirrorInto(['--since', '1ms']);
+  it.sequential('--since 1ms mirrors nothing made before the run', async () => {
+    const { out } = await s.mirrorInto(['--since', '1ms']);
     expect(out.counts).toEqual({ users: 0, customers: 0, conferences: 0, attendees: 0, recordings: 0, files: 0 });
   });
 
-  it('refuses a target in use, and a resume with other options or nothing to resume', async () => {
-    const { box } = await mirrorInto(['--limit-per-kind', '1']);
-    const again = await source.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir]);
+  it.sequential('refuses a target in use, and a resume with other options or nothing to resume', async () => {
+    const { box } = await s.mirrorInto(['--limit-per-kind', '1']);
+    const again = await s.box.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir]);
     expect(again.code).toBe(5);
     expect(again.stderr).toContain('already holds a mirror');
-    const other = await source.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--resume']);
+    const other = await s.box.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--resume']);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('limit_per_kind differs');
-    const none = await source.run(['mirror', '--from-profile', 'local', '--to-data', join(box.root, 'empty'), '--resume']);
+    const none = await s.box.run(['mirror', '--from-profile', 'local', '--to-data', join(box.root, 'empty'), '--resume']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('nothing to resume');
   });
@@ -268,31 +291,31 @@ describe('e2e: mirror --since, --limit-per-kind, --resume', () => {
     [['--to-data', 'x', '--profile-name', 'a/b'], "profile name 'a/b' may hold only"],
     [['--to-data', 'x', '--profile', 'local'], "--profile does not apply to 'confctl mirror'"],
   ])('bad flags %j are exit 2, with nothing created', async (args, message) => {
-    const r = await source.run(['mirror', '--from-profile', 'local', ...args], {});
+    const r = await s.box.run(['mirror', '--from-profile', 'local', ...args], {});
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
   });
 
-  it('--profile-name saves the new key as a profile (an existing name is refused, exit 5)', async () => {
-    const { out } = await mirrorInto(['--limit-per-kind', '1', '--profile-name', 'mirrored']);
-    const profiles = JSON.parse(readFileSync(join(source.configDir, 'profiles.json'), 'utf8'));
+  it.sequential('--profile-name saves the new key as a profile (an existing name is refused, exit 5)', async () => {
+    const { out } = await s.mirrorInto(['--limit-per-kind', '1', '--profile-name', 'mirrored']);
+    const profiles = JSON.parse(readFileSync(join(s.box.configDir, 'profiles.json'), 'utf8'));
     expect(profiles.active).toBe('local');
     expect(profiles.profiles.mirrored).toMatchObject({ base_url: 'http://localhost:8080/api/public/v2.0', key_id: out.key_id });
     const box = new Sandbox();
-    mirrors.push(box);
-    const taken = await source.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--profile-name', 'mirrored']);
+    s.keep(box);
+    const taken = await s.box.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--profile-name', 'mirrored']);
     expect(taken.code).toBe(5);
     expect(taken.stderr).toContain("profile 'mirrored' exists");
   });
 
-  it('--resume after the process was killed mid-way gives the same mirror as one run', async () => {
+  it.sequential('--resume after the process was killed mid-way gives the same mirror as one run', async () => {
     const box = new Sandbox();
-    mirrors.push(box);
+    s.keep(box);
     const { spawn } = await import('node:child_process');
     const { existsSync } = await import('node:fs');
     const { BIN } = await import('./harness.js');
     const args = ['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--anonymize', '--seed', 'k'];
-    const child = spawn(process.execPath, [BIN, ...args], { env: source.env(), stdio: 'ignore' });
+    const child = spawn(process.execPath, [BIN, ...args], { env: s.box.env(), stdio: 'ignore' });
     const stateFile = join(box.dataDir, 'mirror-state.json');
     const exited = new Promise((resolve) => child.on('exit', resolve));
     // Killed once the users are saved and before the conferences are (the source's rate limit keeps it slow).
@@ -305,9 +328,9 @@ describe('e2e: mirror --since, --limit-per-kind, --resume', () => {
     child.kill('SIGKILL');
     await exited;
     expect(JSON.parse(readFileSync(stateFile, 'utf8')).stage).not.toBe('done');
-    const r = await source.run([...args, '--resume', '-o', 'json']);
+    const r = await s.box.run([...args, '--resume', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    const whole = await mirrorInto(['--anonymize', '--seed', 'k']);
+    const whole = await s.mirrorInto(['--anonymize', '--seed', 'k']);
     const dump = (b: Sandbox) => {
       const db = new Database(join(b.dataDir, 'confctl.db'), { readonly: true });
       try {
@@ -319,8 +342,8 @@ describe('e2e: mirror --since, --limit-per-kind, --resume', () => {
     expect(dump(box)).toEqual(dump(whole.box));
   });
 
-  it('--resume completes a mirror interrupted during the conferences', async () => {
-    const { box, out } = await mirrorInto();
+  it.sequential('--resume completes a mirror interrupted during the conferences', async () => {
+    const { box, out } = await s.mirrorInto();
     const stateFile = join(box.dataDir, 'mirror-state.json');
     const state = JSON.parse(readFileSync(stateFile, 'utf8'));
     expect(state.stage).toBe('done');
@@ -330,29 +353,30 @@ describe('e2e: mirror --since, --limit-per-kind, --resume', () => {
     db.close();
     const { writeFileSync } = await import('node:fs');
     writeFileSync(stateFile, JSON.stringify({ ...state, stage: 'conferences', page: 1, taken: 0 }));
-    const r = await source.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--resume', '-o', 'json']);
+    const r = await s.box.run(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--resume', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const mirror = await serveMirror(box, out);
-    const conferences = (await rowsOf(src, 'listConferences', {}, { with_trashed: true })).rows;
+    const conferences = (await rowsOf(s.client, 'listConferences', {}, { with_trashed: true })).rows;
     expect((await rowsOf(mirror, 'listConferences', {}, { with_trashed: true })).rows).toEqual(conferences.map(noBacker));
     for (const c of conferences) {
-      expect(await rowsOf(mirror, 'listConferenceAttendees', { online_conference_id: c.id })).toEqual(await rowsOf(src, 'listConferenceAttendees', { online_conference_id: c.id }));
+      expect(await rowsOf(mirror, 'listConferenceAttendees', { online_conference_id: c.id })).toEqual(await rowsOf(s.client, 'listConferenceAttendees', { online_conference_id: c.id }));
     }
   });
 });
 
-describe('e2e: mirror --to-database', () => {
-  it('builds the mirror in a PostgreSQL database (through admin copy), which then serves the same lists', async () => {
+describe.concurrent('e2e: mirror --to-database', () => {
+  const s = useSource();
+  it.sequential('builds the mirror in a PostgreSQL database (through admin copy), which then serves the same lists', async () => {
     const box = new Sandbox('postgres');
-    mirrors.push(box);
+    s.keep(box);
     const url = (await box.useDatabase())!;
-    const r = await source.run(['mirror', '--from-profile', 'local', '--to-database', url, '--media', join(box.dataDir, 'media'), '-o', 'json']);
+    const r = await s.box.run(['mirror', '--from-profile', 'local', '--to-database', url, '--media', join(box.dataDir, 'media'), '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.target).toBe(url);
     const mirror = await serveMirror(box, out);
     for (const id of ['listUsers', 'listCustomers'] as const) {
-      expect(await rowsOf(mirror, id, {}, { with_trashed: true })).toEqual(await rowsOf(src, id, {}, { with_trashed: true }));
+      expect(await rowsOf(mirror, id, {}, { with_trashed: true })).toEqual(await rowsOf(s.client, id, {}, { with_trashed: true }));
     }
     const recordings = (await rowsOf(mirror, 'listConferenceRecordings', { online_conference_id: 4 })).rows;
     const { data } = await mirror.call('getRecordingUrl', { params: { online_conference_id: 4, online_conference_recording_id: recordings.find((x) => x.status === 3).id } });
@@ -360,18 +384,19 @@ describe('e2e: mirror --to-database', () => {
   });
 });
 
-describe('mirror: progress', () => {
-  it('is drawn on stderr when it is a terminal, and cleared at the end; never in a pipe', async () => {
+describe.concurrent('mirror: progress', () => {
+  const s = useSource();
+  it.sequential('is drawn on stderr when it is a terminal, and cleared at the end; never in a pipe', async () => {
     const { Readable } = await import('node:stream');
     const { createStreams, processContext } = await import('../../src/cli/context.js');
     const { openProfiles } = await import('../../src/config/profiles.js');
     const { runCli } = await import('../../src/cli/main.js');
     const run = async (tty: boolean) => {
       const box = new Sandbox();
-      mirrors.push(box);
+      s.keep(box);
       let out = '';
       let err = '';
-      const env = source.env() as Record<string, string>;
+      const env = s.box.env() as Record<string, string>;
       const stdin = Object.assign(Readable.from([]), { isTTY: false });
       const streams = createStreams({ stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s), isTTY: tty }, stdin }, env);
       const code = await runCli(['mirror', '--from-profile', 'local', '--to-data', box.dataDir, '--limit-per-kind', '3', '-o', 'json'], { ...processContext(), env, streams, config: async () => openProfiles({ env }), readConfig: undefined });
@@ -387,18 +412,19 @@ describe('mirror: progress', () => {
   });
 });
 
-describe('e2e: mirror of a conference no user owns', () => {
-  it('skips it and counts it (the API lists conference accounts per user only)', async () => {
+describe.concurrent('e2e: mirror of a conference no user owns', () => {
+  const s = useSource();
+  it.sequential('skips it and counts it (the API lists conference accounts per user only)', async () => {
     const { writeFileSync } = await import('node:fs');
-    const file = join(source.root, 'accounts.json');
+    const file = join(s.box.root, 'accounts.json');
     writeFileSync(file, JSON.stringify([{ owner_type: 'Customer', owner_id: 1, name: 'Desk room' }]));
-    expect((await source.run(['admin', 'import', 'conference-accounts', file])).code).toBe(0);
-    const db = new Database(join(source.dataDir, 'confctl.db'), { readonly: true });
+    expect((await s.box.run(['admin', 'import', 'conference-accounts', file])).code).toBe(0);
+    const db = new Database(join(s.box.dataDir, 'confctl.db'), { readonly: true });
     const account = db.prepare("SELECT id FROM conference_accounts WHERE name = 'Desk room'").pluck().get() as number;
     db.close();
-    const created = await source.run(['conferences', 'create', '--account', String(account), '--public-id', 'desk', '--title', 'Desk', '--private', '-o', 'json']);
+    const created = await s.box.run(['conferences', 'create', '--account', String(account), '--public-id', 'desk', '--title', 'Desk', '--private', '-o', 'json']);
     expect(created.code, created.stderr).toBe(0);
-    const { out } = await mirrorInto();
+    const { out } = await s.mirrorInto();
     expect(out.counts).toMatchObject({ conferences: 4, skipped_conferences: 1 });
   });
 });
