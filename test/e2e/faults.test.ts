@@ -10,7 +10,8 @@ import { BACKENDS, Sandbox } from './harness.js';
  * rate 1 with exit 1 (decisions §9: 5xx) and a message naming the rule; nothing is written by a
  * faulted request. On PostgreSQL two instances share a rule's times.
  */
-describe.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
+// The stores run at the same time, each block's tests in order: most of the file's time is waiting on the CLI's retries.
+describe.concurrent.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
   const box = new Sandbox(backend);
   let baseUrl: string;
   let n = 0;
@@ -30,7 +31,7 @@ describe.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
   const customersWith = async (email: string) => (await box.json<unknown[]>(['customers', 'list', '--filter', `email=${email}`])).length;
   const rules = () => box.json<any[]>(['admin', 'faults', 'list']);
 
-  it('retries through a 503 at rate 0.5: the picked tries are answered by the fault, the next one creates the customer once', async () => {
+  it.sequential('retries through a 503 at rate 0.5: the picked tries are answered by the fault, the next one creates the customer once', async () => {
     // Seed 7 picks the first two matches at rate 0.5 and not the third: two retries, then success.
     expect([1, 2, 3].map((k) => faultPicks({ rate: 0.5, seed: 7 }, k))).toEqual([true, true, false]);
     const rule = await box.json(['admin', 'faults', 'add', '--route', 'POST /customers', '--status', '503', '--rate', '0.5', '--seed', '7']);
@@ -46,7 +47,7 @@ describe.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
     expect((await box.run(['admin', 'faults', 'clear'])).code).toBe(0);
   });
 
-  it('gives up at rate 1 after its five tries with exit 1 and the rule named; nothing is written', async () => {
+  it.sequential('gives up at rate 1 after its five tries with exit 1 and the rule named; nothing is written', async () => {
     const rule = await box.json(['admin', 'faults', 'add', '--route', '* /customers', '--status', '503']);
     const email = `never-${backend}-${++n}@example.com`;
     const r = await createCustomer(email);
@@ -59,7 +60,7 @@ describe.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
     expect(await rules()).toEqual([]);
   });
 
-  it('answers the fault on the wire before the key check (Retry-After, the header), delays a latency rule and spends --times', async () => {
+  it.sequential('answers the fault on the wire before the key check (Retry-After, the header), delays a latency rule and spends --times', async () => {
     // Without a key: the fault comes before the key check, and a latency rule's answer is then the usual 401.
     const fault = await box.json(['admin', 'faults', 'add', '--route', 'GET /users', '--status', '429', '--times', '1']);
     const slow = await box.json(['admin', 'faults', 'add', '--route', 'GET /users', '--latency', '300ms', '--times', '1']);
@@ -78,7 +79,7 @@ describe.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
     await box.run(['admin', 'faults', 'clear']);
   });
 
-  it('refuses a rule that matches no route (exit 2, with a did-you-mean) and an unknown tenant (exit 4)', async () => {
+  it.sequential('refuses a rule that matches no route (exit 2, with a did-you-mean) and an unknown tenant (exit 4)', async () => {
     const typo = await box.run(['admin', 'faults', 'add', '--route', 'POST /customer', '--status', '503']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain("error: fault rule refused: route 'POST /customer' matches no route: did you mean 'POST /customers'?");
@@ -87,7 +88,7 @@ describe.each(BACKENDS)('e2e: injected faults (serve on %s)', (backend) => {
     expect(await rules()).toEqual([]);
   });
 
-  it('adds, lists and removes rules over HTTP under --test-controls, the same rules admin faults sees', async () => {
+  it.sequential('adds, lists and removes rules over HTTP under --test-controls, the same rules admin faults sees', async () => {
     const control = (method: string, path: string, body?: unknown) =>
       fetch(`${origin}/_confctl${path}`, { method, headers: { 'X-Confctl-Control-Token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
     const refused = await control('POST', '/faults', { route: 'GET /user', status: 503 });
