@@ -10,10 +10,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export const LONGEST = [
   'test/e2e/readme-examples.test.ts',
   'test/store/contract-postgres.test.ts',
-  'test/e2e/mirror.test.ts',
-  'test/e2e/docs-tenant.test.ts',
-  'test/store/postgres/stamp-bounds.test.ts',
   'test/e2e/export.test.ts',
+  'test/store/postgres/stamp-bounds.test.ts',
+  'test/e2e/docs-tenant.test.ts',
+  'test/e2e/tenant.test.ts',
 ];
 
 /** Vitest's order, with the files named in LONGEST moved to the front. */
