@@ -47,8 +47,16 @@ function adminClient(): Promise<pg.Client> {
   return admin;
 }
 
+/**
+ * The admin connection's statements, one after another: pg runs one query at a time on a
+ * connection anyway, and a query sent while another runs is deprecated (a warning, an error in pg 9).
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
 async function asAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  return work(await adminClient());
+  const turn = queue.then(async () => work(await adminClient()));
+  queue = turn.catch(() => undefined);
+  return turn;
 }
 
 async function create(clause: string): Promise<TestDatabase> {
