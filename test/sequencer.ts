@@ -16,13 +16,16 @@ export const LONGEST = [
   'test/e2e/tenant.test.ts',
 ];
 
-/** Vitest's order, with the files named in LONGEST moved to the front. */
+/** The tiers in the order they run (vitest runs them one after another, in the order of their first file). */
+const TIERS = ['unit', 'pg', 'e2e'];
+
+/** Vitest's order, tier by tier, with the files named in LONGEST moved to the front of their tier. */
 export class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (file: TestSpecification) => {
       const at = LONGEST.indexOf(relative(file.project.config.root, file.moduleId).replaceAll('\\', '/'));
-      return at < 0 ? LONGEST.length : at;
+      return TIERS.indexOf(file.project.name) * (LONGEST.length + 1) + (at < 0 ? LONGEST.length : at);
     };
     return sorted.sort((a, b) => rank(a) - rank(b));
   }
