@@ -9,8 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-
-const FRAME = { stdout: 1, stderr: 2, wantStdin: 3, exit: 4, ownProcess: 5 };
+import { FRAME } from './cli-frames.mjs';
 
 const [socketPath, bin, ...args] = process.argv.slice(2);
 const socket = connect(socketPath);

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { resolve } from 'node:path';
+import type { Result } from './harness.js';
 
 /**
  * The processes that run the harness's confctl command lines (cli-runner.mjs): as many as have
@@ -9,13 +10,7 @@ import { resolve } from 'node:path';
 
 const RUNNER = resolve(__dirname, 'cli-runner.mjs');
 
-export interface Outcome {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-interface Reply extends Outcome {
+interface Reply extends Result {
   id: number;
   leftOpen: string[];
 }
@@ -70,7 +65,7 @@ export class Runner {
     this.idle();
   }
 
-  async run(id: number, request: Request, streaming?: Streaming): Promise<Outcome> {
+  async run(id: number, request: Request, streaming?: Streaming): Promise<Result> {
     await this.ready;
     this.child.ref();
     this.child.channel?.ref();
@@ -112,7 +107,7 @@ const free: Runner[] = [];
 let ids = 0;
 
 /** Runs `confctl ARGS` in a runner process, starting one when all are busy. */
-export async function runInRunner(args: readonly string[], env: NodeJS.ProcessEnv, input: string): Promise<Outcome> {
+export async function runInRunner(args: readonly string[], env: NodeJS.ProcessEnv, input: string): Promise<Result> {
   return withRunner((runner, id) => runner.run(id, { args, env, input }));
 }
 

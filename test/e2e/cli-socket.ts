@@ -1,13 +1,13 @@
 import { createServer, type Socket } from 'node:net';
+import { FRAME } from './cli-frames.mjs';
 import { ownProcess, withRunner } from './cli-runners.js';
 
 /**
  * A Unix socket on which a shell's `confctl` (cli-client.mjs) has its command line run by the CLI
  * runners (cli-runners.ts), for the manual's examples: the client sends a line of JSON (its
- * arguments, environment and working directory), then its stdin once asked; it gets frames of a
- * type byte, a 32-bit length and the payload.
+ * arguments, environment and working directory), then its stdin once asked; it gets frames
+ * (cli-frames.mjs).
  */
-export const FRAME = { stdout: 1, stderr: 2, wantStdin: 3, exit: 4, ownProcess: 5 } as const;
 
 function frame(type: number, payload: Uint8Array | string = ''): Buffer {
   const data = Buffer.from(payload);

@@ -7,9 +7,9 @@ import { ownProcess, runInRunner } from './cli-runners.js';
 import type { DataStore } from '../../src/store/port.js';
 
 /**
- * The built CLI: e2e tests run what users run (`npm test` builds first). `Sandbox.run` runs a
- * command line in a runner process that loads the built bundle once (cli-runners.ts), a server or
- * an environment node reads at start in a process of its own; the README's examples run the bin.
+ * The built CLI: e2e tests run what users run (`npm test` builds first). `Sandbox.run` and the
+ * manual's shells run a command line in a runner process that loads the built bundle once
+ * (cli-runners.ts), a server or an environment node reads at start in a process of its own.
  */
 export const BIN = resolve(__dirname, '../../bin/confctl.js');
 
