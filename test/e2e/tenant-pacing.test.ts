@@ -30,6 +30,13 @@ describe('e2e: tenant as code paced by the RateLimit headers (serve --demo --rat
     .map((l) => JSON.parse(l) as { time: string; duration_ms: number; method: string; path: string; status: number })
     .filter((e) => e.path.startsWith('/api/public/v2.0/'));
 
+  /**
+   * Waits for the server's next one-second window (aligned to the clock it shares with this test).
+   * Each command paces only its own requests: one started in the second the last ended in may meet
+   * a 429 on its first request, as a command typed right after another would, and retry it.
+   */
+  const nextWindow = () => new Promise((done) => setTimeout(done, 1000 - (Date.now() % 1000) + 20));
+
   it('plan (more reads) and apply (more writes) than the limit allows a second: exit 0, no 429 met, every change applied', async () => {
     expect((await box.run(['export', dir])).code).toBe(0);
     const file = join(dir, 'customers.yaml');
@@ -40,18 +47,19 @@ describe('e2e: tenant as code paced by the RateLimit headers (serve --demo --rat
 
     const planFile = join(box.root, 'plan.json');
     const before = accessLog().length;
+    await nextWindow();
     const planned = await box.run(['plan', '-f', dir, '--out', planFile, '--detailed-exitcode']);
     expect(planned.stderr).not.toMatch(/429|rate.?limit|too many/i);
     expect(planned.code).toBe(2);
     expect(JSON.parse(readFileSync(planFile, 'utf8')).changes).toHaveLength(customers.length);
     expect(accessLog().length - before).toBeGreaterThan(5);
 
+    await nextWindow();
     const applied = await box.run(['apply', planFile]);
     expect(applied.stderr).not.toMatch(/429|rate.?limit|too many/i);
     expect(applied.stderr).toContain(`applied ${customers.length}, failed 0, skipped 0`);
     expect(applied.code).toBe(0);
-    // What export, plan and apply sent. The check below is a command of its own, which may start
-    // in the second apply ended in and meet a 429 there (and retry): no command knows the one before.
+    // What export, plan and apply sent; the check below is a command of its own.
     const sent = accessLog();
 
     const stored = await box.json<Array<{ last_name: string }>>(['customers', 'list', '--all']);
