@@ -61,8 +61,14 @@ export function maskPath(path: string): string {
   return `${path.slice(0, q)}?${parts.join('&')}`;
 }
 
+/** Where log lines go: a stream, or the CLI's stderr (`serve`'s, which is the process's in the bin). */
+export interface LogSink {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
 /** A logger writing one line per record: JSON objects, a readable line (coloured on a TTY), or nothing. */
-export function createLogger(format: LogFormat, stream: NodeJS.WritableStream): Logger {
+export function createLogger(format: LogFormat, stream: LogSink): Logger {
   if (format === 'off') return OFF;
   const masked = (r: AccessRecord): AccessRecord => ({ ...r, path: maskPath(r.path) });
   const stack = (err: unknown) => (err instanceof Error ? (err.stack ?? err.message) : String(err));
@@ -73,7 +79,7 @@ export function createLogger(format: LogFormat, stream: NodeJS.WritableStream): 
       error: (err, requestId) => stream.write(`${JSON.stringify({ time: realNow().toISOString(), level: 'error', request_id: requestId, error: stack(err) })}\n`),
     };
   }
-  const tty = (stream as { isTTY?: boolean }).isTTY === true && !process.env.NO_COLOR;
+  const tty = stream.isTTY === true && !process.env.NO_COLOR;
   const c = new Chalk({ level: tty ? 1 : 0 });
   const paint = (status: number) => (status >= 500 ? c.red : status >= 400 ? c.yellow : c.green)(String(status));
   return {

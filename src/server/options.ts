@@ -2,6 +2,7 @@ import { type Clock, instanceClock, realMs } from '../contract/clock.js';
 import type { ClockControl } from '../store/instance-clock.js';
 import type { ServiceStore } from '../store/port.js';
 import type { TestControls } from './test-controls/routes.js';
+import type { LogSink } from './access-log.js';
 
 /** Access log format (decisions §8). */
 export type LogFormat = 'json' | 'pretty' | 'off';
@@ -44,7 +45,7 @@ export interface ServerOptions {
   /** Default `'off'`. */
   log?: LogFormat;
   /** Where the access log goes; default `process.stderr`. */
-  logStream?: NodeJS.WritableStream;
+  logStream?: LogSink;
   /** Default headers 20 s, whole request 30 s, keep-alive 5 s. */
   timeouts?: Partial<Timeouts>;
   /** Open connections served at once; default 500. Beyond it: 503 `Too many connections.` (see connections.ts). */

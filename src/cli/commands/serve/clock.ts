@@ -9,6 +9,8 @@ export type ClockMode = 'real' | 'manual';
 export interface InstalledClock {
   line?: string;
   control: ClockControl | null;
+  /** Puts back the instance clock the process had before (serve calls it once stopped). */
+  restore(): void;
 }
 
 /**
@@ -21,13 +23,13 @@ export async function installClock(store: DataStore, mode: ClockMode, moved: () 
   if (mode === 'manual') {
     const state = await startManualClock(store, realMs());
     const clock = storedClock(store, state);
-    useInstanceClock(clock);
+    const restore = useInstanceClock(clock);
     const control = clockControl(store, async () => {
       await clock.refresh();
       moved();
     });
-    return { line: `Clock: manual, standing at ${new Date(state.at_ms).toISOString()}; move it with 'confctl admin clock set|advance'`, control };
+    return { line: `Clock: manual, standing at ${new Date(state.at_ms).toISOString()}; move it with 'confctl admin clock set|advance'`, control, restore };
   }
   const left = await stopManualClock(store);
-  return { line: left && `Clock: real (the manual clock, which stood at ${new Date(left.at_ms).toISOString()}, is off)`, control: null };
+  return { line: left && `Clock: real (the manual clock, which stood at ${new Date(left.at_ms).toISOString()}, is off)`, control: null, restore: () => {} };
 }

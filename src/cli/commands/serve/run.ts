@@ -150,13 +150,14 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
     testControls: token === undefined ? null : { token },
     clockControl: clock.control,
     roundTrips: database !== undefined,
-    logStream: process.stderr,
+    logStream: ctx.streams.stderr,
     ...options.connections,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   }).catch(async (err: NodeJS.ErrnoException) => {
+    clock.restore();
     await store.close();
     throw listenError(err, options);
   });
@@ -189,7 +190,10 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
       process.off('SIGTERM', stop);
       Promise.all([closeGracefully(server), background.stop()])
         .then(() => store.close())
-        .finally(() => options.pidFile && removePidFile(options.pidFile))
+        .finally(() => {
+          clock.restore();
+          if (options.pidFile) removePidFile(options.pidFile);
+        })
         .then(resolve, resolve);
     };
     process.once('SIGINT', stop);
