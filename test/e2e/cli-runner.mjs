@@ -6,8 +6,10 @@
  * and a fresh load of the bundle for every command (about 150 of a client command's 160 ms of CPU).
  *
  * A request either carries its stdin and gets its output whole at the end, or (`stream`) gets its
- * output as it is written and asks for stdin when the command first reads it, as a process that
- * never reads its stdin leaves it to the next command of a shell script.
+ * output as it is written and, unless it carries its stdin, asks for stdin when the command first
+ * reads it, as a process that never reads its stdin leaves it to the next command of a shell script.
+ * A `signal` message delivers SIGINT or SIGTERM to the running command as its own process would
+ * get it: to the handlers it installed, or, with none, by ending this process with that signal.
  *
  * A command must leave nothing behind that would keep its own process from exiting: after each
  * one, this waits until the event loop holds no more than it held before, and reports what stayed.
@@ -39,6 +41,25 @@ function resources() {
  */
 function extra(before, now) {
   return [...now].filter(([kind, n]) => n > (before.get(kind) ?? 0)).map(([kind, n]) => `${kind} x${n - (before.get(kind) ?? 0)}`);
+}
+
+/** The process's signal handlers, by signal. */
+function signalHandlers() {
+  const signals = /** @type {NodeJS.Signals[]} */ (process.eventNames().filter((name) => typeof name === 'string' && name.startsWith('SIG')));
+  return new Map(signals.map((signal) => [signal, process.listeners(signal)]));
+}
+
+/**
+ * Removes the signal handlers added since `before`: a library's exit hooks (conf's atomic writes
+ * hook every signal as they are loaded) stay for good, and the next command would take a signal
+ * through them, unlike in a process of its own, which starts without them.
+ * @param {Map<NodeJS.Signals, Function[]>} before
+ */
+function dropSignalHandlers(before) {
+  for (const [signal, listeners] of signalHandlers()) {
+    const kept = before.get(signal) ?? [];
+    for (const listener of listeners) if (!kept.includes(listener)) process.removeListener(signal, /** @type {NodeJS.SignalsListener} */ (listener));
+  }
 }
 
 /**
@@ -82,21 +103,36 @@ const send = (message) => process.send?.(message);
  */
 let streamed;
 
+/** The command running now. @type {number | undefined} */
+let running;
+
+/**
+ * @param {number} id
+ * @param {'SIGINT' | 'SIGTERM'} signal
+ */
+function deliver(id, signal) {
+  if (id !== running) return;
+  if (process.listenerCount(signal) > 0) process.emit(signal, signal);
+  else process.kill(process.pid, signal);
+}
+
 /** @param {{ id: number; args: string[]; env: Record<string, string>; input?: string; cwd?: string; stream?: boolean }} request */
-async function run({ id, args, env, input = '', cwd, stream }) {
+async function run({ id, args, env, input, cwd, stream }) {
   const before = resources();
+  const handlers = signalHandlers();
   const stdout = sink(stream ? (data) => send({ id, fd: 1, data }) : undefined);
   const stderr = sink(stream ? (data) => send({ id, fd: 2, data }) : undefined);
   let asked = false;
-  const stdin = stream
+  const stdin = stream && input === undefined
     ? new Readable({
         read() {
           if (!asked) send({ id, wantStdin: true });
           asked = true;
         },
       })
-    : Readable.from(input === '' ? [] : [Buffer.from(input)]);
+    : Readable.from(input ? [Buffer.from(input)] : []);
   streamed = stream ? { id, stdin } : undefined;
+  running = id;
   const home = process.cwd();
   let code;
   try {
@@ -108,8 +144,10 @@ async function run({ id, args, env, input = '', cwd, stream }) {
   } finally {
     process.chdir(home);
     streamed = undefined;
+    running = undefined;
   }
   const leftOpen = await settle(before);
+  dropSignalHandlers(handlers);
   send({ id, code, stdout: stdout.text(), stderr: stderr.text(), leftOpen });
 }
 
@@ -118,7 +156,7 @@ process.on('message', (/** @type {any} */ message) => {
   if ('stdin' in message) {
     const to = streamed;
     if (to && to.id === message.id) to.stdin.push(message.stdin === null ? null : Buffer.from(message.stdin));
-  }
+  } else if ('signal' in message) deliver(message.id, message.signal);
   else queue = queue.then(() => run(message));
 });
 // The harness's process ended: so does this one.

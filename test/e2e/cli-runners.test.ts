@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connect } from '../server/socket-helpers.js';
 import { ownProcess, runInRunner } from './cli-runners.js';
 import { Sandbox } from './harness.js';
 
@@ -37,6 +38,31 @@ describe('e2e: the CLI runners', () => {
     } finally {
       await other.dispose();
     }
+  });
+
+  it('runs Sandbox.serve in a runner that takes SIGTERM as its process would, also after a command that hooked every signal', async () => {
+    // conf's atomic writes hook every signal for good as they load; the runner drops what a
+    // command hooked, or a second SIGTERM would go to that hook instead of ending the process.
+    expect((await box.run(['profile', 'add', 'hooked', '--domain', 'two.example.com', '--key-id', 'k2', '--secret-stdin'], { input: 's\n' })).code).toBe(0);
+    const second = await box.serve(['--no-profile']);
+    const socket = await connect(Number(new URL(second.baseUrl).port));
+    const continued = new Promise<void>((done) => socket.once('data', () => done()));
+    // A request whose body never comes keeps the drain waiting until the second SIGTERM.
+    socket.write('POST /api/public/v2.0/customers HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n');
+    await continued;
+    const ended = new Promise<string | null>((done) => second.child.once('exit', (_code, signal) => done(signal)));
+    second.child.kill('SIGTERM');
+    await new Promise((done) => setTimeout(done, 200));
+    second.child.kill('SIGTERM');
+    expect(await ended).toBe('SIGTERM');
+    socket.destroy();
+
+    const plain = await box.serve(['--no-profile']);
+    expect(plain.child.pid).not.toBe(process.pid);
+    const stopped = new Promise<[number | null, string | null]>((done) => plain.child.once('exit', (code, signal) => done([code, signal])));
+    plain.child.kill('SIGTERM');
+    expect(await stopped).toEqual([0, null]);
+    expect(plain.output()).toContain('Stopped.');
   });
 
   it('gives servers and what node reads as it starts a process of their own', () => {

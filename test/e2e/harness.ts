@@ -1,15 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase } from '../pg/database.js';
-import { ownProcess, runInRunner } from './cli-runners.js';
+import { ownProcess, runInRunner, serveInRunner, startsWithNode } from './cli-runners.js';
 import type { DataStore } from '../../src/store/port.js';
 
 /**
- * The built CLI: e2e tests run what users run (`npm test` builds first). `Sandbox.run` and the
- * manual's shells run a command line in a runner process that loads the built bundle once
- * (cli-runners.ts), a server or an environment node reads at start in a process of its own.
+ * The built CLI: e2e tests run what users run (`npm test` builds first). `Sandbox.run`,
+ * `Sandbox.serve` and the manual's shells run a command line in a runner process that loads the
+ * built bundle once (cli-runners.ts); an environment node reads at start, and a server that a
+ * shell starts, get a process of their own.
  */
 export const BIN = resolve(__dirname, '../../bin/confctl.js');
 
@@ -17,6 +18,16 @@ export interface Result {
   code: number;
   stdout: string;
   stderr: string;
+}
+
+/** A running `serve`: its own process, or one in a CLI runner that stands for it (cli-runners.ts). */
+export interface ServeProcess {
+  readonly pid?: number;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  kill(signal?: NodeJS.Signals): boolean;
+  on(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
 }
 
 /** The stores `serve` runs on: the e2e files that run against both are a `describe.each(BACKENDS)`. */
@@ -34,7 +45,9 @@ export class Sandbox {
   readonly root = mkdtempSync(join(tmpdir(), 'confctl-e2e-'));
   readonly configDir = join(this.root, 'config');
   readonly dataDir = join(this.root, 'data');
-  private children: ChildProcess[] = [];
+  private children: ServeProcess[] = [];
+  /** Servers that stopped holding something that would have kept their own process from exiting. */
+  private readonly stuck: string[] = [];
 
   env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...process.env, CONFCTL_CONFIG_DIR: this.configDir, CONFCTL_DATA: this.dataDir, NO_COLOR: '1', ...extra };
@@ -94,29 +107,53 @@ export class Sandbox {
     return (await import('../../src/store/sqlite/index.js')).openStore(join(this.dataDir, 'confctl.db'));
   }
 
-  /** Starts `confctl serve` on a free port (`env` added to the sandbox's); answers the base URL once it listens. */
-  async serve(args: string[] = [], options: { env?: Record<string, string> } = {}): Promise<{ baseUrl: string; child: ChildProcess; output: () => string }> {
+  /**
+   * Starts `confctl serve` on a free port (`env` added to the sandbox's); answers the base URL once
+   * it listens, its output so far (stdout and stderr as they came) and its process. It runs in a
+   * CLI runner unless `ownProcess` is asked (a test of the process itself, e.g. its command line)
+   * or the environment is one node reads at start.
+   */
+  async serve(args: string[] = [], options: { env?: Record<string, string>; ownProcess?: boolean } = {}): Promise<{ baseUrl: string; child: ServeProcess; output: () => string }> {
     await this.useDatabase();
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log', 'off', ...args], { env: this.env(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
-    this.children.push(child);
+    const env = this.env(options.env);
+    const argv = ['serve', '--port', '0', '--log', 'off', ...args];
     let out = '';
+    let listening: ((baseUrl: string) => void) | undefined;
+    const append = (data: Uint8Array) => {
+      out += Buffer.from(data).toString();
+      const m = /Listening on (\S+)/.exec(out);
+      if (m) listening?.(m[1]);
+    };
+    let child: ServeProcess;
+    if (options.ownProcess || startsWithNode(env)) {
+      const own = spawn(process.execPath, [BIN, ...argv], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      own.stdout.on('data', append);
+      own.stderr.on('data', append);
+      child = own;
+    } else {
+      const inRunner = await serveInRunner(argv, env, (_fd, data) => append(data));
+      inRunner.once('exit', () => {
+        if (inRunner.leftOpen.length) this.stuck.push(`serve ${args.join(' ')} left ${inRunner.leftOpen.join(', ')} open`);
+      });
+      child = inRunner;
+    }
+    this.children.push(child);
     return new Promise((done, fail) => {
       const timer = setTimeout(() => fail(new Error(`serve did not start: ${out}`)), 20_000);
-      const onData = (d: Buffer) => {
-        out += d.toString();
-        const m = /Listening on (\S+)/.exec(out);
-        if (m) {
-          clearTimeout(timer);
-          done({ baseUrl: m[1], child, output: () => out });
-        }
+      listening = (baseUrl) => {
+        listening = undefined;
+        clearTimeout(timer);
+        done({ baseUrl, child, output: () => out });
       };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', (d) => (out += d));
       child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
+      append(new Uint8Array());
     });
   }
 
-  /** Stops servers (SIGTERM, waiting for a graceful exit) and removes the scratch directory. */
+  /**
+   * Stops servers (SIGTERM, waiting for a graceful exit) and removes the scratch directory; fails
+   * if a server stopped leaving open what would have kept its own process from exiting.
+   */
   async dispose(): Promise<void> {
     await Promise.all(
       this.children
@@ -128,5 +165,6 @@ export class Sandbox {
     );
     rmSync(this.root, { recursive: true, force: true });
     await this.database?.drop();
+    if (this.stuck.length) throw new Error(this.stuck.join('; '));
   }
 }

@@ -1,17 +1,16 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECORDING_STATUS } from '../../src/contract/index.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/index.js';
-import { Sandbox } from './harness.js';
+import { Sandbox, type ServeProcess } from './harness.js';
 
 const API = '/api/public/v2.0';
 
 /** One `serve --database` instance: its origin and process. */
 interface Instance {
   origin: string;
-  child: ChildProcess;
+  child: ServeProcess;
 }
 
 /**

@@ -1,10 +1,9 @@
-import type { ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataStore } from '../../src/store/port.js';
-import { Sandbox } from './harness.js';
+import { Sandbox, type ServeProcess } from './harness.js';
 import { type Listener, listen } from './webhooks-helpers.js';
 
 /**
@@ -19,16 +18,16 @@ const box = new Sandbox('postgres');
 let listener: Listener;
 let port: string;
 let store: DataStore;
-const servers: { child: ChildProcess; output: () => string }[] = [];
+const servers: { child: ServeProcess; output: () => string }[] = [];
 
 /** `serve` on the sandbox's database with the scaled-down schedule, kept in `servers`; answers once it listens. */
-async function serve(): Promise<{ child: ChildProcess; output: () => string }> {
+async function serve(): Promise<{ child: ServeProcess; output: () => string }> {
   const server = await box.serve(['--no-profile'], { env: { CONFCTL_WEBHOOK_RETRY_DELAYS: '300,600,1200,2400' } });
   servers.push(server);
   return server;
 }
 
-const stopped = (child: ChildProcess) =>
+const stopped = (child: ServeProcess) =>
   new Promise<void>((done) => {
     if (child.exitCode !== null || child.signalCode !== null) return done();
     child.once('exit', () => done());

@@ -1,7 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from './harness.js';
+import { Sandbox, type ServeProcess } from './harness.js';
 import { type Listener, listen } from './webhooks-helpers.js';
 import { openStore } from '../../src/store/sqlite/index.js';
 
@@ -16,9 +15,9 @@ let listener: Listener;
 let port: string;
 
 /** `serve` with the scaled-down schedule; answers the child once it listens. */
-const serve = async (): Promise<ChildProcess> => (await box.serve(['--no-profile'], { env: { CONFCTL_WEBHOOK_RETRY_DELAYS: '300,300,300,300' } })).child;
+const serve = async (): Promise<ServeProcess> => (await box.serve(['--no-profile'], { env: { CONFCTL_WEBHOOK_RETRY_DELAYS: '300,300,300,300' } })).child;
 
-const stopped = (child: ChildProcess, signal: NodeJS.Signals) =>
+const stopped = (child: ServeProcess, signal: NodeJS.Signals) =>
   new Promise<void>((done) => {
     child.once('exit', () => done());
     child.kill(signal);
