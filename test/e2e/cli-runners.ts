@@ -65,7 +65,9 @@ export class Runner {
   private job?: Job;
 
   constructor() {
-    this.child = fork(RUNNER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    // Node's options as the bin has them (none), not the vitest worker's: its `--conditions
+    // development` would resolve packages to their development builds.
+    this.child = fork(RUNNER, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     this.ready = new Promise((done, fail) => {
       this.child.once('message', () => done());
       this.child.once('exit', (code) => fail(new Error(`the CLI runner exited ${code} before it was ready`)));
