@@ -20,10 +20,13 @@ async function refused(port: number): Promise<void> {
   }
 }
 
+// Each serve here has a process of its own: these tests are of how that process takes signals. In a
+// CLI runner the second SIGTERM on PostgreSQL ended serve as a graceful stop twice (a whole e2e run
+// and a clean-clone CI run, 2026-11-28), for a reason not found yet.
 describe.each(BACKENDS)('serve on %s', (backend) => {
 it('SIGTERM drains: no new connections, the request in flight completes and is stored, exit 0', async () => {
   sandbox = new Sandbox(backend);
-  const { baseUrl, child, output } = await sandbox.serve(['--no-profile']);
+  const { baseUrl, child, output } = await sandbox.serve(['--no-profile'], { ownProcess: true });
   const keyId = /key id: (\S+)/.exec(output())![1];
   const secret = /secret: (\S+)/.exec(output())![1];
   const port = Number(new URL(baseUrl).port);
@@ -62,7 +65,7 @@ it('SIGTERM drains: no new connections, the request in flight completes and is s
 
 it('a second SIGTERM during a drain ends serve at once', async () => {
   sandbox = new Sandbox(backend);
-  const { baseUrl, child } = await sandbox.serve(['--no-profile']);
+  const { baseUrl, child } = await sandbox.serve(['--no-profile'], { ownProcess: true });
   const port = Number(new URL(baseUrl).port);
   const exited = new Promise<NodeJS.Signals | null>((done) => child.once('exit', (_code, signal) => done(signal)));
   const socket = await connect(port);
