@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connect } from '../server/socket-helpers.js';
+import { connect, refused } from '../server/socket-helpers.js';
 import { ownProcess, runInRunner } from './cli-runners.js';
 import { Sandbox } from './harness.js';
 
@@ -41,8 +41,8 @@ describe('e2e: the CLI runners', () => {
   });
 
   it('runs Sandbox.serve in a runner that takes SIGTERM as its process would, also after a command that hooked every signal', async () => {
-    // conf's atomic writes hook every signal for good as they load; the runner drops what a
-    // command hooked, or a second SIGTERM would go to that hook instead of ending the process.
+    // After a command that loaded conf's atomic writes, which hook every signal for good: a runner
+    // drops the handlers a command added, as a process of its own starts without them.
     expect((await box.run(['profile', 'add', 'hooked', '--domain', 'two.example.com', '--key-id', 'k2', '--secret-stdin'], { input: 's\n' })).code).toBe(0);
     const second = await box.serve(['--no-profile']);
     const socket = await connect(Number(new URL(second.baseUrl).port));
@@ -52,7 +52,7 @@ describe('e2e: the CLI runners', () => {
     await continued;
     const ended = new Promise<string | null>((done) => second.child.once('exit', (_code, signal) => done(signal)));
     second.child.kill('SIGTERM');
-    await new Promise((done) => setTimeout(done, 200));
+    await refused(Number(new URL(second.baseUrl).port));
     second.child.kill('SIGTERM');
     expect(await ended).toBe('SIGTERM');
     socket.destroy();

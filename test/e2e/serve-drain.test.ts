@@ -1,24 +1,9 @@
-import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, untilClosed } from '../server/socket-helpers.js';
+import { connect, refused, untilClosed } from '../server/socket-helpers.js';
 import { BACKENDS, Sandbox } from './harness.js';
 
 let sandbox: Sandbox;
 afterEach(async () => sandbox.dispose());
-
-/** Resolves once a new connection to `port` is refused: the server has stopped accepting. */
-async function refused(port: number): Promise<void> {
-  for (;;) {
-    const outcome = await new Promise<string>((done) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        done('accepted');
-      });
-      socket.once('error', (err: NodeJS.ErrnoException) => done(err.code ?? 'error'));
-    });
-    if (outcome === 'ECONNREFUSED') return;
-  }
-}
 
 // Each serve here has a process of its own: these tests are of how that process takes signals. In a
 // CLI runner the second SIGTERM on PostgreSQL ended serve as a graceful stop twice (a whole e2e run

@@ -106,3 +106,17 @@ export function logSink() {
   };
   return { stream, records, waitFor, text: () => out };
 }
+
+/** Resolves once a new connection to `port` is refused: the server has stopped accepting (a drain began). */
+export async function refused(port: number): Promise<void> {
+  for (;;) {
+    const outcome = await new Promise<string>((done) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        done('accepted');
+      });
+      socket.once('error', (err: NodeJS.ErrnoException) => done(err.code ?? 'error'));
+    });
+    if (outcome === 'ECONNREFUSED') return;
+  }
+}
