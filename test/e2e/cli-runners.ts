@@ -99,8 +99,7 @@ export class Runner {
   /** The command ended (or its runner did): an idle runner does not keep the test file's process alive, it exits with it (cli-runner.mjs). */
   finish(): void {
     this.job = undefined;
-    this.child.unref();
-    this.child.channel?.unref();
+    this.idle();
   }
 
   async run(id: number, request: Request, streaming?: Streaming): Promise<Result> {

@@ -118,11 +118,12 @@ export class Sandbox {
     const env = this.env(options.env);
     const argv = ['serve', '--port', '0', '--log', 'off', ...args];
     let out = '';
-    let listening: ((baseUrl: string) => void) | undefined;
+    let listening!: (baseUrl: string) => void;
+    const listens = new Promise<string>((resolve) => (listening = resolve));
     const append = (data: Uint8Array) => {
       out += Buffer.from(data).toString();
       const m = /Listening on (\S+)/.exec(out);
-      if (m) listening?.(m[1]);
+      if (m) listening(m[1]);
     };
     let child: ServeProcess;
     if (options.ownProcess || startsWithNode(env)) {
@@ -140,13 +141,11 @@ export class Sandbox {
     this.children.push(child);
     return new Promise((done, fail) => {
       const timer = setTimeout(() => fail(new Error(`serve did not start: ${out}`)), 20_000);
-      listening = (baseUrl) => {
-        listening = undefined;
+      void listens.then((baseUrl) => {
         clearTimeout(timer);
         done({ baseUrl, child, output: () => out });
-      };
+      });
       child.on('exit', (code) => fail(new Error(`serve exited ${code}: ${out}`)));
-      append(new Uint8Array());
     });
   }
 
