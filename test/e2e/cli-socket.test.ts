@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveCli } from './cli-socket.js';
 import { BIN, Sandbox } from './harness.js';
-import { sectionEnv } from './readme/section-env.js';
+import { perlClient, sectionEnv } from './readme/section-env.js';
 
-/** The manual's examples run `confctl` in a shell through the CLI runners' socket (cli-client.mjs): as the bin would run there. */
-describe('e2e: confctl in a shell, through the CLI runners', () => {
+/** The manual's examples run `confctl` in a shell through the CLI runners' socket (cli-client.pl): as the bin would run there. */
+describe.skipIf(!perlClient())('e2e: confctl in a shell, through the CLI runners', () => {
   const box = new Sandbox();
   let cli: Awaited<ReturnType<typeof serveCli>>;
   let env: NodeJS.ProcessEnv;
@@ -34,11 +34,25 @@ describe('e2e: confctl in a shell, through the CLI runners', () => {
 
   it('answers exit codes and both streams as the bin does', async () => {
     for (const args of ['users list --nope', '--help', 'profile list -o json', 'users get u1']) {
+      const before = cli.answered();
       const viaSocket = await sh(`confctl ${args}`);
+      expect(cli.answered(), `${args} went through the socket`).toBe(before + 1);
       const alone = await sh(`"${process.execPath}" "${BIN}" ${args}`);
       expect(viaSocket, args).toEqual(alone);
     }
     expect((await sh('confctl users list --nope')).code).toBe(2);
+  });
+
+  it('carries arguments and environment values with quotes, backslashes, control characters and UTF-8 as they are', async () => {
+    const odd = 'a"b\\c\td\u00e9\u00df\u20ac \x01e';
+    for (const [args, extra] of [
+      ['users list --filter "$ODD"', { ODD: odd }],
+      ['users list', { CONFCTL_PROFILE: odd }],
+    ] as const) {
+      const viaSocket = await sh(`confctl ${args}`, extra);
+      expect(viaSocket.stderr, args).toContain('a"b\\c\td\u00e9\u00df\u20ac');
+      expect(viaSocket, args).toEqual(await sh(`"${process.execPath}" "${BIN}" ${args}`, extra));
+    }
   });
 
   it('gives a command the stdin it reads, and leaves it to the next command when it reads none', async () => {

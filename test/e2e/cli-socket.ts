@@ -1,13 +1,15 @@
 import { createServer, type Socket } from 'node:net';
-import { FRAME } from './cli-frames.mjs';
 import { ownProcess, withRunner } from './cli-runners.js';
 
 /**
- * A Unix socket on which a shell's `confctl` (cli-client.mjs) has its command line run by the CLI
+ * A Unix socket on which a shell's `confctl` (cli-client.pl) has its command line run by the CLI
  * runners (cli-runners.ts), for the manual's examples: the client sends a line of JSON (its
- * arguments, environment and working directory), then its stdin once asked; it gets frames
- * (cli-frames.mjs).
+ * arguments, environment and working directory), then its stdin once asked; it gets frames of a
+ * type byte (FRAME), a 32-bit big-endian length and the payload.
  */
+
+/** The frames' types; cli-client.pl reads the same numbers. */
+const FRAME = { stdout: 1, stderr: 2, wantStdin: 3, exit: 4, ownProcess: 5 } as const;
 
 function frame(type: number, payload: Uint8Array | string = ''): Buffer {
   const data = Buffer.from(payload);
@@ -74,14 +76,16 @@ async function answer(socket: Socket): Promise<void> {
   socket.end(frame(FRAME.exit, String(code)));
 }
 
-/** Serves confctl command lines on the Unix socket `path` until closed. */
-export async function serveCli(path: string): Promise<{ path: string; close(): Promise<void> }> {
+/** Serves confctl command lines on the Unix socket `path` until closed; `answered` counts the connections taken. */
+export async function serveCli(path: string): Promise<{ path: string; answered(): number; close(): Promise<void> }> {
+  let answered = 0;
   const server = createServer({ allowHalfOpen: true }, (socket) => {
+    answered++;
     answer(socket).catch(() => socket.destroy());
   });
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
     server.listen(path, done);
   });
-  return { path, close: () => new Promise((done) => server.close(() => done())) };
+  return { path, answered: () => answered, close: () => new Promise((done) => server.close(() => done())) };
 }

@@ -11,7 +11,7 @@ import { BACKENDS } from './harness.js';
 /**
  * Every runnable example of the manual (README.md and docs/*.md; ```sh blocks, by the convention
  * the development guide states) runs against its own fresh `confctl serve --demo`, one server per
- * section, with the built CLI standing in for `confctl` and `npx confctl` (cli-client.mjs): on SQLite, and the
+ * section, with the built CLI standing in for `confctl` and `npx confctl` (cli-client.pl): on SQLite, and the
  * guides about the store on PostgreSQL too (without their `sh data-dir` blocks). The `sh no-test`
  * blocks (a container, a system package, the network, a server left running) are parsed by
  * `bash -n`.

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from './extract.js';
@@ -5,7 +6,14 @@ import type { Command } from './extract.js';
 /** What a README section gets besides its server: fixtures, placeholders, a shell environment. */
 
 export const FIXTURES = resolve(__dirname, 'fixtures');
-const CLIENT = resolve(__dirname, '../cli-client.mjs');
+const CLIENT = resolve(__dirname, '../cli-client.pl');
+
+let perlChecked: boolean | undefined;
+/** Whether perl with the modules cli-client.pl loads is here (every Debian, Ubuntu and macOS has it). */
+export function perlClient(): boolean {
+  perlChecked ??= spawnSync('perl', ['-MSocket', '-MCwd', '-e', '1'], { stdio: 'ignore' }).status === 0;
+  return perlChecked;
+}
 
 /** The instance's access key, standing in for the README's placeholders. */
 export interface Key {
@@ -41,7 +49,8 @@ export function provideFixtures(commands: Command[], cwd: string, key: Key, fixt
  * editor, so `--edit` runs and changes nothing. Writes the shims into `shimDir`.
  *
  * With `socket`, a command line other than a server's (`serve`, `webhooks listen`, which run the
- * bin) goes to the CLI runners through that socket (cli-socket.ts, cli-client.mjs).
+ * bin) goes to the CLI runners through that socket (cli-socket.ts, cli-client.pl); without perl,
+ * every command line runs the bin.
  */
 export function sectionEnv(base: NodeJS.ProcessEnv, options: { bin: string; home: string; shimDir: string; socket?: string }): NodeJS.ProcessEnv {
   mkdirSync(options.shimDir, { recursive: true });
@@ -49,9 +58,10 @@ export function sectionEnv(base: NodeJS.ProcessEnv, options: { bin: string; home
   const node = JSON.stringify(process.execPath);
   const bin = JSON.stringify(options.bin);
   const own = `exec ${node} ${bin} "$@"`;
-  const run = options.socket
-    ? `case " $* " in *" serve "*|*" webhooks listen "*) ${own} ;; esac\nexec ${node} ${JSON.stringify(CLIENT)} ${JSON.stringify(options.socket)} ${bin} "$@"`
-    : own;
+  const run =
+    options.socket && perlClient()
+      ? `case " $* " in *" serve "*|*" webhooks listen "*) ${own} ;; esac\nexec perl ${JSON.stringify(CLIENT)} ${JSON.stringify(options.socket)} ${node} ${bin} "$@"`
+      : own;
   shim(options.shimDir, 'confctl', run);
   shim(options.shimDir, 'npx', `if [ "$1" = confctl ]; then shift; ${run}; fi\necho "README test: only 'npx confctl' runs here, not 'npx $*'" >&2\nexit 127`);
   const env: NodeJS.ProcessEnv = { ...base, HOME: options.home, PATH: `${options.shimDir}:${base.PATH ?? ''}`, EDITOR: 'true' };
