@@ -32,14 +32,20 @@ async function infoOf(db: Queryable, name: string): Promise<SnapshotInfo> {
   return { name, created_at: facts.get('created_at') ?? '', schema_version: Number(facts.get('schema_version')), media_files: files?.n ?? 0 };
 }
 
-/** The live table's columns in order, quoted. */
-async function columnsOf(db: Queryable, table: string): Promise<string> {
-  const names = await all<{ column_name: string }>(
+/**
+ * Each snapshot table's columns in order, quoted, from the catalog in one query: the same from
+ * `information_schema.columns` cost about 6 ms of PostgreSQL's planning a table, 20 tables a save.
+ */
+async function liveColumns(db: Queryable): Promise<Map<string, string>> {
+  const rows = await all<{ table: string; columns: string }>(
     db,
-    'SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position',
-    [table],
+    `SELECT c.relname AS table, string_agg('"' || a.attname || '"', ', ' ORDER BY a.attnum) AS columns
+     FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+     WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' AND c.relname = ANY($1)
+     GROUP BY c.relname`,
+    [SNAPSHOT_TABLES],
   );
-  return names.map((c) => `"${c.column_name}"`).join(', ');
+  return new Map(rows.map((r) => [r.table, r.columns]));
 }
 
 export function pgSnapshots(pool: pg.Pool): SnapshotStore {
@@ -54,7 +60,8 @@ export function pgSnapshots(pool: pg.Pool): SnapshotStore {
           await tx.query(`DROP SCHEMA ${schema} CASCADE`);
         }
         await tx.query(`CREATE SCHEMA ${schema}`);
-        for (const table of SNAPSHOT_TABLES) await tx.query(`CREATE TABLE ${schema}.${table} AS SELECT ${await columnsOf(tx, table)} FROM ${table}`);
+        const columns = await liveColumns(tx);
+        for (const table of SNAPSHOT_TABLES) await tx.query(`CREATE TABLE ${schema}.${table} AS SELECT ${columns.get(table)} FROM ${table}`);
         await tx.query(`CREATE TABLE ${schema}.confctl_snapshot (key text PRIMARY KEY, value text NOT NULL)`);
         await tx.query(`INSERT INTO ${schema}.confctl_snapshot (key, value) VALUES ('created_at', $1), ('schema_version', $2)`, [createdAt, String(PG_SCHEMA_VERSION)]);
         await tx.query(`CREATE TABLE ${schema}.confctl_snapshot_files (path text PRIMARY KEY, content bytea NOT NULL)`);
@@ -78,9 +85,10 @@ export function pgSnapshots(pool: pg.Pool): SnapshotStore {
         checkFiles?.(files);
         await tx.query(`LOCK TABLE ${SNAPSHOT_TABLES.join(', ')} IN EXCLUSIVE MODE`);
         for (const table of [...SNAPSHOT_TABLES].reverse()) await tx.query(`DELETE FROM ${table}`);
+        const columns = await liveColumns(tx);
         for (const table of SNAPSHOT_TABLES) {
-          const columns = await columnsOf(tx, table);
-          await tx.query(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM ${schema}.${table}`);
+          const list = columns.get(table);
+          await tx.query(`INSERT INTO ${table} (${list}) SELECT ${list} FROM ${schema}.${table}`);
         }
         await resetSequences(tx);
         return { info, files };
