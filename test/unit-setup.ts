@@ -8,8 +8,13 @@
  * listeners would count one that an earlier file's import left. So `conf` is loaded here, once
  * per worker, and the signal listeners its load added are taken off: the signal listeners a test
  * sees are its own code's.
+ *
+ * It runs before each file, so it also removes, after each file, the temporary directories that
+ * file made (test/tmp.ts).
  */
 import { constants } from 'node:os';
+import { afterAll } from 'vitest';
+import { removeTempDirs } from './tmp.js';
 
 const signals = Object.keys(constants.signals) as NodeJS.Signals[];
 const before = new Map(signals.map((s) => [s, new Set(process.rawListeners(s))]));
@@ -19,3 +24,5 @@ for (const signal of signals) {
     if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener as () => void);
   }
 }
+
+afterAll(removeTempDirs);
