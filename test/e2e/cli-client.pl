@@ -54,11 +54,13 @@ put($socket, $header) or fail("$path: $!");
 my $buffered = '';
 my $stdin_wanted = 0;
 while (1) {
-  my $watch = '';
-  vec($watch, fileno($socket), 1) = 1;
-  vec($watch, fileno(STDIN), 1) = 1 if $stdin_wanted;
-  my $ready = $watch;
-  next if select($ready, undef, undef, undef) < 0 && $!{EINTR};
+  my $ready = '';
+  vec($ready, fileno($socket), 1) = 1;
+  vec($ready, fileno(STDIN), 1) = 1 if $stdin_wanted;
+  if (select($ready, undef, undef, undef) < 0) {
+    next if $!{EINTR};
+    fail("select: $!");
+  }
   if ($stdin_wanted && vec($ready, fileno(STDIN), 1)) {
     my $n = sysread(STDIN, my $data, 65536);
     if ($n) {

@@ -8,11 +8,11 @@ import type { Command } from './extract.js';
 export const FIXTURES = resolve(__dirname, 'fixtures');
 const CLIENT = resolve(__dirname, '../cli-client.pl');
 
-let perlChecked: boolean | undefined;
+let perlFound: boolean | undefined;
 /** Whether perl with the modules cli-client.pl loads is here (every Debian, Ubuntu and macOS has it). */
 export function perlClient(): boolean {
-  perlChecked ??= spawnSync('perl', ['-MSocket', '-MCwd', '-e', '1'], { stdio: 'ignore' }).status === 0;
-  return perlChecked;
+  perlFound ??= spawnSync('perl', ['-MSocket', '-MCwd', '-e', '1'], { stdio: 'ignore' }).status === 0;
+  return perlFound;
 }
 
 /** The instance's access key, standing in for the README's placeholders. */
