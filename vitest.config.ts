@@ -46,8 +46,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: one on a 2-core machine, so files ran one
-    // after the other. Most files wait on what they start (serve, the CLI, PostgreSQL), so one
-    // worker more than the cores keeps both cores busy.
+    // after the other. The e2e files wait on what they start (serve, the CLI, rate-limit windows),
+    // so one worker more than the cores keeps both cores busy there, as in the pg tier, whose files
+    // wait on PostgreSQL; the unit files run at most one per core all the same (test/file-slots.ts).
     maxWorkers: WORKERS,
     // As many workers at least as at most: with fewer, tinypool ends a worker that falls idle, and
     // when no file is isolated it can hand that worker the next file as it ends it ("Terminating
@@ -64,7 +65,7 @@ export default defineConfig({
     // The longest files start first, also in a clean clone (test/sequencer.ts).
     sequence: { sequencer: LongestFirst },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES, ...E2E], setupFiles: ['test/unit-setup.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...POSTGRES, ...E2E], globalSetup: ['test/file-slots.ts'], setupFiles: ['test/unit-setup.ts'] } },
       { extends: true, test: { name: 'pg', include: POSTGRES, exclude: [...configDefaults.exclude, ...E2E], globalSetup: postgres, setupFiles: ['test/unit-setup.ts'] } },
       { extends: true, test: { name: 'e2e', include: E2E, globalSetup: postgres, poolOptions: { forks: { isolate: true } } } },
     ],
