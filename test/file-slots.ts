@@ -6,10 +6,10 @@
  * retries and drains, the `pg` files on PostgreSQL, which does their work in its own processes.
  * The `unit` files keep their cores busy themselves, and a third one beside them only makes the
  * processes take turns: three runs each way of that tier alone here, with slots and without, took
- * 85, 93 and 106 s against 89, 114 and 110 s, and 147-190 against 171-219 s of CPU. (The `pg` tier
- * showed no difference within its noise: 103-123 against 107-114 s.) Vitest has one worker count
- * for the run, so the `unit` files ask for a slot in their set-up (test/unit-setup.ts) and hold it
- * until their last hook.
+ * 85, 93 and 106 s against 89, 114 and 110 s, and 147-190 against 171-219 s of CPU. The `pg` tier
+ * showed no difference within its noise (five runs each way, alternated: 103-126 against
+ * 107-128 s, each way faster in turn). Vitest has one worker count for the run, so the `unit`
+ * files ask for a slot in their set-up (test/unit-setup.ts) and hold it until their last hook.
  *
  * A slot is a connection to a Unix socket served here, in vitest's main process: it is granted
  * with a line `go`, and freed when the worker closes it or ends, so a worker that dies frees its
