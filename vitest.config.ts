@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { LongestFirst } from './test/sequencer.js';
+import { useMemoryTmpdir } from './test/tmp-root.js';
 
 /**
  * The suite in three tiers, one vitest run for `npm test` (`--project NAME` for one tier):
@@ -36,6 +37,8 @@ const E2E = ['test/e2e/**/*.test.ts'];
 // suite starts a node for every file and most of its children are nodes, all talking to local
 // servers only; the test of the variable itself (test/e2e/client-tls.test.ts) sets it.
 delete process.env.NODE_EXTRA_CA_CERTS;
+// The run's temporary files in memory where there is room (test/tmp-root.ts says why).
+useMemoryTmpdir();
 const postgres = ['test/pg/global-setup.ts'];
 const WORKERS = availableParallelism() + 1;
 

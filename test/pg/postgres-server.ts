@@ -8,11 +8,12 @@
  * memory where it can (`clusterParent`): a test cluster lives for one run.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { accessSync, chmodSync, chownSync, constants, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import pg from 'pg';
+import { memoryDir } from '../tmp-root.js';
 
 export interface PostgresServer {
   /** A superuser URL of the cluster's `postgres` database (no password: trust on 127.0.0.1). */
@@ -76,19 +77,13 @@ async function ready(url: string, child: ChildProcess, log: () => string): Promi
 
 /**
  * Where a cluster's temporary directory goes: one that need not be durable in memory, on
- * /dev/shm where there is a writable one, else in the system's temporary directory. A test run
- * creates and drops hundreds of databases of some 300 files each; on ext4 without a journal (the
- * CI machines' disks) each new file's inode is chosen after reading the inode table for recently
- * deleted ones, which `perf` showed as four fifths of PostgreSQL's time in the tests.
+ * /dev/shm where there is room (test/tmp-root.ts), else in the system's temporary directory. A
+ * test run creates and drops hundreds of databases of some 300 files each; on ext4 without a
+ * journal (the CI machines' disks) each new file's inode is chosen after reading the inode table
+ * for recently deleted ones, which `perf` showed as four fifths of PostgreSQL's time in the tests.
  */
 function clusterParent(durable: boolean): string {
-  if (durable) return tmpdir();
-  try {
-    accessSync('/dev/shm', constants.W_OK);
-    return '/dev/shm';
-  } catch {
-    return tmpdir();
-  }
+  return (durable ? undefined : memoryDir()) ?? tmpdir();
 }
 
 /**
