@@ -30,6 +30,8 @@ it('serves a database of its own to each caller, run by a user that is not root'
   const owner = (await import('node:fs')).statSync(data).uid;
   expect(owner).not.toBe(0);
   expect(owner).toBe(unprivilegedUser()?.uid ?? process.getuid?.());
+  // Thrown away after the run: neither durable nor checksummed.
+  expect(await query(one.url, "SELECT current_setting('fsync') AS fsync, current_setting('data_checksums') AS checksums")).toEqual([{ fsync: 'off', checksums: 'off' }]);
 });
 
 it('says how to fix it when the unprivileged user cannot reach the binaries', () => {
