@@ -71,9 +71,9 @@ async function create(clause: string): Promise<TestDatabase> {
 export const createTestDatabase = (): Promise<TestDatabase> => create('');
 
 /**
- * A database with confctl's current schema and no rows, copied from the run's template. `FILE_COPY`
- * copies the template's files instead of writing every page through the WAL (PostgreSQL 15's
- * default, `WAL_LOG`): 15-18 against 24-64 ms of PostgreSQL's CPU per copy, and 6 against 13-27
- * for its drop, measured here.
+ * A database with confctl's current schema, trigram indexes included, and no rows, copied from
+ * the run's template. `FILE_COPY` copies the template's files instead of writing every page
+ * through the WAL (PostgreSQL 15's default, `WAL_LOG`): 15-18 against 24-64 ms of PostgreSQL's
+ * CPU per copy, and 6 against 13-27 for its drop, measured here.
  */
 export const createMigratedDatabase = (): Promise<TestDatabase> => create(` TEMPLATE ${inject('postgresTemplate')} STRATEGY FILE_COPY`);
