@@ -12,8 +12,7 @@ function deadPid(): number {
 }
 
 describe('the run\u2019s temporary directory', () => {
-  it('is in memory where /dev/shm has room, open to all with the sticky bit as /tmp is', () => {
-    if (!memoryDir()) return;
+  it.skipIf(!memoryDir())('is in memory where /dev/shm has room, open to all with the sticky bit as /tmp is', () => {
     expect(tmpdir()).toMatch(new RegExp(`^/dev/shm/confctl-tests-${process.ppid}-`));
     expect(statSync(tmpdir()).mode & 0o7777).toBe(0o1777);
   });

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SHM = '/dev/shm';
-/** Free space /dev/shm must have to take a run's files: twice the largest seen. */
+/** Free space /dev/shm must have to take a run's files: more than twice the most a run held there. */
 const ROOM = 1 << 30;
 const PREFIX = 'confctl-tests-';
 

@@ -4,8 +4,8 @@
  * PostgreSQL refuses to run as root (CI runs as root), so as root the binaries run as `nobody`;
  * when `nobody` cannot reach them where npm put them (a checkout under a private directory), they
  * are copied into the cluster's temporary directory first (about 60 MB). Otherwise they run as
- * the current user. Durability settings and page checksums are off unless asked for, and such a cluster lives in
- * memory where it can (`clusterParent`): a test cluster lives for one run.
+ * the current user. Durability settings and page checksums are off unless asked for, and such a
+ * cluster lives in memory where it can (`clusterParent`): a test cluster lives for one run.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
