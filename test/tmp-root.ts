@@ -13,6 +13,7 @@
 import { accessSync, chmodSync, constants, mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { running } from '../src/cli/commands/serve/process-running.js';
 
 const SHM = '/dev/shm';
 /** Free space /dev/shm must have to take a run's files: more than twice the most a run held there. */
@@ -30,20 +31,11 @@ export function memoryDir(room = ROOM): string | undefined {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes the directories in `parent` of runs whose process is gone (killed before its exit handler ran): they hold memory. */
 export function sweep(parent: string): void {
   for (const name of readdirSync(parent)) {
     const pid = Number(name.slice(PREFIX.length).split('-')[0]);
-    if (name.startsWith(PREFIX) && Number.isInteger(pid) && pid > 0 && !alive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
+    if (name.startsWith(PREFIX) && Number.isInteger(pid) && pid > 0 && !running(pid)) rmSync(join(parent, name), { recursive: true, force: true });
   }
 }
 

@@ -5,16 +5,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { CliError, EXIT } from '../../errors.js';
-
-/** Whether a process with this id runs (one of another user counts: signal 0 is then refused). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { running } from './process-running.js';
 
 /** The id in `file`, undefined when there is no file or no id in it. */
 function pidIn(file: string): number | undefined {
