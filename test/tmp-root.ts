@@ -18,7 +18,9 @@ import { running } from '../src/cli/commands/serve/process-running.js';
 const SHM = '/dev/shm';
 /** Free space /dev/shm must have to take a run's files: more than twice the most a run held there. */
 const ROOM = 1 << 30;
-const PREFIX = 'confctl-tests-';
+/** A run's directory: `confctl-tests-<pid of its vitest>-<random>`. */
+const runPrefix = (pid: number) => `confctl-tests-${pid}-`;
+const RUN_DIR = /^confctl-tests-([1-9]\d*)-/;
 
 /** /dev/shm when it is writable and has `room` bytes free, else undefined. */
 export function memoryDir(room = ROOM): string | undefined {
@@ -34,8 +36,8 @@ export function memoryDir(room = ROOM): string | undefined {
 /** Removes the directories in `parent` of runs whose process is gone (killed before its exit handler ran): they hold memory. */
 export function sweep(parent: string): void {
   for (const name of readdirSync(parent)) {
-    const pid = Number(name.slice(PREFIX.length).split('-')[0]);
-    if (name.startsWith(PREFIX) && Number.isInteger(pid) && pid > 0 && !running(pid)) rmSync(join(parent, name), { recursive: true, force: true });
+    const pid = RUN_DIR.exec(name)?.[1];
+    if (pid && !running(Number(pid))) rmSync(join(parent, name), { recursive: true, force: true });
   }
 }
 
@@ -48,9 +50,11 @@ export function sweep(parent: string): void {
  */
 export function useMemoryTmpdir(): void {
   const parent = memoryDir();
-  if (!parent || tmpdir().startsWith(join(parent, `${PREFIX}${process.pid}-`))) return;
+  if (!parent) return;
+  const own = join(parent, runPrefix(process.pid));
+  if (tmpdir().startsWith(own)) return;
   sweep(parent);
-  const dir = mkdtempSync(join(parent, `${PREFIX}${process.pid}-`));
+  const dir = mkdtempSync(own);
   chmodSync(dir, 0o1777);
   process.env.TMPDIR = dir;
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
