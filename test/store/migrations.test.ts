@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -207,5 +207,53 @@ describe('migrations and pragmas', () => {
     const s = openStore(':memory:');
     expect(() => s.departments.create(999, 'Nowhere')).toThrow(/FOREIGN KEY/);
     s.close();
+  });
+});
+
+describe('a new database starts as a copy of the migrated image', () => {
+  /** Every object of the schema and every row the migrations left, with the version. */
+  function contents(db: Database.Database) {
+    const schema = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name').all();
+    const tables = db.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' ORDER BY name").pluck().all() as string[];
+    return { schema, rows: tables.map((t) => [t, db.prepare(`SELECT * FROM "${t}"`).all()]), version: db.pragma('user_version', { simple: true }) };
+  }
+  const stepByStep = () => {
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    migrate(db);
+    return db;
+  };
+
+  it('holds what running every migration leaves, in memory and as a new file (owner-only, nothing staged left)', () => {
+    const reference = stepByStep();
+    const expected = contents(reference);
+    reference.close();
+    expect(expected.version).toBe(SCHEMA_VERSION);
+    const home = path.join(dir, 'image');
+    mkdirSync(home);
+    const file = path.join(home, 'confctl.db');
+    for (const db of [openDatabase(':memory:'), openDatabase(file)]) {
+      expect(contents(db)).toEqual(expected);
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      db.close();
+    }
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(home).sort()).toEqual(['confctl.db']);
+  });
+
+  it('never writes over a database that is already there, even one not migrated yet', () => {
+    const file = path.join(dir, 'theirs.db');
+    const theirs = new Database(file);
+    theirs.exec('CREATE TABLE theirs (x)');
+    theirs.close();
+    const db = openDatabase(file);
+    expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'theirs'").pluck().get()).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('fails on a missing directory as it did without the image, creating nothing', () => {
+    expect(() => openDatabase(path.join(dir, 'missing', 'confctl.db'))).toThrow(/^ENOENT: no such file or directory, open '.*missing\/confctl\.db'$/);
+    expect(readdirSync(dir)).not.toContain('missing');
   });
 });

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, linkSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations.js';
 
@@ -29,15 +29,65 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
  */
 export function openDatabase(location: string): Db {
   const isFile = location !== ':memory:' && location !== '';
-  if (isFile) ownerOnly(location);
-  const db = new Database(location);
+  if (isFile) {
+    startFromImage(location);
+    ownerOnly(location);
+  }
+  const db = location === ':memory:' ? new Database(migratedImage()) : new Database(location);
   if (isFile) db.pragma('journal_mode = WAL');
+  connectionPragmas(db);
+  migrate(db);
+  return db;
+}
+
+function connectionPragmas(db: Db): void {
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`);
   db.pragma('synchronous = NORMAL');
   db.pragma('temp_store = MEMORY');
-  migrate(db);
-  return db;
+}
+
+let image: Buffer | undefined;
+
+/**
+ * A database with every migration applied and nothing else, serialized once per process: a new
+ * database starts as a copy of it (in memory, or written as the new file) instead of running the
+ * twenty migrations one after another, about 12 ms of CPU each time (the test suite makes about a
+ * thousand). Made by the same `migrate` on a connection set up as `openDatabase` sets one up, so
+ * a copy holds what the migrations leave: the same schema, rows and `user_version`.
+ */
+export function migratedImage(): Buffer {
+  if (!image) {
+    const db = new Database(':memory:');
+    try {
+      connectionPragmas(db);
+      migrate(db);
+      image = db.serialize();
+    } finally {
+      db.close();
+    }
+  }
+  return image;
+}
+
+/**
+ * Writes the migrated image as the database at `location` when nothing is there yet (no database,
+ * no `-wal` or `-shm` left behind). The image goes to a file of its own first and is then linked
+ * into place, which fails if another process created the database meanwhile: a database being
+ * opened or migrated elsewhere is never written over. Any failure (a missing or read-only
+ * directory) leaves the path as it was, for the plain open to create, or to report as it does.
+ */
+function startFromImage(location: string): void {
+  if ([location, `${location}-wal`, `${location}-shm`].some((file) => existsSync(file))) return;
+  const staged = `${location}.${process.pid}.new`;
+  try {
+    writeFileSync(staged, migratedImage(), { mode: 0o600, flag: 'wx' });
+    linkSync(staged, location);
+  } catch {
+    // Another process's database, or a path the plain open reports on.
+  } finally {
+    rmSync(staged, { force: true });
+  }
 }
 
 function ownerOnly(database: string): void {
