@@ -56,7 +56,7 @@ let image: Buffer | undefined;
  * thousand). Made by the same `migrate` on a connection set up as `openDatabase` sets one up, so
  * a copy holds what the migrations leave: the same schema, rows and `user_version`.
  */
-export function migratedImage(): Buffer {
+function migratedImage(): Buffer {
   if (!image) {
     const db = new Database(':memory:');
     try {
