@@ -13,7 +13,7 @@ import type { DataStore } from '../../../store/port.js';
 import type { TenantRecord } from '../../../store/types.js';
 import type { CreatedKey } from '../../../local/init.js';
 import { retryDelaysFrom, serveLog, startWebhookSender } from './webhooks.js';
-import { keepYoungGenerationSmall } from './memory.js';
+import { keepHeapSmall } from './memory.js';
 import { claimPidFile, removePidFile, writePidFile } from './pid-file.js';
 import { chooseDatabase } from '../database-choice.js';
 import { type ClockMode, installClock } from './clock.js';
@@ -126,7 +126,7 @@ export async function runServe(options: ServeOptions, ctx: CliContext): Promise<
   const out = ctx.streams.stdout;
   const database = chooseDatabase(options, ctx.env);
   if (options.pidFile) claimPidFile(options.pidFile, serveLog(options.log, (text) => ctx.streams.stderr.write(text), 'serve'));
-  if (!database) keepYoungGenerationSmall();
+  if (!database) keepHeapSmall();
   // Read before anything is opened: a bad token file is a usage error with nothing created.
   const token = options.testControls ? controlToken(options.testControls) : undefined;
   const opened = database ? await openSharedService(database, options, ctx) : await openLocalService(options, ctx);
