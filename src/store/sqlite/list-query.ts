@@ -369,9 +369,12 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
  *   filter) with `offset + page_size` at most MAIN_THREAD_ROWS, and its total is cached (counted
  *   since the last write, here or by a read worker: `ListMode.adoptTotal`), or unfiltered, read
  *   from the table's per-tenant row counters, or counted from the filter's count index while the
- *   tenant holds at most MAIN_THREAD_COUNT_ROWS rows in the table (see there).
- * Anything else (a Contains, another order, a deeper page, a large tenant's cold filtered count)
- * may read the whole tenant, and goes to a worker.
+ *   tenant holds at most MAIN_THREAD_COUNT_ROWS rows in the table (see there); or
+ * - its page is an unfiltered range at any depth: walked from the page's counter bucket
+ *   (`bucketSql`, BUCKET_ROWS), the nearer end or the previous page's last id, at most about two
+ *   buckets' entries, so `--all`'s pages after the first MAIN_THREAD_ROWS rows stay here too.
+ * Anything else (a Contains, another order, a deeper filtered page, a large tenant's cold filtered
+ * count) may read the whole tenant, and goes to a worker.
  */
 export const MAIN_THREAD_ROWS = SMALL_TENANT_ROWS;
 
@@ -560,7 +563,11 @@ export class ListRunner<Row> {
   private bounded(tenantId: number, c: CompiledList, totalKey: string): boolean {
     const rows = this.sizes.get(tenantId)!;
     if (rows <= SMALL_TENANT_ROWS) return true;
-    if (c.range !== true || c.offset + c.limit > MAIN_THREAD_ROWS) return false;
+    if (c.range !== true) return false;
+    // Deeper, an unfiltered page is walked from its counter bucket, or from the nearer end or
+    // the last page's id when those are closer (`answer`): at most about two buckets' entries of
+    // a covering index, its total the counters'. A filtered one may step over every match.
+    if (c.offset + c.limit > MAIN_THREAD_ROWS) return c.bucketSql !== undefined && c.counterTotal === true;
     return c.counterTotal === true || this.totals.has(totalKey) || rows <= this.mode.countRows;
   }
 
