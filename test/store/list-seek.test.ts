@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ListQuery } from '../../src/contract/index.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite/index.js';
+import { MAIN_THREAD_ROWS } from '../../src/store/sqlite/list-query.js';
 
 /**
  * Id-ordered pages continue after the last id of the page before (ListRunner's seeks) instead of
@@ -92,6 +93,24 @@ describe('id-ordered pages continue after the last id', () => {
     store.users.listJson(tenantId, query(1, 5, 'desc'));
     const added = store.users.insert(tenantId, { first_name: 'X', last_name: 'X', email: 'x@example.com' });
     expect(store.users.listJson(tenantId, query(2, 5, 'desc')).rows.map((t) => JSON.parse(t).id)).toEqual([added.id, ...before].slice(5, 10));
+    store.close();
+  });
+});
+
+describe('answered pages kept for identical lists', () => {
+  it('share a page within the first MAIN_THREAD_ROWS rows until a write, and keep none deeper (each page of a walk is asked for once)', () => {
+    const store = openStore(':memory:');
+    const tenantId = seeded(store, 2600);
+    const shallow = store.users.listJson(tenantId, query(2, 100));
+    expect(store.users.listJson(tenantId, query(2, 100)).rows).toBe(shallow.rows);
+    const depth = MAIN_THREAD_ROWS / 100 + 1;
+    const deep = store.users.listJson(tenantId, query(depth, 100));
+    expect(deep.rows.length).toBeGreaterThan(0);
+    const again = store.users.listJson(tenantId, query(depth, 100));
+    expect(again.rows).not.toBe(deep.rows);
+    expect(again).toEqual(deep);
+    store.users.insert(tenantId, { first_name: 'X', last_name: 'X', email: 'x@example.com' });
+    expect(store.users.listJson(tenantId, query(2, 100)).rows).not.toBe(shallow.rows);
     store.close();
   });
 });

@@ -483,7 +483,8 @@ export class ListRunner<Row> {
   /**
    * The pages answered, by tenant, query and row shape, valid with the totals: identical lists (a
    * pipelined batch, clients polling one page) share one answer, its rows array included, until
-   * anything is written (callers never modify an answer). At most `PAGES` of them.
+   * anything is written (callers never modify an answer). At most `PAGES` of them, and only pages
+   * within the first MAIN_THREAD_ROWS rows (see `page`); a full map is emptied alone.
    */
   private readonly pages = new Map<string, { rows: Row[]; total: number }>();
   /**
@@ -512,12 +513,14 @@ export class ListRunner<Row> {
   /** Forgets cached totals and tenant sizes once anything was written (here or by another connection). */
   private refresh(): void {
     const stamp = this.changeToken();
-    if (stamp !== this.totalsStamp || this.totals.size >= 256 || this.sizes.size >= 256 || this.seeks.size >= 256 || this.pages.size >= PAGES) {
+    if (stamp !== this.totalsStamp || this.totals.size >= 256 || this.sizes.size >= 256 || this.seeks.size >= 256) {
       this.totals.clear();
       this.sizes.clear();
       this.seeks.clear();
       this.pages.clear();
       this.totalsStamp = stamp;
+    } else if (this.pages.size >= PAGES) {
+      this.pages.clear();
     }
   }
 
@@ -603,7 +606,12 @@ export class ListRunner<Row> {
     if (this.mode.kind === 'adopt') return this.answer(tenantId, query, pluck, idOf);
     const pageKey = `${tenantId}\u0000${pluck ? 'pluck' : 'rows'}\u0000${JSON.stringify(query)}`;
     let answered = this.pages.get(pageKey);
-    if (answered === undefined) this.pages.set(pageKey, (answered = this.answer(tenantId, query, pluck, idOf)));
+    if (answered === undefined) {
+      answered = this.answer(tenantId, query, pluck, idOf);
+      // Pages past the first MAIN_THREAD_ROWS rows are asked for once each (`--all` walks them in
+      // turn): kept, their rows outlived the young generation's collections for nothing.
+      if (query.page_number * query.page_size <= MAIN_THREAD_ROWS) this.pages.set(pageKey, answered);
+    }
     return answered;
   }
 
