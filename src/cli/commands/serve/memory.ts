@@ -8,8 +8,9 @@ const NO_GROWTH = '--semi-space-growth-factor=1';
  * After each full collection, the old generation may grow to 1.5 times what survived it before the
  * next: V8's own factor (1.1 to 4, by how fast it collects) let the promoted garbage of
  * requests queued across turns take the old space of the bench's `GET /users/{id}` scenario to
- * 41 MB against 19 MB, and `serve` to 115-125 MB of peak RSS against 99-104 (no change in CPU per
- * request measurable over six interleaved rounds; docs/performance.md).
+ * 41 MB against 19 MB, and `serve` to 115-125 MB of peak RSS against 99-104, with no change in
+ * CPU per request measurable over six interleaved rounds. More full collections cost CPU where
+ * much is promoted: so pages that nothing shares are not kept (`ListRunner`; docs/performance.md).
  */
 const OLD_GENERATION_GROWTH = '--heap-growing-percent=50';
 
@@ -18,9 +19,9 @@ let watchingWorkers = false;
 
 /**
  * Keeps V8's heap small for `serve` on SQLite. The young generation stays at its initial size
- * (two 1 MiB semi-spaces): under hundreds of requests in flight V8 otherwise grows it to two 16 MiB semi-spaces, about
- * 20-30 MB of peak RSS that buys no measurable CPU there, since SQLite answers each request
- * within one turn and little survives a scavenge. Not on PostgreSQL: there a request's objects
+ * (two 1 MiB semi-spaces): under hundreds of requests in flight V8 otherwise grows it to two
+ * 16 MiB semi-spaces, about 20-30 MB of peak RSS that buys no measurable CPU there, since
+ * SQLite answers each request within one turn and little survives a scavenge. Not on PostgreSQL: there a request's objects
  * live across its round trips, a small young generation promotes them, and the old generation's
  * collections cost more CPU and memory than they save (see docs/performance.md).
  * The size is fixed when Node starts, but its growth factor is read at each growth, so setting it
