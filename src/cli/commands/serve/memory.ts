@@ -21,9 +21,10 @@ let watchingWorkers = false;
  * Keeps V8's heap small for `serve` on SQLite. The young generation stays at its initial size
  * (two 1 MiB semi-spaces): under hundreds of requests in flight V8 otherwise grows it to two
  * 16 MiB semi-spaces, about 20-30 MB of peak RSS that buys no measurable CPU there, since
- * SQLite answers each request within one turn and little survives a scavenge. Not on PostgreSQL: there a request's objects
- * live across its round trips, a small young generation promotes them, and the old generation's
- * collections cost more CPU and memory than they save (see docs/performance.md).
+ * SQLite answers each request within one turn and little survives a scavenge. Not on
+ * PostgreSQL: there a request's objects live across its round trips, a small young generation
+ * promotes them, and the old generation's collections cost more CPU and memory than they save
+ * (see docs/performance.md).
  * The size is fixed when Node starts, but its growth factor is read at each growth, so setting it
  * to 1 stops the growth. V8 sets the (process-wide) factor back to 2 whenever it creates an
  * isolate (`Heap::ConfigureHeap` raises any factor under 2), so each worker thread's start, such
