@@ -6,12 +6,13 @@ import { keepHeapSmall } from '../../src/cli/commands/serve/memory.js';
 const MODULE = fileURLToPath(new URL('../../src/cli/commands/serve/memory.ts', import.meta.url));
 
 /**
- * In a Node process of its own (V8's flags are process-wide): optionally keeps the young
- * generation small, optionally then starts a worker thread (as `serve`'s read pool does) and
- * waits until it runs, then allocates as a busy server does (many objects, a share of them still
- * alive at each scavenge) and answers whether it was applied and the largest new space seen.
+ * In a Node process of its own (V8's flags are process-wide): optionally keeps the heap small,
+ * optionally then starts a worker thread (as `serve`'s read pool does) and waits until it runs,
+ * then allocates as a busy server does: objects kept in a ring of `ring`, so each survives the
+ * collections that come while `ring` more are made, and then dies. Answers whether it was applied
+ * and the largest size of the heap space `space` seen, sampled every `every` objects.
  */
-function youngGeneration(apply: boolean, nodeArgs: string[] = [], worker = false): { applied: boolean; newSpaceMb: number } {
+function peakSpace(space: 'new_space' | 'old_space', ring: number, every: number, apply: boolean, nodeArgs: string[] = [], worker = false): { applied: boolean; mb: number } {
   const script = `
     import { getHeapSpaceStatistics } from 'node:v8';
     import { Worker } from 'node:worker_threads';
@@ -20,14 +21,14 @@ function youngGeneration(apply: boolean, nodeArgs: string[] = [], worker = false
     const applied = ${apply} ? keepHeapSmall() : false;
     const worker = ${worker} ? new Worker('setInterval(() => {}, 1000)', { eval: true }) : undefined;
     if (worker) await once(worker, 'online');
-    const ring = new Array(20000);
+    const ring = new Array(${ring});
     let largest = 0;
     for (let i = 0; i < 2000000; i++) {
       ring[i % ring.length] = { i, text: 'request ' + i, parts: [i, i + 1] };
-      if (i % 10000 === 0) largest = Math.max(largest, getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);
+      if (i % ${every} === 0) largest = Math.max(largest, getHeapSpaceStatistics().find((s) => s.space_name === '${space}').space_size);
     }
     await worker?.terminate();
-    console.log(JSON.stringify({ applied, newSpaceMb: largest / 2 ** 20 }));`;
+    console.log(JSON.stringify({ applied, mb: largest / 2 ** 20 }));`;
   const out = execFileSync(process.execPath, [...nodeArgs, '--import', 'tsx', '--input-type=module', '-e', script], {
     encoding: 'utf8',
     env: { ...process.env, NODE_OPTIONS: '' },
@@ -35,25 +36,16 @@ function youngGeneration(apply: boolean, nodeArgs: string[] = [], worker = false
   return JSON.parse(out);
 }
 
-/**
- * In a Node process of its own: optionally keeps the heap small, then allocates objects that
- * survive a few scavenges and then die (as requests queued across turns do), and answers the
- * largest old space seen.
- */
+/** The young generation under many short-lived objects, a share of them alive at each scavenge. */
+function youngGeneration(apply: boolean, nodeArgs: string[] = [], worker = false): { applied: boolean; newSpaceMb: number } {
+  const { applied, mb } = peakSpace('new_space', 20000, 10000, apply, nodeArgs, worker);
+  return { applied, newSpaceMb: mb };
+}
+
+/** The old generation under objects that survive a few scavenges and then die (as requests queued across turns do). */
 function oldGeneration(apply: boolean): { applied: boolean; oldSpaceMb: number } {
-  const script = `
-    import { getHeapSpaceStatistics } from 'node:v8';
-    import { keepHeapSmall } from ${JSON.stringify(MODULE)};
-    const applied = ${apply} ? keepHeapSmall() : false;
-    const ring = new Array(200000);
-    let largest = 0;
-    for (let i = 0; i < 2000000; i++) {
-      ring[i % ring.length] = { i, text: 'request ' + i, parts: [i, i + 1] };
-      if (i % 50000 === 0) largest = Math.max(largest, getHeapSpaceStatistics().find((s) => s.space_name === 'old_space').space_size);
-    }
-    console.log(JSON.stringify({ applied, oldSpaceMb: largest / 2 ** 20 }));`;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
-  return JSON.parse(out);
+  const { applied, mb } = peakSpace('old_space', 200000, 50000, apply);
+  return { applied, oldSpaceMb: mb };
 }
 
 describe('keepHeapSmall', () => {
