@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { SMALL_TENANT_ROWS } from '../../src/store/sqlite/list-query.js';
 import { atOnce } from '../at-once.js';
 import { READ_POOL_DEFAULTS, ReadPool, spawnReadWorker, type ReadTask } from '../../src/store/sqlite/read-pool.js';
 import { openStore } from '../../src/store/sqlite/index.js';
-import { withReadPool } from '../../src/store/sqlite/served.js';
+import { PRESTART_ROWS, withReadPool } from '../../src/store/sqlite/served.js';
 
 let dir: string;
 let pool: ReadPool;
@@ -83,4 +83,42 @@ it("a worker's total counted while a commit group waits to commit is not kept by
   // Sent with no group open: the total is kept, and the next list stays on the main thread.
   expect((await served.users.list(tenant.id, query)).total).toBe(live);
   expect(sent).toHaveLength(2);
+});
+
+it('a worker starts with the pool when a tenant has more than prestartRows rows in a table, and the first list uses it; at or under that, the first list starts one', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'confctl-read-pool-'));
+  const store = openStore(join(dir, 'confctl.db'));
+  const tenant = store.tenants.create('localhost');
+  const other = store.tenants.create('other.test');
+  atOnce(seedBulk(store, tenant.id, { users: SMALL_TENANT_ROWS + 1, customers: 10 }));
+  atOnce(seedBulk(store, other.id, { users: 5, customers: 20 }));
+  const doc = readFileSync(new URL('../../docs/local-server.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  expect(doc).toContain(`The first worker starts with \`serve\` when a tenant has more than ${PRESTART_ROWS.toLocaleString('en')} rows`);
+  // Every user of the tenant, deleted ones included (the bulk seed soft-deletes some).
+  expect(store.largestTenantRows()).toBe(SMALL_TENANT_ROWS + 1);
+  const query: ListQuery = { ...task(tenant.id).query, filter: { attribute: 'last_name', type: 'text', operator: 'Contains', value: 'son' } };
+  const expected = store.users.list(tenant.id, query).total;
+  store.close();
+  // The database served (closing it closes the store), its worker starts counted.
+  const served = (prestartRows: number) => {
+    const control = { started: 0 };
+    const spawn = (file: string) => {
+      control.started++;
+      return spawnReadWorker(file);
+    };
+    return { control, store: withReadPool(openStore(join(dir, 'confctl.db')), { ...READ_POOL_DEFAULTS, spawn, prestartRows }) };
+  };
+
+  const past = served(SMALL_TENANT_ROWS);
+  pool = { close: () => past.store.close() } as ReadPool;
+  expect(past.control.started).toBe(1);
+  expect((await past.store.users.list(tenant.id, query)).total).toBe(expected);
+  expect(past.control.started).toBe(1);
+  await past.store.close();
+
+  const atBound = served(SMALL_TENANT_ROWS + 1);
+  pool = { close: () => atBound.store.close() } as ReadPool;
+  expect(atBound.control.started).toBe(0);
+  expect((await atBound.store.users.list(tenant.id, query)).total).toBe(expected);
+  expect(atBound.control.started).toBe(1);
 });

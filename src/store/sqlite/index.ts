@@ -1,5 +1,6 @@
 import { isSqliteBusyError } from '../busy.js';
 import { changeSignal, immediate, narrowChangeSignal, noteReplaced, openDatabase } from './db.js';
+import { largestTenantRows } from './list-counts.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { SchemaMismatch } from '../util.js';
 import { attendeeRepo } from './repos/attendees.js';
@@ -92,6 +93,7 @@ export function openStore(location: string): SqliteStore {
     withReadPool(this: SqliteStore) {
       return withReadPool(this);
     },
+    largestTenantRows: () => largestTenantRows(db),
     tenants: tenantRepo(db, tenancy.wrote),
     keys: keyRepo(db, tenancy.wrote),
     roles: roleRepo(db),

@@ -108,6 +108,11 @@ ${recountSql(COUNTED_TABLES, 'bucket', true).join(';\n')};
 `;
 }
 
+/** The most rows, deleted included, that one tenant has in one counted table (0 when none has any): from the counters, a few hundred rows at a million. */
+export function largestTenantRows(db: Db): number {
+  return db.prepare(`SELECT coalesce(max(n), 0) FROM (SELECT sum(live + trashed) AS n FROM ${LIST_COUNTS} GROUP BY tenant_id, list)`).pluck().get() as number;
+}
+
 /** Counts `tables` again (in the caller's transaction): after a load that set their triggers aside. */
 export function recountListCounts(db: Db, tables?: readonly CountedTable[]): void {
   for (const sql of recountSql(tables)) db.prepare(sql).run();

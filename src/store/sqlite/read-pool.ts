@@ -67,6 +67,11 @@ export class ReadPool {
     });
   }
 
+  /** Starts a worker now unless one runs, so that the first read does not wait for a thread's start (about 100-200 ms). */
+  prestart(): void {
+    if (!this.closed && this.slots.length === 0) this.start();
+  }
+
   /** Stops the workers; reads still waiting or running fail with `StoreBusy`. */
   async close(): Promise<void> {
     this.closed = true;

@@ -84,6 +84,8 @@ export interface SqliteStore {
   readonly listMode: ListMode;
   /** `DataDirStore.withReadPool`: `serve`'s pool (sqlite/served.ts has the one with other options). */
   withReadPool(): DataStore;
+  /** The most rows (deleted included) one tenant has in the users, customers or conferences (the list counters'). */
+  largestTenantRows(): number;
   /** Named copies of the whole instance, files beside the database (see sqlite/snapshots.ts). */
   snapshots: SnapshotStore;
 
