@@ -5,7 +5,7 @@ import { tablesTokenSql } from './shared.js';
 /** Most totals held; past it the cache starts over, so it never grows beyond. */
 export const MAX_CACHED_TOTALS = 1000;
 
-type Counted = Pick<PgCompiledList, 'count' | 'tables'>;
+type Counted = Pick<PgCompiledList, 'count' | 'tables' | 'countIds'>;
 
 const keyOf = (list: Counted) => `${list.count.text}\0${JSON.stringify(list.count.values)}`;
 
@@ -27,7 +27,8 @@ export class ListTotals {
    * answered it, to find it) and its total, read on `tx`, a transaction of one snapshot (the list
    * lane's): the counters, the count (unless cached under those counters) and the page then show
    * one state of the tables, whatever commits meanwhile, and a total is filed only under the
-   * counters of the state it counted. `ahead`, when the total is not cached: a page looked for
+   * counters of the state it counted (a count in two statements, `countIds`, runs both there).
+   * `ahead`, when the total is not cached: a page looked for
    * before counting (answered with the plain count when found), and the count that answers the
    * span too, counted when it is not found.
    */
@@ -42,7 +43,7 @@ export class ListTotals {
     let counted = this.totals.get(key);
     if (counted?.token !== token) {
       const found = ahead && (await ahead.page());
-      const count = ahead && found === undefined ? ahead.count : list.count;
+      const count = ahead && found === undefined ? ahead.count : list.countIds ? list.countIds.count((await one<{ ids: unknown[] }>(tx, list.countIds.ids.text, list.countIds.ids.values))!.ids) : list.count;
       const { n, lo, hi } = (await tx.query<CountRow>(count.text, count.values)).rows[0];
       counted = { token, total: Number(n), span: lo == null || hi == null ? undefined : { lo: Number(lo), hi: Number(hi) } };
       if (this.totals.size >= MAX_CACHED_TOTALS) this.totals.clear();

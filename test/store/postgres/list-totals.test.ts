@@ -4,7 +4,7 @@ import { openPostgresStore, type PostgresStore } from '../../../src/store/postgr
 import { createMigratedDatabase, type TestDatabase } from '../../pg/database.js';
 import { ListTotals } from '../../../src/store/postgres/list-totals.js';
 import { compileList } from '../../../src/store/postgres/list-query.js';
-import { PG_CUSTOMER_LIST_DEF } from '../../../src/store/postgres/people.js';
+import { PG_CUSTOMER_LIST_DEF, PG_USER_LIST_DEF } from '../../../src/store/postgres/people.js';
 
 const all: ListQuery = { page_size: 2, page_number: 1, with_trashed: false, order_by: 'id', order_direction: 'asc', filter: null };
 
@@ -89,6 +89,34 @@ describe('PostgreSQL list totals', () => {
     await b.users.insert(tenant.id, { first_name: 'U', last_name: '2', email: 'u2@t.example' });
     expect((await a.users.list(tenant.id, all)).total).toBe(2);
     expect(counted).toHaveLength(4);
+  });
+
+  it("counts a department filter from the matching departments' ids, read first in the same snapshot: the same totals, duplicate and missing names included", async () => {
+    const tenant = await a.tenants.create('t.example');
+    const other = await a.tenants.create('o.example');
+    const sales = await a.departments.create(tenant.id, 'Sales');
+    const again = await a.departments.create(tenant.id, 'SALES');
+    const elsewhere = await a.departments.create(other.id, 'Sales');
+    for (const [n, department] of [sales, sales, again, undefined].entries()) {
+      await a.users.insert(tenant.id, { first_name: 'U', last_name: `${n}`, email: `u${n}@t.example`, department_id: department?.id ?? null });
+    }
+    await a.users.insert(other.id, { first_name: 'O', last_name: '1', email: 'o1@o.example', department_id: elsewhere.id });
+    const byName = (operator: 'Equal' | 'Contains', value: string) => ({ ...all, filter: { attribute: 'department', type: 'text', operator, value } }) as const;
+    const sent = laneStatements(a);
+    for (const [query, total] of [
+      [byName('Equal', 'sales'), 3],
+      [byName('Contains', 'ALE'), 3],
+      [byName('Equal', 'Marketing'), 0],
+    ] as const) {
+      expect((await a.users.list(tenant.id, query)).total).toBe(total);
+      // The plain count through the join answers the same (on the other instance, whose statements are not recorded).
+      const plain = compileList(PG_USER_LIST_DEF, tenant.id, query).count;
+      expect(Number((await b.lists.pool.query<{ n: string }>(plain.text, plain.values)).rows[0].n)).toBe(total);
+    }
+    const counts = sent.filter((s) => /^SELECT count\(\*\)/.test(s));
+    expect(counts).toHaveLength(3);
+    for (const count of counts) expect(count).toContain('u.department_id = ANY($2::bigint[])');
+    expect(sent.filter((s) => s.startsWith('SELECT coalesce(array_agg(id)'))).toHaveLength(3);
   });
 
   it('reads a list whose total is cached in one statement, without a transaction, until another instance writes what it counts', async () => {
