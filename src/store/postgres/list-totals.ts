@@ -9,6 +9,13 @@ type Counted = Pick<PgCompiledList, 'count' | 'tables' | 'countIds'>;
 
 const keyOf = (list: Counted) => `${list.count.text}\0${JSON.stringify(list.count.values)}`;
 
+/** `list.count`, or with `countIds` the count of the ids it reads first on `tx`. */
+async function countOf(tx: Queryable, list: Counted): Promise<PgQuery> {
+  if (!list.countIds) return list.count;
+  const { ids } = (await one<{ ids: unknown[] }>(tx, list.countIds.ids.text, list.countIds.ids.values))!;
+  return list.countIds.count(ids);
+}
+
 /** A count's row: the total, and the `IdSpan` of a count that answers one (null ids when nothing matched); bigints come as text. */
 type CountRow = { n: number | string; lo?: number | string | null; hi?: number | string | null };
 
@@ -43,7 +50,7 @@ export class ListTotals {
     let counted = this.totals.get(key);
     if (counted?.token !== token) {
       const found = ahead && (await ahead.page());
-      const count = ahead && found === undefined ? ahead.count : list.countIds ? list.countIds.count((await one<{ ids: unknown[] }>(tx, list.countIds.ids.text, list.countIds.ids.values))!.ids) : list.count;
+      const count = ahead && found === undefined ? ahead.count : await countOf(tx, list);
       const { n, lo, hi } = (await tx.query<CountRow>(count.text, count.values)).rows[0];
       counted = { token, total: Number(n), span: lo == null || hi == null ? undefined : { lo: Number(lo), hi: Number(hi) } };
       if (this.totals.size >= MAX_CACHED_TOTALS) this.totals.clear();

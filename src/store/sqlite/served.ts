@@ -8,7 +8,8 @@ import { READ_POOL_DEFAULTS, ReadPool, type ReadPoolOptions, type ReadTask } fro
 /**
  * `withReadPool`'s options: the pool's, the tenant size up to which a cold Equal-filtered count
  * runs on the main thread (`countRows`), and the one past which a worker starts with the pool
- * (`prestartRows`): MAIN_THREAD_COUNT_ROWS (list-query.ts) and PRESTART_ROWS by default; tests lower them.
+ * (`prestartRows`): MAIN_THREAD_COUNT_ROWS (list-query.ts) and PRESTART_ROWS by default; tests
+ * lower them.
  */
 export interface ServedOptions extends ReadPoolOptions {
   countRows?: number;
