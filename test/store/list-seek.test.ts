@@ -98,7 +98,7 @@ describe('id-ordered pages continue after the last id', () => {
 });
 
 describe('answered pages kept for identical lists', () => {
-  it('share a page within the first MAIN_THREAD_ROWS rows until a write, and keep none deeper (each page of a walk is asked for once)', () => {
+  it('share a page within the first MAIN_THREAD_ROWS rows until a write, and keep none deeper in id order (each page of a walk is asked for once), but a deep page in another order', () => {
     const store = openStore(':memory:');
     const tenantId = seeded(store, 2600);
     const shallow = store.users.listJson(tenantId, query(2, 100));
@@ -109,8 +109,15 @@ describe('answered pages kept for identical lists', () => {
     const again = store.users.listJson(tenantId, query(depth, 100));
     expect(again.rows).not.toBe(deep.rows);
     expect(again).toEqual(deep);
+    const byName = { ...query(depth, 100), order_by: 'last_name' };
+    const deepByName = store.users.listJson(tenantId, byName);
+    expect(deepByName.rows.length).toBeGreaterThan(0);
+    expect(store.users.listJson(tenantId, byName).rows).toBe(deepByName.rows);
     store.users.insert(tenantId, { first_name: 'X', last_name: 'X', email: 'x@example.com' });
     expect(store.users.listJson(tenantId, query(2, 100)).rows).not.toBe(shallow.rows);
+    const afterWrite = store.users.listJson(tenantId, byName);
+    expect(afterWrite.rows).not.toBe(deepByName.rows);
+    expect(afterWrite.total).toBe(deepByName.total + 1);
     store.close();
   });
 });
