@@ -1,5 +1,5 @@
 import type { ListFilter, ListQuery } from '../../contract/index.js';
-import type { ColumnDef, ListDef } from '../rows/list-def.js';
+import { type ColumnDef, type ListDef, orderedById } from '../rows/list-def.js';
 import { fold } from './folded.js';
 import { boundedStamp, bucketPageSql, counterTotalSql, type Stamp } from '../list-counts.js';
 import { boundedRangeSql, type RangeOperator } from '../stamp-bounds.js';
@@ -237,11 +237,15 @@ function idsThroughTexts(
  * whose column is NOT NULL).
  */
 function compileSemi(col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']> }, filter: ListFilter, bind: (value: unknown) => string): string {
-  const { fk, table, column } = col.semi;
+  const { fk } = col.semi;
   if (filter.operator === 'IsNull') return `${fk} IS NULL`;
   if (filter.operator === 'NotNull') return `${fk} IS NOT NULL`;
-  return `${fk} IN (SELECT id FROM ${table} WHERE tenant_id = $1 AND ${compileFilter({ sql: column, type: col.type }, filter, bind)})`;
+  return `${fk} IN (${semiIds(col, filter, bind)})`;
 }
+
+/** The ids of the joined table's rows (of the tenant `$1`) that a semi-join filter matches. */
+const semiIds = (col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']> }, filter: ListFilter, bind: (value: unknown) => string): string =>
+  `SELECT id FROM ${col.semi.table} WHERE tenant_id = $1 AND ${compileFilter({ sql: col.semi.column, type: col.type }, filter, bind)}`;
 
 /**
  * `PgCompiledList.countIds` of a semi-join filter (not IsNull/NotNull, which test the key itself):
@@ -249,12 +253,11 @@ function compileSemi(col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']>
  */
 function semiCountIds(col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']> }, filter: ListFilter, from: string, scope: string, tenantId: number): PgCompiledList['countIds'] {
   if (filter.operator === 'IsNull' || filter.operator === 'NotNull') return undefined;
-  const { fk, table, column } = col.semi;
   const values: unknown[] = [tenantId];
-  const matching = compileFilter({ sql: column, type: col.type }, filter, (value) => `$${values.push(value)}`);
+  const matching = semiIds(col, filter, (value) => `$${values.push(value)}`);
   return {
-    ids: { text: `SELECT coalesce(array_agg(id), '{}') AS ids FROM ${table} WHERE tenant_id = $1 AND ${matching}`, values },
-    count: (ids) => ({ text: `SELECT count(*) AS n FROM ${from} WHERE ${scope} AND ${fk} = ANY($2::bigint[])`, values: [tenantId, ids] }),
+    ids: { text: `SELECT coalesce(array_agg(id), '{}') AS ids FROM (${matching}) AS matching`, values },
+    count: (ids) => ({ text: `SELECT count(*) AS n FROM ${from} WHERE ${scope} AND ${col.semi.fk} = ANY($2::bigint[])`, values: [tenantId, ids] }),
   };
 }
 
@@ -415,7 +418,7 @@ export function compileList(def: PgListDef, tenantId: number, query: ListQuery, 
   const order = compileOrder(def, query.order_by, query.order_direction);
   const pageJoins = def.columns[query.order_by]?.join ? (def.joins ?? '') : filterJoins;
   const whereSql = where.join(' AND ');
-  const byId = def.columns[query.order_by]?.sql === def.idColumn;
+  const byId = orderedById(def, query.order_by);
   const amongMatches = byId && query.filter !== null && scattered(query.filter);
   const counted = (columns: string) => ({ text: `SELECT count(*) AS n${columns} FROM ${def.from} ${filterJoins} WHERE ${whereSql}`, values: [...values] });
   // Unfiltered, the sum of the tenant's bucket counters answers (store/list-counts.ts) instead of a count of the tenant's index entries.

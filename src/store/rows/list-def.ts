@@ -71,3 +71,7 @@ export interface ListDef {
   tenantIdsIndex?: string;
   columns: Readonly<Record<string, ColumnDef>>;
 }
+
+/** Whether a list ordered by `orderBy` is in id order (both stores' definitions: the order's column is the id column). */
+export const orderedById = (def: Pick<ListDef, 'idColumn'> & { columns: Readonly<Record<string, { sql: string }>> }, orderBy: string): boolean =>
+  def.columns[orderBy]?.sql === def.idColumn;

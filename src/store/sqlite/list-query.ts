@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import { liveTenantMatch, trigramMatch } from './trigram.js';
 import { boundedStamp, BUCKET_BITS, bucketPageSql, counterTotalSql } from '../list-counts.js';
 import { boundedRangeSql, type RangeOperator } from '../stamp-bounds.js';
-import type { ColumnDef, ListDef } from '../rows/list-def.js';
+import { type ColumnDef, type ListDef, orderedById } from '../rows/list-def.js';
 
 /**
  * How a list reaches its tenant's rows (ARCHITECTURE.md, "Index trap"; measured with
@@ -175,7 +175,7 @@ function compileSemi(semi: NonNullable<ColumnDef['semi']>, col: ColumnDef, filte
  * SMALL_TENANT_ROWS rows either way.)
  */
 function rangeIndex(def: ListDef, query: ListQuery, col: ColumnDef | undefined, access: TenantAccess): string | undefined {
-  if (query.with_trashed || def.columns[query.order_by]?.sql !== def.idColumn) return undefined;
+  if (query.with_trashed || !orderedById(def, query.order_by)) return undefined;
   if (!query.filter) return def.tenantIndex;
   const equal = query.filter.operator === 'Equal' && query.filter.value !== null && col?.type !== 'boolean' && !col?.semi;
   return equal && access === 'scan' ? col?.countIndex : undefined;
@@ -225,7 +225,7 @@ export function compileList(def: ListDef, query: ListQuery, access: TenantAccess
   // the other end. Filtered pages in other orders keep their own index walk (measured no better
   // deferred); unfiltered ones skip through the order's count index (below).
   const range = rangeIndex(def, query, col || undefined, access);
-  const byId = orderCol?.sql === def.idColumn;
+  const byId = orderedById(def, query.order_by);
   const walk = range ?? (query.with_trashed && !query.filter && byId ? def.tenantIdsIndex : undefined);
   const deferred = (ids: string) => `SELECT ${def.select} FROM (${ids}) AS page CROSS JOIN ${def.from} ON ${def.idColumn} = page.page_id ${pageJoins} ORDER BY ${order}`;
   let seekSql: string | undefined;
@@ -613,8 +613,7 @@ export class ListRunner<Row> {
       // outlived the young generation's collections for nothing. A deep page in another order
       // steps over every row before it (17 ms for page 1,000 of a million customers by address),
       // so an identical one, a client asking again, is answered from here.
-      const byId = this.def.columns[query.order_by]?.sql === this.def.idColumn;
-      if (!byId || query.page_number * query.page_size <= MAIN_THREAD_ROWS) this.pages.set(pageKey, answered);
+      if (!orderedById(this.def, query.order_by) || query.page_number * query.page_size <= MAIN_THREAD_ROWS) this.pages.set(pageKey, answered);
     }
     return answered;
   }

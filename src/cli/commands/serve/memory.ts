@@ -10,7 +10,8 @@ const NO_GROWTH = '--semi-space-growth-factor=1';
  * requests queued across turns take the old space of the bench's `GET /users/{id}` scenario to
  * 41 MB against 19 MB, and `serve` to 115-125 MB of peak RSS against 99-104, with no change in
  * CPU per request measurable over six interleaved rounds. More full collections cost CPU where
- * much is promoted: so pages that nothing shares are not kept (`ListRunner`; docs/performance.md).
+ * much is promoted: so `--all`'s deep pages in id order, each asked for once, are not kept
+ * (`ListRunner`; docs/performance.md).
  */
 const OLD_GENERATION_GROWTH = '--heap-growing-percent=50';
 
