@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API, setup, type Fixture } from './fixtures.js';
 
 let f: Fixture;
@@ -66,6 +66,21 @@ describe('POST /customers', () => {
       expect(res.json()).toEqual({ message: 'The email has already been taken.', errors: { email: ['The email has already been taken.'] } });
       expect((await f.call('POST', '/customers', { body: { ...ada, email: 'gone@acme.test' } })).status).toBe(200);
       expect((await f.call('POST', '/customers', { body: { ...ada, email: 'theirs@acme.test' } })).status).toBe(200);
+    });
+
+    it('asks about the e-mail only beside another failing field: alone, the unique index refuses it and nothing is written', async () => {
+      const asked = vi.spyOn(f.store.customers, 'emailTaken');
+      expect((await f.call('POST', '/customers', { body: ada })).status).toBe(200);
+      const res = await f.call('POST', '/customers', { body: { ...ada, email: 'Ada@Acme.TEST' } });
+      expect([res.status, res.json()]).toEqual([400, { message: 'The email has already been taken.', errors: { email: ['The email has already been taken.'] } }]);
+      expect(asked).not.toHaveBeenCalled();
+      expect(count()).toBe(1);
+      expect((await f.call('POST', '/customers', { body: { ...ada, last_name: '' } })).json().errors).toEqual({
+        last_name: ['The last_name field is required.'],
+        email: ['The email has already been taken.'],
+      });
+      expect(asked).toHaveBeenCalledTimes(1);
+      expect(count()).toBe(1);
     });
 
     it('reports every failing field in body order with the count of the rest', async () => {

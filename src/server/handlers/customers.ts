@@ -19,8 +19,13 @@ const listCustomers: Handler<undefined, ListQuery> = {
   run: ({ store, tenant, query }) => store.customers.list(tenant.id, query),
 };
 
+/**
+ * Checks the e-mail first only when another field failed too, so that the 400 lists every error.
+ * Alone, a taken e-mail is refused by the store's unique index of live e-mails with the same 400
+ * (`UniqueViolation`, server/reply.ts), and nothing is written: a query less per created customer.
+ */
 const createCustomer: Handler<CustomerCreateBody> = {
-  validate: checkEmail,
+  validate: (ctx, errors) => (Object.keys(errors).length ? checkEmail(ctx, errors) : undefined),
   run: ({ store, tenant, body }) => store.customers.insert(tenant.id, body),
 };
 

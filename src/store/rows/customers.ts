@@ -10,10 +10,12 @@ export type CustomerRow = Omit<Customer, 'address'> & Record<(typeof ADDRESS_FIE
 
 const ADDRESS_SQL = addressSql('c.');
 const CITY_COUNTRY_SQL = cityCountrySql('c.');
-const NAME_SQL = `concat_ws(' ', NULLIF(c.first_name, ''), NULLIF(c.middle_name, ''), NULLIF(c.last_name, ''))`;
 
-export const CUSTOMER_SELECT = `c.id, c.first_name, c.middle_name, c.last_name, c.email, c.contact_number,
-  ${ADDRESS_FIELDS.map((f) => `c.${f}`).join(', ')}, c.created_at, c.updated_at, ${NAME_SQL} AS name, c.deleted_at`;
+/** A customer's columns and derived `name` (a `CustomerRow`) read from the row `alias` (`c.`, or '' in SQLite's RETURNING, which takes no alias). */
+export const customerSelect = (alias: string) => `${alias}id, ${alias}first_name, ${alias}middle_name, ${alias}last_name, ${alias}email, ${alias}contact_number,
+  ${ADDRESS_FIELDS.map((f) => alias + f).join(', ')}, ${alias}created_at, ${alias}updated_at,
+  concat_ws(' ', NULLIF(${alias}first_name, ''), NULLIF(${alias}middle_name, ''), NULLIF(${alias}last_name, '')) AS name, ${alias}deleted_at`;
+export const CUSTOMER_SELECT = customerSelect('c.');
 export const CUSTOMER_FROM = 'customers c';
 
 /** Customers' list attributes; `address` and `city_country` are derived text (decisions §6). */

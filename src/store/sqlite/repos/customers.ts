@@ -5,7 +5,7 @@ import { withTrigrams } from '../trigram.js';
 import type { CustomerInsert, CustomerPatch, CustomerRepo } from '../../types.js';
 import { guardUnique, NotFoundError, nowIso } from '../../util.js';
 import type { ListDef } from '../../rows/list-def.js';
-import { addressParams, CUSTOMER_COLUMNS, CUSTOMER_FROM, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, customerRow, type CustomerRow, toCustomer } from '../../rows/customers.js';
+import { addressParams, CUSTOMER_COLUMNS, CUSTOMER_FROM, CUSTOMER_LIST_DEF, CUSTOMER_SELECT, customerRow, type CustomerRow, customerSelect, toCustomer } from '../../rows/customers.js';
 
 /** The customers' list on SQLite: its `Contains` of 3 or more characters through the trigram table. */
 export const SQLITE_CUSTOMER_LIST_DEF: ListDef = withTrigrams(CUSTOMER_LIST_DEF, 'customers');
@@ -19,7 +19,10 @@ export function customerRepo(db: Db, mode?: ListMode): CustomerRepo {
   const selectLive = db.prepare(`SELECT ${CUSTOMER_SELECT} FROM ${CUSTOMER_FROM} WHERE c.tenant_id = ? AND c.id = ? AND c.deleted_at IS NULL`);
   const byEmail = db.prepare(`SELECT ${CUSTOMER_SELECT} FROM ${CUSTOMER_FROM} WHERE c.email = ? COLLATE NOCASE AND c.tenant_id = ? AND c.deleted_at IS NULL`);
   const taken = db.prepare('SELECT 1 FROM customers WHERE email = ? COLLATE NOCASE AND tenant_id = ? AND deleted_at IS NULL AND id IS NOT ?');
-  const insert = db.prepare(`INSERT INTO customers (tenant_id, ${CUSTOMER_COLUMNS.join(', ')}) VALUES (@tenant_id, ${CUSTOMER_COLUMNS.map((c) => `@${c}`).join(', ')})`);
+  // Answers the stored row itself: reading it back was a statement more per `POST /customers`.
+  const insert = db.prepare(
+    `INSERT INTO customers (tenant_id, ${CUSTOMER_COLUMNS.join(', ')}) VALUES (@tenant_id, ${CUSTOMER_COLUMNS.map((c) => `@${c}`).join(', ')}) RETURNING ${customerSelect('')}`,
+  );
   // One statement for every patch shape; `has_address` replaces all eight address columns at once.
   const update = db.prepare(`UPDATE customers SET
     ${PATCHABLE.map((f) => `${f} = CASE WHEN @has_${f} THEN @${f} ELSE ${f} END`).join(', ')},
@@ -41,7 +44,7 @@ export function customerRepo(db: Db, mode?: ListMode): CustomerRepo {
       return r && toCustomer(r);
     },
     insert(tenantId, input: CustomerInsert) {
-      return getAny(tenantId, Number(guardUnique(() => insert.run({ tenant_id: tenantId, ...customerRow(input) })).lastInsertRowid))!;
+      return toCustomer(guardUnique(() => insert.get({ tenant_id: tenantId, ...customerRow(input) })) as CustomerRow);
     },
     update(tenantId, id, patch: CustomerPatch) {
       const has = (f: string) => Object.prototype.hasOwnProperty.call(patch, f) && (patch as Record<string, unknown>)[f] !== undefined;
