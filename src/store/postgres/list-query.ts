@@ -229,6 +229,9 @@ function idsThroughTexts(
   return `SELECT t.id FROM ${texts.table} t WHERE ${terms.join(' AND ')} ORDER BY t.${texts.column} ${dir} ${q.direction === 'desc' ? 'NULLS LAST' : 'NULLS FIRST'}, t.id ${dir} LIMIT ${q.limit} OFFSET ${q.offset}`;
 }
 
+/** An attribute read through a semi-join (`PgColumnDef.semi` set). */
+type SemiColumn = PgColumnDef & { semi: NonNullable<PgColumnDef['semi']> };
+
 /**
  * A filter on a joined attribute as a semi-join on the foreign key (`semi`), as the SQLite
  * compiler does: `fk IN (SELECT id FROM table WHERE tenant_id = $1 AND <filter on column>)`, so
@@ -236,7 +239,7 @@ function idsThroughTexts(
  * at 1,000,000). IsNull/NotNull test the key itself (the foreign key guarantees the joined row,
  * whose column is NOT NULL).
  */
-function compileSemi(col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']> }, filter: ListFilter, bind: (value: unknown) => string): string {
+function compileSemi(col: SemiColumn, filter: ListFilter, bind: (value: unknown) => string): string {
   const { fk } = col.semi;
   if (filter.operator === 'IsNull') return `${fk} IS NULL`;
   if (filter.operator === 'NotNull') return `${fk} IS NOT NULL`;
@@ -244,14 +247,14 @@ function compileSemi(col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']>
 }
 
 /** The ids of the joined table's rows (of the tenant `$1`) that a semi-join filter matches. */
-const semiIds = (col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']> }, filter: ListFilter, bind: (value: unknown) => string): string =>
+const semiIds = (col: SemiColumn, filter: ListFilter, bind: (value: unknown) => string): string =>
   `SELECT id FROM ${col.semi.table} WHERE tenant_id = $1 AND ${compileFilter({ sql: col.semi.column, type: col.type }, filter, bind)}`;
 
 /**
  * `PgCompiledList.countIds` of a semi-join filter (not IsNull/NotNull, which test the key itself):
  * `scope` is the terms before the filter's (the tenant `$1`, live rows), which read no other value.
  */
-function semiCountIds(col: PgColumnDef & { semi: NonNullable<PgColumnDef['semi']> }, filter: ListFilter, from: string, scope: string, tenantId: number): PgCompiledList['countIds'] {
+function semiCountIds(col: SemiColumn, filter: ListFilter, from: string, scope: string, tenantId: number): PgCompiledList['countIds'] {
   if (filter.operator === 'IsNull' || filter.operator === 'NotNull') return undefined;
   const values: unknown[] = [tenantId];
   const matching = semiIds(col, filter, (value) => `$${values.push(value)}`);
