@@ -14,8 +14,10 @@ export const MAX_IN_FLIGHT_PER_CONNECTION = 10;
  */
 export const MAX_WAITING_PER_CONNECTION = 64;
 /**
- * Requests queued for a later turn, of all connections, from which connections are no longer read
- * until the queue has drained (see `createLanes`), unless the next turn starts more.
+ * On a store answering over round trips, the requests queued for a later turn, of all connections,
+ * from which connections are no longer read until the queue has drained (see `createLanes`),
+ * unless the next turn starts more. On a store on the event loop the first queued request holds
+ * them.
  */
 export const MAX_QUEUED = 64;
 /**
@@ -50,14 +52,16 @@ export const gone = (socket: Socket): boolean => !socket.writable;
  *   not hold the loop: a new request on another connection is not kept behind the backlog.
  * - With `MAX_WAITING_PER_CONNECTION` requests waiting, the connection is not read until fewer
  *   wait (what one read already brought is parsed whole).
- * - With `MAX_QUEUED` requests queued for a turn, or more if the next turn starts more (its budget,
- *   see turns.ts), no connection is read until the queue has drained, except those with nothing in
- *   flight for `FRESH_AFTER_MS` (a client's fresh request still starts before the backlog; such a
- *   connection is held too once it has brought its requests). What is
+ * - With a request queued for a turn (on a store of round trips, `MAX_QUEUED`, or more if the next
+ *   turn starts more: its budget, see turns.ts), no connection is read until the queue has drained,
+ *   except those with nothing in flight for `FRESH_AFTER_MS` (a client's fresh request still starts
+ *   before the backlog; such a connection is held too once it has brought its requests). What is
  *   not read waits unparsed in the socket, as it would without turns. Parsed, a request and its
  *   response are objects that live until it starts: queued behind hundreds of others they
  *   outlived the young generation's collections, were promoted, and grew the old generation by
- *   some 40 MB under a pipelining benchmark (see docs/performance.md).
+ *   some 40 MB under a pipelining benchmark; queued behind 64 (the first `MAX_QUEUED`), they were
+ *   most of what each collection copied, and tripled its cost in the bench's `GET /users/{id}`
+ *   (see docs/performance.md).
  * - Turns start at most `FIRST_PER_TURN` requests (`MAX_QUEUED`), or with `roundTrips` (a store
  *   answering over round trips: PostgreSQL) up to `MAX_PER_TURN` while they stay short. There a
  *   request's objects live across its round trips, several turns, whether it queued or not, and a
@@ -132,10 +136,12 @@ export function createLanes(now: () => number = () => performance.now(), roundTr
     return lane;
   };
 
-  /** Holds every connection but the fresh ones, once more is queued than the next turn starts (and `MAX_QUEUED`); `socket` too while holding. */
+  /** Requests queued from which connections are held: one, or on a store of round trips more than the next turn starts (and `MAX_QUEUED`). */
+  const holdAt = () => (roundTrips ? Math.max(MAX_QUEUED, turns.budget()) : 1);
+  /** Holds every connection but the fresh ones once `holdAt()` requests are queued; `socket` too while holding. */
   const holdIfQueued = (socket: Socket) => {
     if (held.size) return hold(socket);
-    if (turns.queued() < Math.max(MAX_QUEUED, turns.budget())) return;
+    if (turns.queued() < holdAt()) return;
     const freshSince = now() - FRESH_AFTER_MS;
     for (const [other, lane] of lanes) if (lane.running > 0 || lane.idleSince > freshSince) hold(other);
   };

@@ -58,7 +58,7 @@ function pipeliners(send: (socket: FakeSocket, name: string) => void, count: num
 const connectionOf = (name: string) => Number(name.slice(1, name.indexOf('.')));
 
 describe('lanes', () => {
-  it(`stop reading connections while ${MAX_QUEUED} requests are queued for a turn, but one idle for ${FRESH_AFTER_MS} ms, and read them again once the queue has drained`, async () => {
+  it(`stop reading connections while requests are queued for a turn, but one idle for ${FRESH_AFTER_MS} ms, and read them again once the queue has drained`, async () => {
     expect([MAX_QUEUED, FRESH_AFTER_MS]).toEqual([64, 100]);
     const { started, send, answer, advance } = setup();
     const quiet = new FakeSocket();
@@ -70,7 +70,7 @@ describe('lanes', () => {
     answer('recent.0');
     advance(FRESH_AFTER_MS - 1);
     await endOfTurn();
-    // 130 requests: 64 start in this turn, 66 queue; the 64th queued stops the reading.
+    // 130 requests: 64 start in this turn, 66 queue; the first queued stops the reading.
     const busy = pipeliners(send, 13);
     expect(started).toHaveLength(2 + 64);
     expect(busy.map((s) => s.isPaused())).toEqual(Array(13).fill(true));
@@ -157,8 +157,22 @@ describe('lanes', () => {
     expect(busy.every((s) => s.isPaused())).toBe(true);
   });
 
-  it(`read every connection while fewer than ${MAX_QUEUED} requests are queued`, async () => {
+  it('on a store on the event loop, read every connection while no request is queued, and hold them from the first queued', async () => {
     const { started, send } = setup();
+    const sockets = pipeliners(send, 6); // 60 requests: all start
+    expect(started).toHaveLength(60);
+    expect(sockets.some((s) => s.isPaused())).toBe(false);
+    const late = pipeliners(send, 1); // 10 more: 4 start, 6 queue
+    expect(started).toHaveLength(64);
+    expect([...sockets, ...late].every((s) => s.isPaused())).toBe(true);
+    await endOfTurn();
+    expect(started).toHaveLength(70);
+    await new Promise((resolve) => process.nextTick(resolve));
+    expect([...sockets, ...late].some((s) => s.isPaused())).toBe(false);
+  });
+
+  it(`on a store of round trips, read every connection while fewer than ${MAX_QUEUED} requests are queued`, async () => {
+    const { started, send } = setup(true);
     const sockets = pipeliners(send, 12); // 120 requests: 64 start, 56 queue
     expect(started).toHaveLength(64);
     expect(sockets.some((s) => s.isPaused())).toBe(false);
