@@ -59,9 +59,10 @@ export const gone = (socket: Socket): boolean => !socket.writable;
  *   not read waits unparsed in the socket, as it would without turns. Parsed, a request and its
  *   response are objects that live until it starts: queued behind hundreds of others they
  *   outlived the young generation's collections, were promoted, and grew the old generation by
- *   some 40 MB under a pipelining benchmark; queued behind 64 (the first `MAX_QUEUED`), they were
- *   most of what each collection copied, and tripled its cost in the bench's `GET /users/{id}`
- *   (see docs/performance.md).
+ *   some 40 MB under a pipelining benchmark. When SQLite also held at `MAX_QUEUED`, the 64 queued
+ *   were most of what each scavenge copied: the collector's instructions per request of the
+ *   bench's `GET /users/{id}` were 3.5 times what they are with the hold at the first (see
+ *   docs/performance.md).
  * - Turns start at most `FIRST_PER_TURN` requests (`MAX_QUEUED`), or with `roundTrips` (a store
  *   answering over round trips: PostgreSQL) up to `MAX_PER_TURN` while they stay short. There a
  *   request's objects live across its round trips, several turns, whether it queued or not, and a
