@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GroupLost, commitGroups } from '../../src/store/sqlite/commit-groups.js';
+import { GroupLost, GROUP_TURNS, commitGroups } from '../../src/store/sqlite/commit-groups.js';
 import { beforeWrites } from '../../src/store/sqlite/write-guard.js';
 import { changeSignal } from '../../src/store/sqlite/db.js';
 import { isBusyError } from '../../src/store/index.js';
@@ -167,6 +167,27 @@ describe('commit groups', () => {
     const again = openStore(file);
     expect(again.customers.emailTaken(tenant, 'kept@example.com')).toBe(true);
     again.close();
+  });
+
+  it(`the SQLite store keeps a group open for ${GROUP_TURNS} turns of the event loop: writes begun in the next two join it, and it commits in the third`, async () => {
+    expect(GROUP_TURNS).toBe(3);
+    const file = join(tempDir('confctl-groups-'), 'confctl.db');
+    const store = openStore(file);
+    const reader = new Database(file, { readonly: true });
+    const tenant = store.tenants.create('a.test').id;
+    const visible = () => reader.prepare("SELECT count(*) FROM customers WHERE email LIKE '%@turns.test'").pluck().get();
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const mark = store.commits.mark();
+    for (const name of ['a', 'b', 'c']) {
+      if (name !== 'a') await turn();
+      store.commits.join();
+      store.customers.insert(tenant, { first_name: 'F', last_name: 'L', email: `${name}@turns.test` });
+    }
+    expect([store.commits.mark(), visible()]).toEqual([mark, 0]); // one group, not committed yet
+    await store.commits.settled(mark);
+    expect(visible()).toBe(3);
+    reader.close();
+    store.close();
   });
 });
 
