@@ -169,7 +169,7 @@ describe('commit groups', () => {
     again.close();
   });
 
-  it(`the SQLite store keeps a group open for ${GROUP_TURNS} turns of the event loop: writes begun in the next two join it, and it commits in the third`, async () => {
+  it(`the SQLite store keeps a group open while writes keep joining it, for ${GROUP_TURNS} turns of the event loop at most; a lone write commits at the end of its turn`, async () => {
     expect(GROUP_TURNS).toBe(3);
     const file = join(tempDir('confctl-groups-'), 'confctl.db');
     const store = openStore(file);
@@ -177,15 +177,26 @@ describe('commit groups', () => {
     const tenant = store.tenants.create('a.test').id;
     const visible = () => reader.prepare("SELECT count(*) FROM customers WHERE email LIKE '%@turns.test'").pluck().get();
     const turn = () => new Promise((resolve) => setImmediate(resolve));
-    const mark = store.commits.mark();
-    for (const name of ['a', 'b', 'c']) {
-      if (name !== 'a') await turn();
+    const write = (name: string) => {
       store.commits.join();
       store.customers.insert(tenant, { first_name: 'F', last_name: 'L', email: `${name}@turns.test` });
-    }
-    expect([store.commits.mark(), visible()]).toEqual([mark, 0]); // one group, not committed yet
-    await store.commits.settled(mark);
-    expect(visible()).toBe(3);
+    };
+    write('lone');
+    await turn();
+    expect(visible()).toBe(1);
+    const mark = store.commits.mark();
+    write('a1');
+    write('a2');
+    await turn();
+    write('b');
+    await turn();
+    write('c');
+    expect([store.commits.mark(), visible()]).toEqual([mark, 1]); // one group, not committed yet
+    await turn();
+    write('d'); // the group committed at the end of its third turn; this one opens the next
+    expect([store.commits.mark(), visible()]).toEqual([mark + 1, 5]);
+    await store.commits.settled(mark + 1);
+    expect(visible()).toBe(6);
     reader.close();
     store.close();
   });

@@ -28,29 +28,22 @@ function group(number: number): Group {
 }
 
 /**
- * The turns of the event loop a group stays open: its COMMIT runs in the check phase (after
- * `setImmediate`'s callbacks of the turn it opened in) of the third turn, so that under load the
- * writes of the requests started in the next two turns join it. A group writes each page it
+ * The most turns of the event loop a group stays open (`serve`'s store): its COMMIT runs at the end
+ * of the first turn in which no write joined it, and at the latest in the third, so that under load
+ * the writes of the requests started in the next two turns join it. A group writes each page it
  * dirtied once: under the bench's `POST /customers` (50 × 10 pipelined, turns of 64 requests)
- * the WAL's page writes fell from 2.9 to 1.9 per created customer, the checkpoints' `fsync`s
- * from 35 to 22 per 10,000, and the server's CPU per request from 131-172 to 112-123 µs in four
- * alternated pairs of runs (docs/performance.md). An idle server's turns do not wait for I/O
- * while an immediate is pending, so a lone write commits about as soon.
+ * the WAL's page writes fell from 2.9 to 1.9 per created customer and the checkpoints' `fsync`s
+ * from 35 to 22 per 10,000 in six alternated pairs of runs; the server's CPU per request fell by
+ * 8-29 % in four of them and not in two (docs/performance.md). A lone write commits at the end of
+ * its turn.
  */
 export const GROUP_TURNS = 3;
 
-/** A scheduler that runs its callback after `turns` rounds of `setImmediate`. */
-export const afterTurns =
-  (turns: number) =>
-  (callback: () => void): void => {
-    const hop = (left: number): void => void setImmediate(left > 1 ? () => hop(left - 1) : callback);
-    hop(turns);
-  };
-
 /**
  * Group commit on one connection (see `CommitGroups` in port.ts). The first `join` opens a
- * transaction with `BEGIN IMMEDIATE` and schedules its `COMMIT` with `scheduleCommit` (the
- * store's: `afterTurns(GROUP_TURNS)`); later `join`s until then share it. Every other statement on the connection meanwhile runs inside it
+ * transaction with `BEGIN IMMEDIATE`, and its `COMMIT` runs at the end of a turn (`schedule`:
+ * the server's `setImmediate`) in which no other `join` came, or of the `turns`th; later `join`s
+ * until then share it. Every other statement on the connection meanwhile runs inside it
  * too: a single statement that fails is undone alone (SQLite's statement rollback), and
  * `Store.transaction` becomes a savepoint that undoes only itself. When the COMMIT fails, the
  * group is rolled back whole, its `settled` promises reject with the COMMIT's error, and the
@@ -68,7 +61,7 @@ export const afterTurns =
 export function commitGroups(
   db: Db,
   schedule: (end: () => void) => void = setImmediate,
-  scheduleCommit: (commit: () => void) => void = schedule,
+  turns = 1,
 ): CommitGroups & { flush(): void; endRead(): void } {
   const begin = db.prepare('BEGIN IMMEDIATE');
   const beginRead = db.prepare('BEGIN');
@@ -76,6 +69,8 @@ export function commitGroups(
   const rollback = db.prepare('ROLLBACK');
   let opened = 0;
   let open: Group | undefined;
+  /** Another write joined the open group since it opened or since its last turn ended. */
+  let joined = false;
   let failed: { number: number; error: unknown } = { number: 0, error: undefined };
   /** The open read transaction's number (see `read`), 0 when none is open. */
   let reading = 0;
@@ -88,6 +83,15 @@ export function commitGroups(
     if (reading === 0) return;
     reading = 0;
     if (db.inTransaction) commit.run();
+  }
+
+  /** At the end of a turn: commits `g` unless a write joined it in that turn and turns are `left`. */
+  function endOfTurn(g: Group, left: number): void {
+    if (open !== g) return;
+    if (joined && left > 1) {
+      joined = false;
+      schedule(() => endOfTurn(g, left - 1));
+    } else end(g);
   }
 
   function end(g: Group): void {
@@ -109,11 +113,15 @@ export function commitGroups(
     join() {
       endRead();
       if (open && !db.inTransaction) end(open);
-      if (open) return;
+      if (open) {
+        joined = true;
+        return;
+      }
       begin.run();
       const g = group(++opened);
       open = g;
-      scheduleCommit(() => end(g));
+      joined = false;
+      schedule(() => endOfTurn(g, turns));
     },
     read() {
       // Shared only by the requests that began in the run that opened it (see above).

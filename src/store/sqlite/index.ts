@@ -25,7 +25,7 @@ export type { SqliteStore } from './store.js';
 import type { BulkRows } from '../port.js';
 import { type AtomicOptions, runAtomically, runSteps, type Steps } from '../steps.js';
 import { unitsOfWork } from '../units.js';
-import { afterTurns, commitGroups, GROUP_TURNS } from './commit-groups.js';
+import { commitGroups, GROUP_TURNS } from './commit-groups.js';
 import { beforeWrites } from './write-guard.js';
 import { sqliteSnapshots } from './snapshots.js';
 import { withReadPool } from './served.js';
@@ -38,7 +38,7 @@ import { ListMode } from './list-query.js';
  */
 export function openStore(location: string): SqliteStore {
   const db = openDatabase(location);
-  const commits = commitGroups(db, setImmediate, afterTurns(GROUP_TURNS));
+  const commits = commitGroups(db, setImmediate, GROUP_TURNS);
   // Before any repository prepares its statements: their writes end the shared read transaction.
   beforeWrites(db, commits.endRead);
   const tenancy = narrowChangeSignal(db);
